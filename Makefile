@@ -1,0 +1,63 @@
+# sinew: the top-level driver. CMake does the real work in build/ (and build-asan/, build-fuzz/).
+#   make             build the library (static + shared) and the CLI into build/
+#   make test        install missing Debian packages, build with -Werror, run every test,
+#                    then the same tests under ASan+UBSan
+#   make test-fast   the tests without the sanitizer build
+#   make fuzz        build the libFuzzer targets and run each for FUZZ_SECONDS (default 60)
+#   make demo        render the example character to demo.gif and demo.webp
+#   make install     install headers, libraries, pkg-config file and CMake package config
+#   make bench       run the benchmarks
+
+BUILD       ?= build
+ASAN_BUILD  ?= build-asan
+FUZZ_BUILD  ?= build-fuzz
+PREFIX      ?= /usr/local
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS ?= 60
+CMAKE_FLAGS ?=
+
+# Debian packages the build and the tests need (dpkg names).
+DEB_PACKAGES = build-essential cmake pkg-config python3 clang libclang-rt-14-dev \
+  libcjson-dev libexpat1-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev \
+  libimagequant-dev libcairo2-dev ffmpeg nodejs npm
+
+.PHONY: all build test test-fast test-asan fuzz demo install bench deps clean
+
+all: build
+
+build:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+deps:
+	@sh tools/deps.sh $(DEB_PACKAGES)
+
+test: deps
+	@$(MAKE) --no-print-directory test-fast CMAKE_FLAGS="-DSINEW_WERROR=ON $(CMAKE_FLAGS)"
+	@$(MAKE) --no-print-directory test-asan
+
+test-fast: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan:
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_SANITIZE=ON -DSINEW_WERROR=ON >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) -LE slow
+
+fuzz: deps
+	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_FUZZ=ON -DSINEW_TESTS=OFF >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@sh tools/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+demo: build
+	@sh examples/demo.sh $(BUILD)/sinew
+
+install: build
+	@cmake --install $(BUILD)
+
+bench: build
+	@sh bench/run.sh $(BUILD)/sinew
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -1,0 +1,89 @@
+#include "base/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *sinew_status_str(sinew_status code) {
+    switch (code) {
+    case SINEW_OK: return "ok";
+    case SINEW_E_ARG: return "invalid argument";
+    case SINEW_E_IO: return "I/O error";
+    case SINEW_E_PARSE: return "parse error";
+    case SINEW_E_TYPE: return "wrong type";
+    case SINEW_E_MISSING: return "missing value";
+    case SINEW_E_REFERENCE: return "bad reference";
+    case SINEW_E_RANGE: return "value out of range";
+    case SINEW_E_DUPLICATE: return "duplicate name";
+    case SINEW_E_LAYOUT: return "inconsistent layout";
+    case SINEW_E_VERSION: return "unsupported version";
+    case SINEW_E_UNSUPPORTED: return "unsupported feature";
+    case SINEW_E_LIMIT: return "limit exceeded";
+    case SINEW_E_NOMEM: return "out of memory";
+    case SINEW_E_NOT_FOUND: return "not found";
+    case SINEW_E_RENDER: return "render error";
+    case SINEW_E_EXTERNAL: return "external program error";
+    }
+    return "unknown status";
+}
+
+static void vfill(sinew_error *err, sinew_status code, const char *path, const char *fmt, va_list ap) {
+    err->code = code;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    if (path) {
+        snprintf(err->path, sizeof err->path, "%s", path);
+    }
+}
+
+sinew_status sinew__fail(sinew_error *err, sinew_status code, const char *path, const char *fmt, ...) {
+    if (err && err->code == SINEW_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfill(err, code, path, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+sinew_status sinew__fail_at(sinew_error *err, sinew_status code, const char *file, uint32_t line,
+                            uint32_t column, const char *path, const char *fmt, ...) {
+    if (err && err->code == SINEW_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfill(err, code, path, fmt, ap);
+        va_end(ap);
+        err->file = file;
+        err->line = line;
+        err->column = column;
+    }
+    return code;
+}
+
+void sinew__error_prefix(sinew_error *err, const char *fmt, ...) {
+    if (!err)
+        return;
+    char prefix[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    char joined[sizeof err->message];
+    snprintf(joined, sizeof joined, "%s: %s", prefix, err->message);
+    memcpy(err->message, joined, sizeof joined);
+}
+
+void sinew__locate(const char *text, size_t len, size_t offset, uint32_t *line, uint32_t *column) {
+    uint32_t l = 1, c = 1;
+    if (offset > len)
+        offset = len;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n') {
+            l++;
+            c = 1;
+        } else {
+            c++;
+        }
+    }
+    *line = l;
+    *column = c;
+}

@@ -1,0 +1,30 @@
+/* Internal error helpers. */
+#ifndef SINEW_BASE_ERROR_H
+#define SINEW_BASE_ERROR_H
+
+#include "sinew/base.h"
+
+#if defined(__GNUC__)
+#define SINEW_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SINEW_PRINTF(f, a)
+#endif
+
+/*
+ * Fills err (if non-NULL and still empty: the first error wins) and returns code.
+ * `path` may be NULL. Line/column/offset are left as they are (0 = unknown) for the caller to set.
+ */
+sinew_status sinew__fail(sinew_error *err, sinew_status code, const char *path, const char *fmt, ...)
+    SINEW_PRINTF(4, 5);
+
+/* Like sinew__fail, but also records file, line and column. */
+sinew_status sinew__fail_at(sinew_error *err, sinew_status code, const char *file, uint32_t line,
+                            uint32_t column, const char *path, const char *fmt, ...) SINEW_PRINTF(7, 8);
+
+/* Prepends "context: " to an existing message (outer layers add context, never replace). */
+void sinew__error_prefix(sinew_error *err, const char *fmt, ...) SINEW_PRINTF(2, 3);
+
+/* Computes 1-based line and column of byte `offset` in text[0..len). Columns count bytes. */
+void sinew__locate(const char *text, size_t len, size_t offset, uint32_t *line, uint32_t *column);
+
+#endif
