@@ -1,0 +1,322 @@
+/*
+ * The loaded data model (internal). This is the contract between the loaders (DragonBones JSON,
+ * XML rigs), the runtime, the converter and the CLI. `struct sinew_data` is opaque in the public
+ * API (include/sinew/data.h); everything in here is immutable once a load returns.
+ *
+ * Memory: one arena (`arena`) owns every array and string below. sinew_data_destroy frees it.
+ * References: sub-objects refer to each other by uint32_t index into the owning array
+ * (SINEW_INVALID_INDEX = none). Names are NUL-terminated UTF-8 in the arena.
+ *
+ * Units (converted at load): positions in data units (pixels at scale 1), angles in RADIANS,
+ * time positions/durations of keyframes in FRAMES (of the armature's frameRate), animation
+ * durations in frames too (seconds = frames / frame_rate). Colours: multipliers 0..1, offsets
+ * -255..255.
+ */
+#ifndef SINEW_MODEL_H
+#define SINEW_MODEL_H
+
+#include "base/alloc.h"
+#include "sinew/base.h"
+#include "sinew/drawlist.h"
+
+/* ---- transforms --------------------------------------------------------------------------- */
+
+/* A decomposed 2D transform as DragonBones keeps it: rotation = skY, skew = skX - skY (both
+ * normalised to (-pi, pi] at load), scales as factors. Matrix: a = cos(r)*sx, b = sin(r)*sx,
+ * c = -sin(r+skew)*sy, d = cos(r+skew)*sy, tx = x, ty = y. */
+typedef struct sinew_transform {
+    float x, y, rotation, skew, scale_x, scale_y;
+} sinew_transform;
+
+/* ---- armature structure ------------------------------------------------------------------- */
+
+typedef struct sinew_model_bone {
+    const char *name;
+    uint32_t parent;           /* index into the armature's bones; always < this bone's index;
+                                  SINEW_INVALID_INDEX for a root */
+    uint32_t file_index;       /* position in the file's `bone` array (weights refer to it; the
+                                  loader already remapped weights to model indices) */
+    sinew_transform setup;     /* local setup transform (relative to the parent) */
+    float length;
+    bool inherit_translation, inherit_rotation, inherit_scale, inherit_reflection;
+    const char *user_data;     /* JSON text or NULL */
+} sinew_model_bone;
+
+typedef enum sinew_display_type {
+    SINEW_DISPLAY_IMAGE = 0,
+    SINEW_DISPLAY_ARMATURE,
+    SINEW_DISPLAY_MESH,
+    SINEW_DISPLAY_BOUNDING_BOX,
+    SINEW_DISPLAY_PATH
+} sinew_display_type;
+
+/* An action as DragonBones attaches them to armatures (defaultActions), slots, displays and
+ * frames, plus frame events and sounds. */
+typedef enum sinew_action_type {
+    SINEW_ACTION_PLAY = 0,          /* gotoAndPlay / play: `name` is the animation */
+    SINEW_ACTION_STOP,              /* gotoAndStop / stop */
+    SINEW_ACTION_FADE_IN,
+    SINEW_ACTION_FRAME_EVENT,       /* `event`: `name` is the event name */
+    SINEW_ACTION_SOUND              /* `sound`: `name` is the sound name */
+} sinew_action_type;
+
+typedef struct sinew_model_action {
+    sinew_action_type type;
+    const char *name;          /* animation / event / sound name ("" if none) */
+    uint32_t bone;             /* bone it is tagged with, or SINEW_INVALID_INDEX */
+    uint32_t slot;             /* slot it is tagged with (child-armature target), or INVALID */
+    int32_t play_times;        /* for PLAY: -1 = the data's playTimes */
+    float time;                /* for goto*: a time in seconds, progress or frame, see `goto_kind` */
+    uint8_t goto_kind;         /* 0 none, 1 time (s), 2 frame, 3 progress */
+    int32_t *ints;       /* 5.x event user data */
+    float *floats;
+    const char *const *strings;
+    uint32_t int_count, float_count, string_count;
+} sinew_model_action;
+
+typedef struct sinew_model_slot {
+    const char *name;
+    uint32_t parent;           /* bone index */
+    int32_t display_index;     /* setup display index; -1 = hidden */
+    sinew_blend_mode blend;
+    sinew_color_transform color;
+    int32_t z;                 /* 4.x `z` (defaults to the array index); slots are stored in
+                                  setup draw order already */
+    uint32_t first_action, action_count; /* into sinew_model_armature.actions */
+    const char *user_data;
+} sinew_model_slot;
+
+/* Mesh geometry. Vertices/uvs are pairs; triangles are index triples. */
+typedef struct sinew_model_mesh {
+    uint32_t vertex_count;
+    float *vertices;           /* 2*vertex_count, as written: slot-space setup positions (for
+                                  weighted meshes, slot_pose maps them to armature space at bind
+                                  time; layout 2 files have no per-vertex positions: zeros) */
+    float *uvs;          /* 2*vertex_count, normalised within the atlas region */
+    uint32_t triangle_count;
+    uint32_t *triangles; /* 3*triangle_count, each < vertex_count */
+    uint32_t edge_count;       /* editor-only data, kept for re-export */
+    uint32_t *edges;     /* 2*edge_count */
+    uint32_t user_edge_count;
+    uint32_t *user_edges;
+    float width, height;       /* optional display size (0 if absent) */
+
+    /* Skinning. weighted == false: every field below is empty. */
+    bool weighted;
+    uint8_t weight_layout;     /* 0 = per-vertex [count, bone, w, ...] (real files, seed 003),
+                                  1 = triples [vertex, bone, w, ...] (seeds 000/001),
+                                  2 = 5.5 per-influence vertices without bonePose */
+    uint32_t influence_count;
+    uint32_t *vertex_first_influence; /* vertex_count + 1 prefix offsets into influences */
+    uint32_t *influence_bone;   /* model bone index per influence */
+    float *influence_weight;
+    float *influence_local;     /* 2 per influence: bind position in the bone's space,
+                                         = inverse(bonePose) * (slotPose * vertex) */
+    float *influence_deform;    /* 4 per influence: the 2x2 linear map [a b c d] taking a
+                                         slot-space ffd delta to a bone-space delta:
+                                         inverse(bonePose.linear) * slotPose.linear */
+    sinew_affine slot_pose;            /* as given (identity when absent) */
+    uint32_t bone_pose_count;          /* as given, for re-export */
+    uint32_t *bone_pose_bone;    /* model bone index */
+    sinew_affine *bone_pose;
+} sinew_model_mesh;
+
+typedef struct sinew_model_display {
+    sinew_display_type type;
+    const char *name;
+    const char *path;          /* texture key (images, meshes) or child armature name; equals
+                                  `name` when the file gives no path */
+    sinew_transform transform; /* display transform in slot space */
+    float pivot_x, pivot_y;    /* fraction of the untrimmed image; default 0.5 */
+    uint32_t armature;         /* ARMATURE: child armature index in sinew_data, or INVALID */
+    uint32_t mesh;             /* MESH: index into sinew_model_armature.meshes */
+    uint32_t first_action, action_count; /* ARMATURE display actions */
+    float *bbox_vertices; /* BOUNDING_BOX: polygon pairs */
+    uint32_t bbox_vertex_count;
+} sinew_model_display;
+
+/* One slot's display list inside one skin. */
+typedef struct sinew_model_skin_slot {
+    uint32_t slot;             /* slot index */
+    uint32_t first_display;    /* into sinew_model_armature.displays */
+    uint32_t display_count;
+} sinew_model_skin_slot;
+
+typedef struct sinew_model_skin {
+    const char *name;          /* "" (stored as "") is the default skin */
+    uint32_t first_slot;       /* into sinew_model_armature.skin_slots */
+    uint32_t slot_count;
+} sinew_model_skin;
+
+typedef struct sinew_model_ik {
+    const char *name;
+    uint32_t bone;             /* end bone */
+    uint32_t target;           /* target bone */
+    uint32_t root;             /* chain root (the bone itself for chain 0, its parent for 1) */
+    uint32_t chain;            /* 0 or 1 */
+    bool bend_positive;
+    bool scale;
+    float weight;
+} sinew_model_ik;
+
+/* ---- animations ----------------------------------------------------------------------------- */
+
+typedef enum sinew_tween_type {
+    SINEW_TWEEN_NONE = 0,      /* step: hold until the next keyframe */
+    SINEW_TWEEN_LINEAR,
+    SINEW_TWEEN_QUAD_IN,
+    SINEW_TWEEN_QUAD_OUT,
+    SINEW_TWEEN_QUAD_IN_OUT,
+    SINEW_TWEEN_CURVE          /* Bezier `curve` */
+} sinew_tween_type;
+
+typedef struct sinew_model_keyframe {
+    float position;            /* start in frames: the sum of the raw durations before it */
+    float duration;            /* the raw `duration` as written (default 1). The runtime derives
+                                  the effective span itself (the official parser re-times keys
+                                  on an integer frame grid and stretches the last one to the
+                                  animation end) */
+    uint8_t tween;             /* sinew_tween_type */
+    float tween_easing;        /* the raw tweenEasing value (NaN when absent), for re-export */
+    float strength;            /* quad strength e, rounded to 0.01 */
+    uint32_t curve_first;      /* CURVE: raw control points in sinew_model_animation.curves */
+    uint32_t curve_count;
+    uint32_t sample_first;     /* CURVE: easing samples, filled by sinew__model_prepare */
+    uint32_t sample_count;
+    int32_t tween_rotate;      /* 4.x tweenRotate / 5.x clockwise of THIS keyframe (raw) */
+    uint32_t value;            /* first value of this keyframe in the timeline's value pool */
+    uint32_t first_action, action_count; /* actions fired at this keyframe (slot display frames) */
+} sinew_model_keyframe;
+
+typedef enum sinew_timeline_type {
+    SINEW_TL_BONE_ALL = 0,     /* 4.x bone frames: x, y, rotation, skew, scale_x, scale_y (deltas
+                                  from setup; scales are factors). 6 values per key */
+    SINEW_TL_BONE_TRANSLATE,   /* 5.x translateFrame: x, y. 2 values */
+    SINEW_TL_BONE_ROTATE,      /* 5.x rotateFrame: rotation, skew (radians). 2 values */
+    SINEW_TL_BONE_SCALE,       /* 5.x scaleFrame: x, y factors. 2 values */
+    SINEW_TL_SLOT_DISPLAY,     /* display index (-1 hidden). 1 value, always step */
+    SINEW_TL_SLOT_COLOR,       /* a_mul r_mul g_mul b_mul a_add r_add g_add b_add. 8 values */
+    SINEW_TL_FFD,              /* deform deltas: 2*mesh.vertex_count values per key, the full
+                                  array (offset/vertices expanded, zeros elsewhere), slot space */
+    SINEW_TL_IK,               /* weight, bend_positive (0/1). 2 values */
+    SINEW_TL_ZORDER            /* draw order per key: slot_count values (slot indices stored as
+                                  floats, back to front); a key with no zOrder = setup order */
+} sinew_timeline_type;
+
+typedef struct sinew_model_timeline {
+    sinew_timeline_type type;
+    uint32_t target;           /* bone, slot, or IK index (unused for ZORDER) */
+    uint32_t skin;             /* FFD: skin index */
+    uint32_t display;          /* FFD: index into sinew_model_armature.displays */
+    uint32_t mesh;             /* FFD: mesh index */
+    float scale;               /* timeline scale (default 1) */
+    float offset;              /* timeline offset, fraction of the animation duration (default 0) */
+    uint32_t first_key, key_count;   /* into sinew_model_animation.keys */
+    uint32_t values_per_key;
+    float *values;       /* key_count * values_per_key, raw as in the file (radians,
+                                  not unwrapped: the runtime's prepare pass unwraps rotations) */
+    bool rotation_plain;       /* rotations tween as plain numbers (XML rigs), never wrapped */
+} sinew_model_timeline;
+
+typedef struct sinew_model_action_frame {
+    float position;            /* in frames */
+    uint32_t first_action, action_count; /* into sinew_model_armature.actions */
+} sinew_model_action_frame;
+
+typedef struct sinew_model_animation {
+    const char *name;
+    float duration;            /* frames; may be 0 */
+    int32_t play_times;        /* 0 = loop forever */
+    float fade_in_time;        /* seconds; <0 when absent */
+    float scale;               /* default 1 */
+    uint32_t first_timeline, timeline_count; /* into sinew_model_armature.timelines */
+    uint32_t key_count;
+    sinew_model_keyframe *keys;
+    uint32_t curve_count;
+    float *curves;       /* raw Bezier control points of all keys */
+    uint32_t sample_count;
+    float *samples;      /* precomputed easing samples of all CURVE keys */
+    uint32_t action_frame_count;
+    sinew_model_action_frame *action_frames; /* sorted by position; merged from animation
+                                  frames, bone-frame events/sounds and slot-frame actions */
+    const char *user_data;
+} sinew_model_animation;
+
+typedef struct sinew_model_armature {
+    const char *name;
+    const char *type;          /* "Armature", "MovieClip", "Stage" */
+    float frame_rate;          /* resolved: armature value, else the file's, 0 -> 24 */
+    const char *user_data;
+    sinew_affine aabb;         /* unused; aabb x,y,width,height kept in a,b,c,d for re-export */
+    bool has_aabb;
+    uint32_t bone_count, slot_count, skin_count, display_count, skin_slot_count, mesh_count,
+        ik_count, animation_count, timeline_count, action_count;
+    sinew_model_bone *bones;          /* parents first */
+    sinew_model_slot *slots;          /* setup draw order */
+    sinew_model_skin *skins;          /* the default skin (name "") first when present */
+    sinew_model_skin_slot *skin_slots;
+    sinew_model_display *displays;
+    sinew_model_mesh *meshes;
+    sinew_model_ik *iks;              /* in the order the runtime solves them */
+    sinew_model_animation *animations;
+    sinew_model_timeline *timelines;
+    sinew_model_action *actions;      /* every action list of this armature */
+    uint32_t first_default_action, default_action_count; /* into actions */
+    uint32_t default_animation;             /* resolved default: defaultActions' play, else 0,
+                                               INVALID if there is no animation */
+} sinew_model_armature;
+
+/* The whole loaded file. */
+struct sinew_data {
+    sinew_arena arena;
+    const char *name;
+    const char *version;        /* as written, e.g. "4.5" */
+    const char *compatible_version; /* or NULL */
+    float frame_rate;
+    bool is_global;             /* the file said isGlobal: 1 (already converted to local) */
+    const char *user_data;
+    uint32_t armature_count;
+    sinew_model_armature *armatures;
+    const char *source_format;  /* "dragonbones" or "xml" */
+};
+
+/* ---- texture atlas -------------------------------------------------------------------------- */
+
+typedef struct sinew_model_region {
+    const char *name;
+    uint32_t page;
+    float x, y, width, height; /* stored region in page pixels (width/height as stored) */
+    bool rotated;              /* stored rotated by 90 degrees; the display size is swapped */
+    bool has_frame;            /* frameWidth > 0 and frameHeight > 0 */
+    float frame_x, frame_y, frame_width, frame_height;
+} sinew_model_region;
+
+typedef struct sinew_model_page {
+    const char *name;
+    const char *image_path;     /* as written in the atlas JSON */
+    const char *resolved_path;  /* image_path joined to the atlas file's folder */
+    uint32_t width, height;     /* 0 when the atlas does not say */
+    float scale;                /* default 1 */
+} sinew_model_page;
+
+struct sinew_atlas {
+    sinew_arena arena;
+    uint32_t page_count, region_count;
+    sinew_model_page *pages;
+    sinew_model_region *regions;   /* sorted by name for binary search */
+};
+
+/* Finds a region by name (binary search); SINEW_INVALID_INDEX if absent. */
+uint32_t sinew__atlas_find_region(const struct sinew_atlas *atlas, const char *name);
+
+/* ---- derived data (the runtime's prepare pass) -------------------------------------------- */
+
+/*
+ * Called by every loader as the last step of a successful build, before the model is handed out
+ * (after which it is only ever used through const pointers). It computes derived tables into
+ * the arena: curve easing samples, effective keyframe spans, unwrapped rotations, ...
+ * Owned by the runtime (src/anim/). The loaders fill only what the file says.
+ */
+sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err);
+
+#endif
