@@ -67,9 +67,19 @@ void sinew__error_prefix(sinew_error *err, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
+    /* Build "prefix: message", truncating the tail if it does not fit. */
     char joined[sizeof err->message];
-    snprintf(joined, sizeof joined, "%s: %s", prefix, err->message);
-    memcpy(err->message, joined, sizeof joined);
+    size_t cap = sizeof joined - 1, n = 0;
+    const char *parts[3] = {prefix, ": ", err->message};
+    for (int i = 0; i < 3; i++) {
+        size_t len = strlen(parts[i]);
+        if (len > cap - n)
+            len = cap - n;
+        memcpy(joined + n, parts[i], len);
+        n += len;
+    }
+    joined[n] = '\0';
+    memcpy(err->message, joined, n + 1);
 }
 
 void sinew__locate(const char *text, size_t len, size_t offset, uint32_t *line, uint32_t *column) {
