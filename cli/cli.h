@@ -10,6 +10,13 @@
 
 #include "sinew/base.h"
 
+/* Prototypes of every subcommand (the table is generated from cli/cmd_*.c file names). */
+#define SINEW_CMD(fn, name)                    \
+    int sinew_cmd_##fn(int argc, char **argv); \
+    extern const char sinew_cmd_##fn##_help[];
+#include "commands.inc"
+#undef SINEW_CMD
+
 /* Stable exit codes (docs/cli.md). */
 enum {
     SINEW_EXIT_OK = 0,

@@ -4,12 +4,6 @@
 
 #include "cli.h"
 
-#define SINEW_CMD(fn, name)                            \
-    int sinew_cmd_##fn(int argc, char **argv);         \
-    extern const char sinew_cmd_##fn##_help[];
-#include "commands.inc"
-#undef SINEW_CMD
-
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
