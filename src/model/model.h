@@ -181,11 +181,15 @@ typedef struct sinew_model_keyframe {
     float strength;            /* quad strength e, rounded to 0.01 */
     uint32_t curve_first;      /* CURVE: raw control points in sinew_model_animation.curves */
     uint32_t curve_count;
-    uint32_t sample_first;     /* CURVE: easing samples, filled by sinew__model_prepare */
+    uint32_t sample_first;     /* CURVE: easing samples, filled by sinew__model_prepare: frame_span+1
+                                  values of y*10000 rounded to integers (the official sampling) */
     uint32_t sample_count;
     int32_t tween_rotate;      /* 4.x tweenRotate / 5.x clockwise of THIS keyframe (raw) */
     uint32_t value;            /* first value of this keyframe in the timeline's value pool */
     uint32_t first_action, action_count; /* actions fired at this keyframe (slot display frames) */
+    /* Derived by sinew__model_prepare (runtime), not by loaders: */
+    uint32_t frame_start;      /* start on the official parser's integer frame grid */
+    uint32_t frame_span;       /* frames until the next key; the last key spans to the animation end */
 } sinew_model_keyframe;
 
 typedef enum sinew_timeline_type {
@@ -216,6 +220,12 @@ typedef struct sinew_model_timeline {
     float *values;       /* key_count * values_per_key, raw as in the file (radians,
                                   not unwrapped: the runtime's prepare pass unwraps rotations) */
     bool rotation_plain;       /* rotations tween as plain numbers (XML rigs), never wrapped */
+    /* Derived by sinew__model_prepare (runtime), not by loaders: */
+    uint32_t grid_key_count;   /* keys that fit the frame grid (the official parser drops the rest) */
+    uint32_t *frame_keys;      /* animation frame_count + 1 entries: key index at each whole frame;
+                                  NULL when grid_key_count < 2 */
+    float *run_values;         /* values_per_key * key_count, as played: rotations unwrapped, colour
+                                  multipliers x100 and offsets rounded, IK weight x100 rounded */
 } sinew_model_timeline;
 
 typedef struct sinew_model_action_frame {
@@ -240,6 +250,12 @@ typedef struct sinew_model_animation {
     sinew_model_action_frame *action_frames; /* sorted by position; merged from animation
                                   frames, bone-frame events/sounds and slot-frame actions */
     const char *user_data;
+    /* Derived by sinew__model_prepare (runtime), not by loaders: */
+    uint32_t frame_count;      /* max(1, duration) whole frames, as the official runtime counts */
+    uint32_t run_action_frame_count;
+    sinew_model_action_frame *run_action_frames; /* action frames on the frame grid, with the
+                                  official empty frame at 0; positions are whole frames */
+    uint32_t *action_frame_keys; /* frame_count + 1 entries, NULL if run_action_frame_count < 2 */
 } sinew_model_animation;
 
 typedef struct sinew_model_armature {
@@ -264,6 +280,10 @@ typedef struct sinew_model_armature {
     uint32_t first_default_action, default_action_count; /* into actions */
     uint32_t default_animation;             /* resolved default: defaultActions' play, else 0,
                                                INVALID if there is no animation */
+    /* Derived by sinew__model_prepare (runtime), not by loaders: */
+    uint32_t *bone_order;      /* update order: parents first, IK targets before the IK root
+                                  (the official sortBones walk) */
+    uint32_t max_anim_timelines; /* most timelines in one animation */
 } sinew_model_armature;
 
 /* The whole loaded file. */
