@@ -187,6 +187,10 @@ typedef struct sinew_model_keyframe {
     int32_t tween_rotate;      /* 4.x tweenRotate / 5.x clockwise of THIS keyframe (raw) */
     uint32_t value;            /* first value of this keyframe in the timeline's value pool */
     uint32_t first_action, action_count; /* actions fired at this keyframe (slot display frames) */
+    /* 4.0-only slot-frame keys, kept for re-export (filled by the JSON loader): */
+    int8_t hide;               /* `hide`: -1 absent, 0 or 1 */
+    bool has_z_order;          /* `zOrder` present on a 4.0 slot frame */
+    int32_t z_order;
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
     uint32_t frame_start;      /* start on the official parser's integer frame grid */
     uint32_t frame_span;       /* frames until the next key; the last key spans to the animation end */
@@ -220,6 +224,7 @@ typedef struct sinew_model_timeline {
     float *values;       /* key_count * values_per_key, raw as in the file (radians,
                                   not unwrapped: the runtime's prepare pass unwraps rotations) */
     bool rotation_plain;       /* rotations tween as plain numbers (XML rigs), never wrapped */
+    float pivot_x, pivot_y;    /* 4.0 bone timeline `pX`/`pY` (0 when absent), kept for re-export */
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
     uint32_t grid_key_count;   /* keys that fit the frame grid (the official parser drops the rest) */
     uint32_t *frame_keys;      /* animation frame_count + 1 entries: key index at each whole frame;
@@ -250,6 +255,7 @@ typedef struct sinew_model_animation {
     sinew_model_action_frame *action_frames; /* sorted by position; merged from animation
                                   frames, bone-frame events/sounds and slot-frame actions */
     const char *user_data;
+    int8_t auto_tween;         /* 4.0 `autoTween`: -1 absent, 0 or 1 (kept for re-export) */
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
     uint32_t frame_count;      /* max(1, duration) whole frames, as the official runtime counts */
     uint32_t run_action_frame_count;
