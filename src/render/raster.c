@@ -252,6 +252,29 @@ static inline void blend_px(uint8_t *d, const uint32_t s[4], blend_kind bk) {
     }
 }
 
+/* Packed fast path (normal blend, one multiplier for all channels): lanes are paired as in bilerp,
+   so it does not depend on byte order; the alpha byte is read through a byte pointer. */
+static inline uint32_t scale_packed(uint32_t p, uint32_t k) {
+    uint32_t rb = (((p & 0x00ff00ffu) * k) >> 8) & 0x00ff00ffu;
+    uint32_t ag = (((p >> 8) & 0x00ff00ffu) * k) & 0xff00ff00u;
+    return rb | ag;
+}
+
+static inline uint32_t alpha_of(uint32_t p) {
+    uint8_t b[4];
+    memcpy(b, &p, 4);
+    return b[3];
+}
+
+static inline uint32_t over_packed(uint32_t s, uint32_t d) {
+    uint32_t k = 255u - alpha_of(s);
+    uint32_t rb = (d & 0x00ff00ffu) * k + 0x00800080u;
+    rb = ((rb + ((rb >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
+    uint32_t ag = ((d >> 8) & 0x00ff00ffu) * k + 0x00800080u;
+    ag = ((ag + ((ag >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
+    return s + (rb | (ag << 8));
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Framebuffer                                                                                     */
 
@@ -621,6 +644,8 @@ static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, cons
     /* 3. shading */
     shade sh;
     setup_shade(r, cmd, textured, &sh);
+    bool fast = sh.simple && sh.bk == BK_NORMAL && sh.mul[0] == sh.mul[3] && sh.mul[1] == sh.mul[3] &&
+                sh.mul[2] == sh.mul[3];
     size_t stride = (size_t)bw + 2u;
     for (int32_t y = 0; y < bh; y++) {
         int32_t lo = r->row_lo[y], hi = r->row_hi[y];
@@ -644,6 +669,20 @@ static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, cons
                 const tri_map *m = &r->tris[t];
                 float xc = (float)x + 0.5f;
                 texel = sample(&smp, m->ua * xc + m->ub * yc + m->uc, m->va * xc + m->vb * yc + m->vc);
+            }
+            if (fast) {
+                if (texel == 0) continue;
+                uint32_t k = (sh.mul[3] * icov + 128u) >> 8;
+                uint32_t sp = k >= 256u ? texel : scale_packed(texel, k);
+                uint32_t d32;
+                if (alpha_of(sp) == 255u) {
+                    d32 = sp;
+                } else {
+                    memcpy(&d32, dst + (size_t)x * 4u, 4);
+                    d32 = over_packed(sp, d32);
+                }
+                memcpy(dst + (size_t)x * 4u, &d32, 4);
+                continue;
             }
             uint32_t s[4];
             shade_px(&sh, texel, icov, s);
