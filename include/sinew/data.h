@@ -1,0 +1,221 @@
+/**
+ * sinew/data.h - loading immutable skeleton data and texture atlases, and read-only queries.
+ *
+ * A `sinew_data` holds everything one DragonBones file describes (every armature, bone, slot,
+ * skin, display, mesh, IK constraint and animation). It lives in one arena, is immutable after a
+ * successful load, may be shared by any number of instances (and threads, read-only), and is freed
+ * with one call to sinew_data_destroy. It must outlive everything created from it.
+ *
+ *     sinew_error err = {0};
+ *     sinew_data *data = NULL;
+ *     if (sinew_data_load_file("hero_ske.json", NULL, &data, &err) != SINEW_OK) {
+ *         fprintf(stderr, "%s:%u:%u: error: %s [%s]\n", err.file, err.line, err.column,
+ *                 err.message, err.path);
+ *         return 1;
+ *     }
+ *     sinew_armature_info a;
+ *     sinew_data_armature_info(data, 0, &a);
+ *     sinew_data_destroy(data);
+ *
+ * Sub-objects are addressed by `uint32_t` index (armature, then bone/slot/skin/animation/IK
+ * within it). Info structs are returned by value; their strings point into the data and live as
+ * long as it does.
+ */
+#ifndef SINEW_DATA_H
+#define SINEW_DATA_H
+
+#include "sinew/base.h"
+#include "sinew/drawlist.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Loaded skeleton data (opaque, immutable after load). */
+typedef struct sinew_data sinew_data;
+/** A loaded texture atlas (opaque, immutable after load). */
+typedef struct sinew_atlas sinew_atlas;
+
+/**
+ * Limits for untrusted input. A zero field means "use the default" (given in brackets).
+ * A file exceeding a limit fails with SINEW_E_LIMIT naming the limit; it never runs out of memory.
+ */
+typedef struct sinew_load_limits {
+    uint64_t max_input_bytes;     /**< size of the file or buffer [256 MiB] */
+    uint64_t max_memory_bytes;    /**< bytes the loaded model may occupy [1 GiB] */
+    uint32_t max_depth;           /**< JSON nesting depth [64] */
+    uint32_t max_array_length;    /**< elements in any one JSON array [4,000,000] */
+    uint32_t max_armatures;       /**< armatures per file [4,096] */
+    uint32_t max_bones;           /**< bones per armature [65,536] */
+    uint32_t max_slots;           /**< slots per armature [65,536] */
+    uint32_t max_vertices;        /**< vertices per mesh [1,000,000] */
+    uint32_t max_animation_frames;/**< animation duration / keyframe position in frames [1,000,000] */
+} sinew_load_limits;
+
+/** Options for every load function. Zero-initialise and set what you need; NULL = all defaults. */
+typedef struct sinew_load_options {
+    const sinew_allocator *allocator; /**< NULL = libc. Every sinew allocation goes through it */
+    sinew_log_fn log;                 /**< warnings (unknown keys, ignored values); NULL = silent */
+    void *log_user;                   /**< passed to `log` */
+    sinew_load_limits limits;
+} sinew_load_options;
+
+/** The limits actually applied: `in` (may be NULL) with zero fields replaced by the defaults. */
+void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *out);
+
+/**
+ * Loads a skeleton file (DragonBones JSON 4.0, 4.5, 5.0-5.6). On success `*out` owns the data;
+ * on failure `*out` is NULL, nothing is leaked and `err` (optional) says what and where.
+ * `err->file` borrows `path`.
+ */
+sinew_status sinew_data_load_file(const char *path, const sinew_load_options *opts, sinew_data **out,
+                                  sinew_error *err);
+
+/**
+ * Loads skeleton data from memory (`len` bytes, no terminator needed). `name` (may be NULL) is
+ * used as the file name in errors and is borrowed by `err->file`.
+ */
+sinew_status sinew_data_load_buffer(const void *buf, size_t len, const char *name,
+                                    const sinew_load_options *opts, sinew_data **out, sinew_error *err);
+
+/** Frees data loaded by sinew_data_load_*. NULL is allowed. */
+void sinew_data_destroy(sinew_data *data);
+
+/**
+ * Loads a DragonBones texture atlas JSON (`imagePath`, `SubTexture` regions). The page image path
+ * is resolved against the atlas file's folder (it is not loaded here).
+ */
+sinew_status sinew_atlas_load_file(const char *path, const sinew_load_options *opts, sinew_atlas **out,
+                                   sinew_error *err);
+/** Loads an atlas from memory; `dir` (may be NULL) is the folder image paths are relative to. */
+sinew_status sinew_atlas_load_buffer(const void *buf, size_t len, const char *name, const char *dir,
+                                     const sinew_load_options *opts, sinew_atlas **out, sinew_error *err);
+/** Frees an atlas. NULL is allowed. */
+void sinew_atlas_destroy(sinew_atlas *atlas);
+
+/**
+ * Finds the atlas JSON that belongs to a skeleton file, in the skeleton's folder:
+ * `X_ske.json` -> `X_tex.json`; otherwise `texture.json`; otherwise the first (by name)
+ * `*_texture_*.json`. Writes the path (NUL-terminated) to `out_path`.
+ * Returns SINEW_OK, SINEW_E_NOT_FOUND when there is none, SINEW_E_ARG when `size` is too small.
+ */
+sinew_status sinew_atlas_find_for(const char *skeleton_path, char *out_path, size_t size);
+
+/* ---- queries --------------------------------------------------------------------------------- */
+
+/** Whole-file facts. */
+typedef struct sinew_data_info {
+    const char *format;             /**< "dragonbones" or "xml" */
+    const char *name;               /**< the data name ("" if none) */
+    const char *version;            /**< as written, e.g. "4.5" */
+    const char *compatible_version; /**< NULL if absent */
+    float frame_rate;               /**< the top-level frameRate (default 24) */
+    bool is_global;                 /**< the file said isGlobal: 1 (converted to local at load) */
+    uint32_t armature_count;
+} sinew_data_info;
+
+typedef struct sinew_armature_info {
+    const char *name;
+    const char *type;               /**< "Armature", "MovieClip" or "Stage" */
+    float frame_rate;               /**< resolved frames per second */
+    uint32_t bone_count, slot_count, skin_count, display_count, mesh_count, ik_count,
+        animation_count;
+    uint32_t default_animation;     /**< SINEW_INVALID_INDEX if there is no animation */
+} sinew_armature_info;
+
+typedef struct sinew_bone_info {
+    const char *name;
+    uint32_t parent;                /**< bone index (always smaller), or SINEW_INVALID_INDEX */
+    float x, y;                     /**< setup translation relative to the parent */
+    float rotation_rad, skew_rad;   /**< setup rotation and skew, radians */
+    float scale_x, scale_y;
+    float length;
+    bool inherit_translation, inherit_rotation, inherit_scale, inherit_reflection;
+} sinew_bone_info;
+
+typedef struct sinew_slot_info {
+    const char *name;
+    uint32_t parent;                /**< bone index */
+    int32_t display_index;          /**< setup display, -1 = hidden */
+    sinew_blend_mode blend;
+    sinew_color_transform color;
+} sinew_slot_info;
+
+typedef struct sinew_skin_info {
+    const char *name;               /**< "" is the default skin */
+    uint32_t slot_count;            /**< slots this skin gives displays to */
+} sinew_skin_info;
+
+typedef struct sinew_ik_info {
+    const char *name;
+    uint32_t bone, target, root;    /**< bone indices */
+    uint32_t chain;                 /**< 0 (one bone) or 1 (two bones) */
+    bool bend_positive;
+    float weight;
+} sinew_ik_info;
+
+typedef struct sinew_animation_info {
+    const char *name;
+    float frames;                   /**< duration in frames */
+    float duration_s;               /**< duration in seconds (frames / armature frame rate) */
+    int32_t play_times;             /**< 0 = loop forever */
+    float fade_in_time_s;           /**< < 0 when the file gives none */
+    uint32_t timeline_count;
+} sinew_animation_info;
+
+/** Fills `out` (never fails for a valid `data`). */
+void sinew_data_get_info(const sinew_data *data, sinew_data_info *out);
+
+/** The index of the armature named `name`, or SINEW_INVALID_INDEX. */
+uint32_t sinew_data_find_armature(const sinew_data *data, const char *name);
+/** Index lookups by name inside armature `armature`; SINEW_INVALID_INDEX when absent. */
+uint32_t sinew_data_find_bone(const sinew_data *data, uint32_t armature, const char *name);
+uint32_t sinew_data_find_slot(const sinew_data *data, uint32_t armature, const char *name);
+uint32_t sinew_data_find_skin(const sinew_data *data, uint32_t armature, const char *name);
+uint32_t sinew_data_find_animation(const sinew_data *data, uint32_t armature, const char *name);
+
+/** Info getters. Return SINEW_E_ARG (and leave `out` untouched) when an index is out of range. */
+sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature, sinew_armature_info *out);
+sinew_status sinew_data_bone_info(const sinew_data *data, uint32_t armature, uint32_t bone,
+                                  sinew_bone_info *out);
+sinew_status sinew_data_slot_info(const sinew_data *data, uint32_t armature, uint32_t slot,
+                                  sinew_slot_info *out);
+sinew_status sinew_data_skin_info(const sinew_data *data, uint32_t armature, uint32_t skin,
+                                  sinew_skin_info *out);
+sinew_status sinew_data_ik_info(const sinew_data *data, uint32_t armature, uint32_t ik, sinew_ik_info *out);
+sinew_status sinew_data_animation_info(const sinew_data *data, uint32_t armature, uint32_t animation,
+                                       sinew_animation_info *out);
+
+/** Atlas facts. */
+typedef struct sinew_atlas_info {
+    uint32_t page_count, region_count;
+} sinew_atlas_info;
+
+typedef struct sinew_atlas_page_info {
+    const char *name;
+    const char *image_path;         /**< as written */
+    const char *resolved_path;      /**< joined to the atlas file's folder */
+    uint32_t width, height;         /**< 0 when the atlas does not say */
+    float scale;
+} sinew_atlas_page_info;
+
+typedef struct sinew_atlas_region_info {
+    const char *name;
+    uint32_t page;
+    float x, y, width, height;      /**< stored rectangle in page pixels */
+    bool rotated;
+    bool has_frame;
+    float frame_x, frame_y, frame_width, frame_height;
+} sinew_atlas_region_info;
+
+void sinew_atlas_get_info(const sinew_atlas *atlas, sinew_atlas_info *out);
+sinew_status sinew_atlas_page_info_get(const sinew_atlas *atlas, uint32_t page, sinew_atlas_page_info *out);
+sinew_status sinew_atlas_region_info_get(const sinew_atlas *atlas, uint32_t region,
+                                         sinew_atlas_region_info *out);
+/** The index of the region named `name` (binary search), or SINEW_INVALID_INDEX. */
+uint32_t sinew_atlas_find_region(const sinew_atlas *atlas, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

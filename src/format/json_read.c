@@ -1,0 +1,342 @@
+#include "format/json_read.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *out) {
+    sinew_load_limits z;
+    memset(&z, 0, sizeof z);
+    if (!in)
+        in = &z;
+    *out = *in;
+    if (!out->max_input_bytes)
+        out->max_input_bytes = (uint64_t)256 << 20;
+    if (!out->max_memory_bytes)
+        out->max_memory_bytes = (uint64_t)1 << 30;
+    if (!out->max_depth)
+        out->max_depth = 64;
+    if (!out->max_array_length)
+        out->max_array_length = 4000000;
+    if (!out->max_armatures)
+        out->max_armatures = 4096;
+    if (!out->max_bones)
+        out->max_bones = 65536;
+    if (!out->max_slots)
+        out->max_slots = 65536;
+    if (!out->max_vertices)
+        out->max_vertices = 1000000;
+    if (!out->max_animation_frames)
+        out->max_animation_frames = 1000000;
+}
+
+void sinew__jctx_init(sinew_jctx *c, const char *text, size_t len, const char *file,
+                      const sinew_load_options *opts) {
+    memset(c, 0, sizeof *c);
+    c->text = text;
+    c->len = len;
+    c->file = file;
+    c->allocator = sinew__allocator_or_default(opts ? opts->allocator : NULL);
+    c->log = opts ? opts->log : NULL;
+    c->log_user = opts ? opts->log_user : NULL;
+    sinew_load_limits_resolve(opts ? &opts->limits : NULL, &c->limits);
+}
+
+/* Fills `e` with the location of the current path (+ optional key). */
+static void locate_path(sinew_jctx *c, const char *key, sinew_error *e) {
+    sinew_json_seg segs[SINEW_JSON_MAX_PATH + 1];
+    size_t n = c->depth;
+    memcpy(segs, c->path, n * sizeof segs[0]);
+    if (key && c->hidden == 0) {
+        segs[n].key = key;
+        segs[n].index = 0;
+        n++;
+    }
+    sinew__json_path_format(segs, n, e->path, sizeof e->path);
+    e->file = c->file;
+    if (c->text) {
+        size_t off = 0;
+        sinew__json_locate(c->text, c->len, segs, n, &off);
+        e->offset = off;
+        sinew__locate(c->text, c->len, off, &e->line, &e->column);
+    }
+}
+
+static sinew_status vfail(sinew_jctx *c, const char *key, sinew_status code, const char *fmt, va_list ap) {
+    if (c->err.code != SINEW_OK)
+        return code;
+    c->err.code = code;
+    vsnprintf(c->err.message, sizeof c->err.message, fmt, ap);
+    locate_path(c, key, &c->err);
+    return code;
+}
+
+sinew_status sinew__jfail(sinew_jctx *c, sinew_status code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(c, NULL, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+sinew_status sinew__jfail_key(sinew_jctx *c, const char *key, sinew_status code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(c, key, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+sinew_status sinew__jfail_offset(sinew_jctx *c, size_t offset, sinew_status code, const char *fmt, ...) {
+    if (c->err.code != SINEW_OK)
+        return code;
+    va_list ap;
+    va_start(ap, fmt);
+    c->err.code = code;
+    vsnprintf(c->err.message, sizeof c->err.message, fmt, ap);
+    va_end(ap);
+    c->err.file = c->file;
+    c->err.offset = offset;
+    snprintf(c->err.path, sizeof c->err.path, "byte %zu", offset);
+    if (c->text)
+        sinew__locate(c->text, c->len, offset, &c->err.line, &c->err.column);
+    return code;
+}
+
+void sinew__jwarn(sinew_jctx *c, const char *key, sinew_status code, const char *fmt, ...) {
+    c->warning_count++;
+    if (!c->log)
+        return;
+    sinew_error w;
+    memset(&w, 0, sizeof w);
+    w.code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w.message, sizeof w.message, fmt, ap);
+    va_end(ap);
+    locate_path(c, key, &w);
+    c->log(c->log_user, SINEW_LOG_WARNING, &w);
+}
+
+sinew_status sinew__read_file(sinew_jctx *c, const char *path, char **out, size_t *out_len) {
+    *out = NULL;
+    *out_len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fclose(f);
+        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot seek: %s", strerror(errno));
+    }
+    long size = ftell(f);
+    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot read: not a regular file");
+    }
+    if ((uint64_t)size > c->limits.max_input_bytes) {
+        fclose(f);
+        return sinew__fail_at(&c->err, SINEW_E_LIMIT, path, 0, 0, NULL,
+                              "input is %ld bytes, more than the limit of %llu (limits.max_input_bytes)",
+                              size, (unsigned long long)c->limits.max_input_bytes);
+    }
+    size_t n = (size_t)size;
+    char *buf = sinew__alloc(c->allocator, n + 1);
+    if (!buf) {
+        fclose(f);
+        return sinew__fail_at(&c->err, SINEW_E_NOMEM, path, 0, 0, NULL, "out of memory reading %zu bytes", n);
+    }
+    size_t got = n ? fread(buf, 1, n, f) : 0;
+    int bad = ferror(f);
+    fclose(f);
+    if (got != n || bad) {
+        sinew__free(c->allocator, buf, n + 1);
+        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "read error");
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *out_len = n;
+    return SINEW_OK;
+}
+
+cJSON *sinew__json_parse(sinew_jctx *c) {
+    size_t off = 0;
+    if ((uint64_t)c->len > c->limits.max_input_bytes) {
+        sinew__jfail_offset(c, 0, SINEW_E_LIMIT, "input is %zu bytes, more than the limit of %llu (limits.max_input_bytes)",
+                            c->len, (unsigned long long)c->limits.max_input_bytes);
+        return NULL;
+    }
+    switch (sinew__json_prescan(c->text, c->len, c->limits.max_depth, &off)) {
+    case SINEW_JSON_SCAN_BAD_UTF8:
+        sinew__jfail_offset(c, off, SINEW_E_PARSE, "invalid UTF-8");
+        return NULL;
+    case SINEW_JSON_SCAN_TOO_DEEP:
+        sinew__jfail_offset(c, off, SINEW_E_LIMIT, "nesting deeper than %u (limits.max_depth)", c->limits.max_depth);
+        return NULL;
+    case SINEW_JSON_SCAN_OK:
+        break;
+    }
+    size_t start = 0;
+    if (c->len >= 3 && (unsigned char)c->text[0] == 0xEF && (unsigned char)c->text[1] == 0xBB &&
+        (unsigned char)c->text[2] == 0xBF)
+        start = 3;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(c->text + start, c->len - start, &end, false);
+    if (!root) {
+        size_t pos = end && end >= c->text + start ? (size_t)(end - c->text) : start;
+        if (pos > c->len)
+            pos = c->len;
+        if (pos >= c->len)
+            sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON: unexpected end of input");
+        else
+            sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON near '%.12s'", c->text + pos);
+        return NULL;
+    }
+    /* trailing garbage after the value */
+    size_t pos = end ? (size_t)(end - c->text) : c->len;
+    while (pos < c->len && (c->text[pos] == ' ' || c->text[pos] == '\n' || c->text[pos] == '\r' ||
+                            c->text[pos] == '\t' || c->text[pos] == '\0'))
+        pos++;
+    if (pos < c->len) {
+        cJSON_Delete(root);
+        sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON: trailing characters after the document");
+        return NULL;
+    }
+    return root;
+}
+
+sinew_status sinew__jfields(sinew_jctx *c, const cJSON *obj, const sinew_jkeys *table, const cJSON **out) {
+    memset(out, 0, table->count * sizeof out[0]);
+    if (!cJSON_IsObject(obj))
+        return sinew__jfail(c, SINEW_E_TYPE, "%s must be an object", table->what);
+    for (const cJSON *m = obj->child; m; m = m->next) {
+        const char *k = m->string;
+        uint32_t i = 0;
+        if (k) {
+            for (; i < table->count; i++)
+                if (k[0] == table->keys[i][0] && strcmp(k, table->keys[i]) == 0)
+                    break;
+        } else {
+            i = table->count;
+        }
+        if (i < table->count) {
+            if (!out[i])
+                out[i] = m;
+        } else if (c->log) {
+            sinew__jwarn(c, k ? k : "", SINEW_OK, "unknown key '%s' in %s (ignored)", k ? k : "", table->what);
+        }
+    }
+    return SINEW_OK;
+}
+
+sinew_status sinew__jnum(sinew_jctx *c, const cJSON *v, const char *key, double def, double *out) {
+    if (!v || cJSON_IsNull(v) || (cJSON_IsString(v) && strcmp(v->valuestring, "NaN") == 0)) {
+        *out = def;
+        return SINEW_OK;
+    }
+    if (!cJSON_IsNumber(v))
+        return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be a number", key);
+    double d = v->valuedouble;
+    if (!isfinite(d))
+        return sinew__jfail_key(c, key, SINEW_E_RANGE, "'%s' is not a finite number", key);
+    *out = d;
+    return SINEW_OK;
+}
+
+sinew_status sinew__jfloat(sinew_jctx *c, const cJSON *v, const char *key, float def, float *out) {
+    double d;
+    sinew_status st = sinew__jnum(c, v, key, (double)def, &d);
+    if (st)
+        return st;
+    if (d > (double)FLT_MAX || d < -(double)FLT_MAX)
+        return sinew__jfail_key(c, key, SINEW_E_RANGE, "'%s' is out of range (%g)", key, d);
+    *out = (float)d;
+    return SINEW_OK;
+}
+
+sinew_status sinew__jint(sinew_jctx *c, const cJSON *v, const char *key, double def, double lo, double hi,
+                         int64_t *out) {
+    double d;
+    sinew_status st = sinew__jnum(c, v, key, def, &d);
+    if (st)
+        return st;
+    if (d != floor(d))
+        return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be an integer (got %g)", key, d);
+    if (d < lo || d > hi)
+        return sinew__jfail_key(c, key, SINEW_E_RANGE, "'%s' = %g is out of range [%g, %g]", key, d, lo, hi);
+    *out = (int64_t)d;
+    return SINEW_OK;
+}
+
+sinew_status sinew__jbool(sinew_jctx *c, const cJSON *v, const char *key, bool def, bool *out) {
+    if (!v || cJSON_IsNull(v)) {
+        *out = def;
+        return SINEW_OK;
+    }
+    if (cJSON_IsBool(v)) {
+        *out = cJSON_IsTrue(v);
+        return SINEW_OK;
+    }
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+        *out = v->valuedouble != 0.0;
+        return SINEW_OK;
+    }
+    if (cJSON_IsString(v)) { /* exporters write "true"/"false" too; read them as the runtime does */
+        static const char *const falsy[] = {"0", "NaN", "", "false", "null", "undefined"};
+        *out = true;
+        for (unsigned i = 0; i < sizeof falsy / sizeof falsy[0]; i++)
+            if (strcmp(v->valuestring, falsy[i]) == 0)
+                *out = false;
+        return SINEW_OK;
+    }
+    return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be true or false", key);
+}
+
+sinew_status sinew__jstr(sinew_jctx *c, const cJSON *v, const char *key, const char *def, const char **out) {
+    if (!v || cJSON_IsNull(v)) {
+        *out = def;
+        return SINEW_OK;
+    }
+    if (!cJSON_IsString(v))
+        return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be a string", key);
+    *out = v->valuestring;
+    return SINEW_OK;
+}
+
+sinew_status sinew__jarray(sinew_jctx *c, const cJSON *v, const char *key, const cJSON **first, uint32_t *n) {
+    *first = NULL;
+    *n = 0;
+    if (!v || cJSON_IsNull(v))
+        return SINEW_OK;
+    if (!cJSON_IsArray(v))
+        return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be an array", key);
+    uint32_t count = 0;
+    for (const cJSON *e = v->child; e; e = e->next) {
+        if (++count > c->limits.max_array_length)
+            return sinew__jfail_key(c, key, SINEW_E_LIMIT, "'%s' has more than %u elements (limits.max_array_length)",
+                                    key, c->limits.max_array_length);
+    }
+    *first = v->child;
+    *n = count;
+    return SINEW_OK;
+}
+
+sinew_status sinew__jfloats(sinew_jctx *c, const cJSON *first, const char *key, float *dst, uint32_t n) {
+    const cJSON *e = first;
+    for (uint32_t i = 0; i < n && e; i++, e = e->next) {
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble > (double)FLT_MAX ||
+            e->valuedouble < -(double)FLT_MAX) {
+            sinew__jpush_key(c, key);
+            sinew__jpush_index(c, i);
+            sinew_status st = sinew__jfail(c, cJSON_IsNumber(e) ? SINEW_E_RANGE : SINEW_E_TYPE,
+                                           "'%s'[%u] must be a finite number", key, i);
+            sinew__jpop(c);
+            sinew__jpop(c);
+            return st;
+        }
+        dst[i] = (float)e->valuedouble;
+    }
+    return SINEW_OK;
+}
