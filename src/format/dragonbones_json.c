@@ -301,7 +301,7 @@ static sinew_blend_mode blend_from_string(const char *s, bool *known) {
 
 static const char *const action_keys[] = {"gotoAndPlay", "gotoAndStop", "type",   "name",    "bone",
                                           "slot",        "ints",        "floats", "strings", "playTimes",
-                                          "play",        "stop",        "fadeIn"};
+                                          "play",        "stop",        "fadeIn",     "offset"};
 static const sinew_jkeys action_table = SINEW_JKEYS(action_keys, "action");
 
 static sinew_status parse_user_values(db *d, const cJSON *const *f, sinew_model_action *a) {
@@ -378,7 +378,7 @@ static sinew_status parse_one_action(db *d, const cJSON *v, sinew_action_type de
         TRY(dup_str(d, n ? n->valuestring : "", &a.name));
         return push_action(d, &a);
     }
-    const cJSON *f[13];
+    const cJSON *f[14];
     TRY(sinew__jfields(d->c, v, &action_table, f));
     if (f[0]) {
         a.type = SINEW_ACTION_PLAY;

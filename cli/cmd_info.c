@@ -1,0 +1,237 @@
+/* sinew info FILE [--atlas TEX] [--json] [--time]: a summary of a skeleton file (and its atlas). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "sinew/data.h"
+
+const char sinew_cmd_info_help[] = "summarise a skeleton file: armatures, bones, slots, skins, animations";
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: sinew info FILE [--atlas TEX] [--json] [--time]\n"
+            "  Loads a DragonBones skeleton (JSON 4.0, 4.5, 5.0-5.6) and prints a summary.\n"
+            "  The atlas is found next to the skeleton (X_ske.json -> X_tex.json, texture.json,\n"
+            "  *_texture_*.json) unless --atlas names one.\n"
+            "  --json   machine-readable output:\n"
+            "           {\"format\",\"version\",\"name\",\"frameRate\",\"armatures\":[{\"name\",\"type\",\"frameRate\",\n"
+            "            \"bones\",\"slots\",\"skins\":[names],\"ik\",\"meshes\",\"animations\":[{\"name\",\"frames\",\n"
+            "            \"duration\",\"playTimes\"}]}]}   (frames in frames, duration in seconds)\n"
+            "  --time   also load the file 21 times and print the load time (parse + build) to stderr\n"
+            "exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O\n");
+}
+
+static void json_string(const char *s) {
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", stdout); break;
+        case '\\': fputs("\\\\", stdout); break;
+        case '\n': fputs("\\n", stdout); break;
+        case '\r': fputs("\\r", stdout); break;
+        case '\t': fputs("\\t", stdout); break;
+        default:
+            if (*p < 0x20)
+                printf("\\u%04x", *p);
+            else
+                putchar(*p);
+        }
+    }
+    putchar('"');
+}
+
+static void json_number(double v) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.9g", v);
+    fputs(buf, stdout);
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void print_json(const sinew_data *data) {
+    sinew_data_info di;
+    sinew_data_get_info(data, &di);
+    printf("{\"format\":");
+    json_string(di.format);
+    printf(",\"version\":");
+    json_string(di.version);
+    printf(",\"name\":");
+    json_string(di.name);
+    printf(",\"frameRate\":");
+    json_number(di.frame_rate);
+    printf(",\"armatures\":[");
+    for (uint32_t a = 0; a < di.armature_count; a++) {
+        sinew_armature_info ai;
+        sinew_data_armature_info(data, a, &ai);
+        printf("%s{\"name\":", a ? "," : "");
+        json_string(ai.name);
+        printf(",\"type\":");
+        json_string(ai.type);
+        printf(",\"frameRate\":");
+        json_number(ai.frame_rate);
+        printf(",\"bones\":%u,\"slots\":%u,\"skins\":[", ai.bone_count, ai.slot_count);
+        for (uint32_t s = 0; s < ai.skin_count; s++) {
+            sinew_skin_info si;
+            sinew_data_skin_info(data, a, s, &si);
+            if (s)
+                putchar(',');
+            json_string(si.name);
+        }
+        printf("],\"ik\":%u,\"meshes\":%u,\"animations\":[", ai.ik_count, ai.mesh_count);
+        for (uint32_t n = 0; n < ai.animation_count; n++) {
+            sinew_animation_info ni;
+            sinew_data_animation_info(data, a, n, &ni);
+            printf("%s{\"name\":", n ? "," : "");
+            json_string(ni.name);
+            printf(",\"frames\":");
+            json_number(ni.frames);
+            printf(",\"duration\":");
+            json_number(ni.duration_s);
+            printf(",\"playTimes\":%d}", ni.play_times);
+        }
+        printf("]}");
+    }
+    printf("]}\n");
+}
+
+static void print_text(const char *file, const sinew_data *data, const char *atlas_path, const sinew_atlas *atlas) {
+    sinew_data_info di;
+    sinew_data_get_info(data, &di);
+    printf("%s: DragonBones %s", file, di.version);
+    if (di.compatible_version)
+        printf(" (compatible %s)", di.compatible_version);
+    printf(", name \"%s\", %g fps, %u armature%s%s\n", di.name, (double)di.frame_rate, di.armature_count,
+           di.armature_count == 1 ? "" : "s", di.is_global ? ", isGlobal (converted to local)" : "");
+    if (atlas) {
+        sinew_atlas_info ai;
+        sinew_atlas_page_info pi;
+        sinew_atlas_get_info(atlas, &ai);
+        sinew_atlas_page_info_get(atlas, 0, &pi);
+        printf("atlas: %s: %u region%s, page %s", atlas_path, ai.region_count, ai.region_count == 1 ? "" : "s",
+               pi.image_path);
+        if (pi.width && pi.height)
+            printf(" %ux%u", pi.width, pi.height);
+        if (pi.scale != 1.0f)
+            printf(" scale %g", (double)pi.scale);
+        printf("\n");
+    } else {
+        printf("atlas: none found\n");
+    }
+    for (uint32_t a = 0; a < di.armature_count; a++) {
+        sinew_armature_info ai;
+        sinew_data_armature_info(data, a, &ai);
+        printf("armature \"%s\" (%s, %g fps): %u bones, %u slots, %u IK, %u meshes, %u displays\n", ai.name, ai.type,
+               (double)ai.frame_rate, ai.bone_count, ai.slot_count, ai.ik_count, ai.mesh_count, ai.display_count);
+        printf("  skins:");
+        for (uint32_t s = 0; s < ai.skin_count; s++) {
+            sinew_skin_info si;
+            sinew_data_skin_info(data, a, s, &si);
+            printf(" \"%s\" (%u slots)", si.name, si.slot_count);
+        }
+        printf("%s\n", ai.skin_count ? "" : " none");
+        for (uint32_t n = 0; n < ai.animation_count; n++) {
+            sinew_animation_info ni;
+            sinew_data_animation_info(data, a, n, &ni);
+            printf("  animation \"%s\": %g frames (%.3f s), ", ni.name, (double)ni.frames, (double)ni.duration_s);
+            if (ni.play_times == 0)
+                printf("loops forever");
+            else
+                printf("plays %d time%s", ni.play_times, ni.play_times == 1 ? "" : "s");
+            printf("%s\n", n == ai.default_animation ? " [default]" : "");
+        }
+    }
+}
+
+int sinew_cmd_info(int argc, char **argv) {
+    const char *file = NULL, *atlas_arg = NULL;
+    bool json = false, timing = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return SINEW_EXIT_OK;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--time") == 0) {
+            timing = true;
+        } else if (strcmp(argv[i], "--atlas") == 0) {
+            if (++i >= argc)
+                return cli_usage_error("info", "--atlas needs a file");
+            atlas_arg = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("info", "unknown option '%s'", argv[i]);
+        } else if (file) {
+            return cli_usage_error("info", "takes one FILE");
+        } else {
+            file = argv[i];
+        }
+    }
+    if (!file)
+        return cli_usage_error("info", "no FILE given");
+
+    sinew_load_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.log = cli_log;
+    opts.log_user = (void *)file;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    sinew_data *data = NULL;
+    double t0 = now_ms();
+    sinew_status st = sinew_data_load_file(file, &opts, &data, &err);
+    double first_ms = now_ms() - t0;
+    if (st != SINEW_OK) {
+        cli_print_error(file, &err);
+        return cli_exit_code(st);
+    }
+    if (timing) {
+        enum { RUNS = 20 };
+        double t[RUNS];
+        sinew_load_options quiet;
+        memset(&quiet, 0, sizeof quiet);
+        for (int r = 0; r < RUNS; r++) {
+            sinew_data *d2 = NULL;
+            double s = now_ms();
+            sinew_data_load_file(file, &quiet, &d2, NULL);
+            t[r] = now_ms() - s;
+            sinew_data_destroy(d2);
+        }
+        qsort(t, RUNS, sizeof t[0], cmp_double);
+        fprintf(stderr, "%s: load (read + parse + build + prepare): first %.3f ms, min %.3f ms, median %.3f ms over %d runs\n",
+                file, first_ms, t[0], (t[RUNS / 2 - 1] + t[RUNS / 2]) / 2, RUNS);
+    }
+
+    char found[4096];
+    const char *atlas_path = atlas_arg;
+    if (!atlas_path && sinew_atlas_find_for(file, found, sizeof found) == SINEW_OK)
+        atlas_path = found;
+    sinew_atlas *atlas = NULL;
+    if (atlas_path) {
+        sinew_error aerr;
+        memset(&aerr, 0, sizeof aerr);
+        opts.log_user = (void *)atlas_path;
+        st = sinew_atlas_load_file(atlas_path, &opts, &atlas, &aerr);
+        if (st != SINEW_OK) {
+            cli_print_error(atlas_path, &aerr);
+            sinew_data_destroy(data);
+            return cli_exit_code(st);
+        }
+    }
+    if (json)
+        print_json(data);
+    else
+        print_text(file, data, atlas_path, atlas);
+    sinew_atlas_destroy(atlas);
+    sinew_data_destroy(data);
+    return SINEW_EXIT_OK;
+}
