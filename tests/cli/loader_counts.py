@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""`sinew info --json` agrees with counts computed independently from the raw JSON of every shared
+DragonBones file (and `sinew validate` accepts each file and its atlas)."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+SINEW = os.environ.get("SINEW", "sinew")
+SHARED = os.environ.get("SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared"))
+DATA = os.path.join(SHARED, "data", "dragonbones")
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def skeleton_files():
+    out = []
+    for d in sorted(os.listdir(DATA)):
+        p = os.path.join(DATA, d)
+        if not os.path.isdir(p):
+            continue
+        for f in sorted(os.listdir(p)):
+            if not f.endswith(".json"):
+                continue
+            with open(os.path.join(p, f), encoding="utf-8") as fh:
+                doc = json.load(fh)
+            if "armature" in doc:
+                out.append((os.path.join(p, f), doc))
+    return out
+
+
+def expected(doc):
+    top_rate = doc.get("frameRate", 24)
+    arms = []
+    for a in doc.get("armature", []):
+        rate = a.get("frameRate", top_rate) or 24
+        skins = [s.get("name") or "" for s in a.get("skin", [])]
+        # the default skin "" is listed first
+        skins = [s for s in skins if s == ""] + [s for s in skins if s != ""]
+        meshes = sum(1 for s in a.get("skin", []) for sl in s.get("slot", []) for d in sl.get("display", [])
+                     if d and d.get("type") == "mesh")
+        anims = []
+        for an in a.get("animation", []):
+            frames = an.get("duration", 1)
+            anims.append({"name": an.get("name", ""), "frames": frames, "duration": frames / rate,
+                          "playTimes": an.get("playTimes", 1)})
+        arms.append({"name": a.get("name", ""), "frameRate": rate, "bones": len(a.get("bone", [])),
+                     "slots": len(a.get("slot", [])), "skins": skins, "ik": len(a.get("ik", [])),
+                     "meshes": meshes, "animations": anims})
+    return {"format": "dragonbones", "version": str(doc["version"]), "name": doc.get("name", ""),
+            "frameRate": top_rate, "armatures": arms}
+
+
+def close(a, b):
+    return math.isclose(float(a), float(b), rel_tol=1e-6, abs_tol=1e-6)
+
+
+files = skeleton_files()
+check(len(files) == 9, "nine shared skeleton files (found %d)" % len(files))
+for path, doc in files:
+    name = os.path.relpath(path, DATA)
+    r = subprocess.run([SINEW, "info", "--json", path], capture_output=True, text=True)
+    check(r.returncode == 0, "%s: sinew info exits 0 (got %d: %s)" % (name, r.returncode, r.stderr.strip()))
+    if r.returncode != 0:
+        continue
+    got = json.loads(r.stdout)
+    exp = expected(doc)
+    check(list(got.keys()) == ["format", "version", "name", "frameRate", "armatures"], name + ": top-level keys")
+    for k in ("format", "version", "name"):
+        check(got[k] == exp[k], "%s: %s %r != %r" % (name, k, got[k], exp[k]))
+    check(close(got["frameRate"], exp["frameRate"]), name + ": frameRate")
+    check(len(got["armatures"]) == len(exp["armatures"]), name + ": armature count")
+    for ga, ea in zip(got["armatures"], exp["armatures"]):
+        where = "%s: armature %s" % (name, ea["name"])
+        check(list(ga.keys()) == ["name", "type", "frameRate", "bones", "slots", "skins", "ik", "meshes",
+                                  "animations"], where + ": keys")
+        for k in ("name", "bones", "slots", "skins", "ik", "meshes"):
+            check(ga[k] == ea[k], "%s: %s %r != %r" % (where, k, ga[k], ea[k]))
+        check(close(ga["frameRate"], ea["frameRate"]), where + ": frameRate")
+        check(len(ga["animations"]) == len(ea["animations"]), where + ": animation count")
+        for gn, en in zip(ga["animations"], ea["animations"]):
+            w = "%s animation %s" % (where, en["name"])
+            check(list(gn.keys()) == ["name", "frames", "duration", "playTimes"], w + ": keys")
+            check(gn["name"] == en["name"], w + ": name")
+            check(close(gn["frames"], en["frames"]), w + ": frames %r != %r" % (gn["frames"], en["frames"]))
+            check(close(gn["duration"], en["duration"]), w + ": duration %r != %r" % (gn["duration"], en["duration"]))
+            check(gn["playTimes"] == en["playTimes"], w + ": playTimes")
+    # the atlas next to it (Robot_4.5 has none) validates too
+    folder = os.path.dirname(path)
+    atl = [f for f in os.listdir(folder) if f.endswith(".json") and os.path.join(folder, f) != path]
+    for f in atl:
+        r = subprocess.run([SINEW, "validate", os.path.join(folder, f)], capture_output=True, text=True)
+        check(r.returncode == 0, "%s: validate %s (%s)" % (name, f, r.stderr.strip()))
+    r = subprocess.run([SINEW, "validate", path], capture_output=True, text=True)
+    check(r.returncode == 0 and "error" not in r.stderr, "%s: validate (%s)" % (name, r.stderr.strip()))
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
