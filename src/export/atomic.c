@@ -1,0 +1,141 @@
+/* Atomic files: write to a temporary file in the target folder, then rename. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "export/export_internal.h"
+
+static char *dup_str(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* Splits a path into folder ("." if none) and base name; the caller frees *dir. */
+static char *folder_of(const char *path, const char **base) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        *base = path;
+        return dup_str(".");
+    }
+    *base = slash + 1;
+    size_t n = (size_t)(slash - path);
+    if (n == 0) n = 1;  /* "/name" */
+    char *d = malloc(n + 1);
+    if (!d) return NULL;
+    memcpy(d, path, n);
+    d[n] = '\0';
+    return d;
+}
+
+sinew_status sinew__check_folder(const char *path, sinew_error *err) {
+    const char *base;
+    char *dir = folder_of(path, &base);
+    if (!dir) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    struct stat st;
+    sinew_status rc = SINEW_OK;
+    if (*base == '\0') {
+        rc = sinew__fail_at(err, SINEW_E_ARG, path, 0, 0, NULL, "output path '%s' names a folder, not a file", path);
+    } else if (stat(dir, &st) != 0) {
+        rc = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot write '%s': folder '%s': %s", path, dir,
+                            strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        rc = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot write '%s': '%s' is not a folder", path, dir);
+    }
+    free(dir);
+    return rc;
+}
+
+sinew_status sinew__check_not_input(const char *path, const char *const *inputs, uint32_t n, sinew_error *err) {
+    struct stat out;
+    bool exists = stat(path, &out) == 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!inputs || !inputs[i]) continue;
+        struct stat in;
+        bool same = strcmp(inputs[i], path) == 0;
+        if (!same && exists && stat(inputs[i], &in) == 0) same = in.st_dev == out.st_dev && in.st_ino == out.st_ino;
+        if (same)
+            return sinew__fail_at(err, SINEW_E_ARG, path, 0, 0, NULL,
+                                  "refusing to write '%s': it is one of the inputs", path);
+    }
+    return SINEW_OK;
+}
+
+sinew_status sinew__tmp_open(const char *final_path, sinew__tmpfile *t, sinew_error *err) {
+    memset(t, 0, sizeof *t);
+    sinew_status st = sinew__check_folder(final_path, err);
+    if (st) return st;
+    const char *base;
+    char *dir = folder_of(final_path, &base);
+    if (!dir) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    size_t n = strlen(dir) + strlen(base) + 32;
+    char *tmpl = malloc(n);
+    if (!tmpl) {
+        free(dir);
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    }
+    snprintf(tmpl, n, "%s/.%s.tmp-XXXXXX", dir, base);
+    free(dir);
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        st = sinew__fail_at(err, SINEW_E_IO, final_path, 0, 0, NULL, "cannot create a file next to '%s': %s",
+                            final_path, strerror(errno));
+        free(tmpl);
+        return st;
+    }
+    (void)fchmod(fd, 0644);
+    t->f = fdopen(fd, "wb");
+    t->tmp_path = tmpl;
+    t->final_path = dup_str(final_path);
+    if (!t->f || !t->final_path) {
+        if (!t->f) close(fd);
+        t->f = NULL;
+        sinew__tmp_discard(t);
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    }
+    return SINEW_OK;
+}
+
+sinew_status sinew__tmp_close(sinew__tmpfile *t, sinew_error *err) {
+    if (!t->f) return SINEW_OK;
+    int bad = ferror(t->f) | fflush(t->f);
+    if (!bad) bad = fsync(fileno(t->f));
+    int e = errno;
+    bad |= fclose(t->f);
+    t->f = NULL;
+    if (bad)
+        return sinew__fail_at(err, SINEW_E_IO, t->final_path, 0, 0, NULL, "cannot write '%s': %s", t->final_path,
+                              strerror(e ? e : EIO));
+    return SINEW_OK;
+}
+
+sinew_status sinew__tmp_commit(sinew__tmpfile *t, sinew_error *err) {
+    sinew_status st = sinew__tmp_close(t, err);
+    if (st == SINEW_OK && rename(t->tmp_path, t->final_path) != 0)
+        st = sinew__fail_at(err, SINEW_E_IO, t->final_path, 0, 0, NULL, "cannot rename onto '%s': %s", t->final_path,
+                            strerror(errno));
+    if (st) {
+        sinew__tmp_discard(t);
+        return st;
+    }
+    free(t->tmp_path);
+    free(t->final_path);
+    memset(t, 0, sizeof *t);
+    return SINEW_OK;
+}
+
+void sinew__tmp_discard(sinew__tmpfile *t) {
+    if (!t) return;
+    if (t->f) fclose(t->f);
+    if (t->tmp_path) unlink(t->tmp_path);
+    free(t->tmp_path);
+    free(t->final_path);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,311 @@
+/* The export front end (begin / frame / end), PNG encoding, single PNG and PNG sequences. */
+#include <ctype.h>
+#include <spng.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/alloc.h"
+#include "base/error.h"
+#include "export/export_internal.h"
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Paths                                                                                           */
+
+bool sinew__seq_pattern_ok(const char *p) {
+    int conversions = 0;
+    for (; *p; p++) {
+        if (*p != '%') continue;
+        p++;
+        if (*p == '%') continue;
+        if (*p == '0') p++;
+        while (isdigit((unsigned char)*p)) p++;
+        if (*p != 'd') return false;
+        conversions++;
+    }
+    return conversions == 1;
+}
+
+bool sinew__seq_name(const char *pattern, uint32_t index, char *buf, size_t size) {
+    size_t o = 0;
+    for (const char *p = pattern; *p; p++) {
+        if (*p != '%') {
+            if (o + 1 >= size) return false;
+            buf[o++] = *p;
+            continue;
+        }
+        p++;
+        if (*p == '%') {
+            if (o + 1 >= size) return false;
+            buf[o++] = '%';
+            continue;
+        }
+        bool zero = false;
+        if (*p == '0') {
+            zero = true;
+            p++;
+        }
+        unsigned width = 0;
+        while (isdigit((unsigned char)*p)) width = width * 10u + (unsigned)(*p++ - '0');
+        if (width > 20) width = 20;
+        char num[32];
+        int n = snprintf(num, sizeof num, zero ? "%0*u" : "%*u", (int)width, index);
+        if (n < 0 || o + (size_t)n >= size) return false;
+        memcpy(buf + o, num, (size_t)n);
+        o += (size_t)n;
+    }
+    if (o >= size) return false;
+    buf[o] = '\0';
+    return true;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+sinew_export_format sinew_export_format_for_path(const char *path, bool sheet) {
+    if (!path) return SINEW_EXPORT_AUTO;
+    if (strchr(path, '%') && sinew__seq_pattern_ok(path)) return SINEW_EXPORT_PNG_SEQUENCE;
+    if (ends_with(path, ".png")) return sheet ? SINEW_EXPORT_SHEET : SINEW_EXPORT_PNG;
+    if (ends_with(path, ".gif")) return SINEW_EXPORT_GIF;
+    if (ends_with(path, ".webp")) return SINEW_EXPORT_WEBP;
+    if (ends_with(path, ".mp4")) return SINEW_EXPORT_MP4;
+    if (ends_with(path, ".webm")) return SINEW_EXPORT_WEBM;
+    return SINEW_EXPORT_AUTO;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* PNG                                                                                             */
+
+static int png_write_cb(spng_ctx *ctx, void *user, void *data, size_t n) {
+    (void)ctx;
+    return fwrite(data, 1, n, (FILE *)user) == n ? 0 : SPNG_IO_ERROR;
+}
+
+sinew_status sinew__png_encode(FILE *f, const char *path, const uint8_t *rgba, uint32_t w, uint32_t h,
+                               size_t stride, sinew_error *err) {
+    if (!stride) stride = (size_t)w * 4u;
+    spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
+    if (!ctx) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (PNG encoder)");
+    struct spng_ihdr ihdr = {0};
+    ihdr.width = w;
+    ihdr.height = h;
+    ihdr.bit_depth = 8;
+    ihdr.color_type = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA;
+    int rc = spng_set_png_stream(ctx, png_write_cb, f);
+    if (!rc) rc = spng_set_ihdr(ctx, &ihdr);
+    if (!rc) rc = spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, 6);
+    if (!rc) rc = spng_encode_image(ctx, NULL, 0, SPNG_FMT_PNG, SPNG_ENCODE_PROGRESSIVE | SPNG_ENCODE_FINALIZE);
+    for (uint32_t y = 0; !rc && y < h; y++) {
+        rc = spng_encode_row(ctx, rgba + (size_t)y * stride, (size_t)w * 4u);
+        if (rc == SPNG_EOI) rc = 0;
+    }
+    spng_ctx_free(ctx);
+    if (rc)
+        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot write PNG '%s': %s", path, spng_strerror(rc));
+    return SINEW_OK;
+}
+
+sinew_status sinew_png_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+                             size_t stride, const char *const *inputs, uint32_t input_count,
+                             sinew_error *err) {
+    if (!path || !rgba || !width || !height) return sinew__fail(err, SINEW_E_ARG, NULL, "png: bad argument");
+    sinew_status st = sinew__check_not_input(path, inputs, input_count, err);
+    if (st) return st;
+    sinew__tmpfile t;
+    if ((st = sinew__tmp_open(path, &t, err)) != SINEW_OK) return st;
+    st = sinew__png_encode(t.f, path, rgba, width, height, stride, err);
+    if (st) {
+        sinew__tmp_discard(&t);
+        return st;
+    }
+    return sinew__tmp_commit(&t, err);
+}
+
+static sinew_status png_frame(sinew_exporter *ex, const uint8_t *rgba, sinew_error *err) {
+    if (ex->frames_added > 0)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "a single PNG takes one frame (use a %%04d pattern for a sequence)");
+    sinew_status st = sinew__tmp_open(ex->o.path, &ex->tmp, err);
+    if (!st) st = sinew__png_encode(ex->tmp.f, ex->o.path, rgba, ex->o.width, ex->o.height, 0, err);
+    if (st) sinew__tmp_discard(&ex->tmp);
+    return st;
+}
+
+static sinew_status png_end(sinew_exporter *ex, sinew_error *err) {
+    if (ex->frames_added == 0) return sinew__fail(err, SINEW_E_ARG, NULL, "no frame to write to '%s'", ex->o.path);
+    return sinew__tmp_commit(&ex->tmp, err);
+}
+
+static void png_abort(sinew_exporter *ex) { sinew__tmp_discard(&ex->tmp); }
+
+const sinew__backend sinew__png_backend = {png_frame, png_end, png_abort};
+
+/* Sequence: every frame goes to its own temporary file; all are renamed at the end. */
+static sinew_status seq_frame(sinew_exporter *ex, const uint8_t *rgba, sinew_error *err) {
+    char name[4096];
+    if (!sinew__seq_name(ex->o.path, ex->frames_added, name, sizeof name))
+        return sinew__fail(err, SINEW_E_ARG, NULL, "output pattern '%s' is too long", ex->o.path);
+    sinew_status st = sinew__check_not_input(name, ex->o.inputs, ex->o.input_count, err);
+    if (st) return st;
+    if (ex->frames_added >= ex->seq_cap) {
+        uint32_t cap = ex->seq_cap ? ex->seq_cap * 2u : 64u;
+        sinew__tmpfile *n = sinew__realloc(ex->allocator, ex->seq, ex->seq_cap * sizeof *n, cap * sizeof *n);
+        if (!n) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        memset(n + ex->seq_cap, 0, (cap - ex->seq_cap) * sizeof *n);
+        ex->seq = n;
+        ex->seq_cap = cap;
+    }
+    sinew__tmpfile *t = &ex->seq[ex->frames_added];
+    if ((st = sinew__tmp_open(name, t, err)) != SINEW_OK) return st;
+    st = sinew__png_encode(t->f, name, rgba, ex->o.width, ex->o.height, 0, err);
+    if (!st) st = sinew__tmp_close(t, err);
+    if (st) sinew__tmp_discard(t);
+    return st;
+}
+
+static void seq_abort(sinew_exporter *ex) {
+    for (uint32_t i = 0; i < ex->seq_cap; i++) sinew__tmp_discard(&ex->seq[i]);
+}
+
+static sinew_status seq_end(sinew_exporter *ex, sinew_error *err) {
+    if (ex->frames_added == 0) return sinew__fail(err, SINEW_E_ARG, NULL, "no frame to write to '%s'", ex->o.path);
+    for (uint32_t i = 0; i < ex->frames_added; i++) {
+        sinew_status st = sinew__tmp_commit(&ex->seq[i], err);
+        if (st) {
+            seq_abort(ex);
+            return st;
+        }
+    }
+    return SINEW_OK;
+}
+
+const sinew__backend sinew__seq_backend = {seq_frame, seq_end, seq_abort};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Front end                                                                                       */
+
+sinew_status sinew__frames_push(sinew_exporter *ex, const uint8_t *rgba, sinew_error *err) {
+    sinew__frames *f = &ex->frames;
+    if (f->count == f->cap) {
+        uint32_t cap = f->cap ? f->cap * 2u : 32u;
+        uint8_t **n = sinew__realloc(ex->allocator, f->data, f->cap * sizeof *n, cap * sizeof *n);
+        if (!n) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (frame buffer)");
+        f->data = n;
+        f->cap = cap;
+    }
+    uint8_t *copy = sinew__alloc(ex->allocator, ex->frame_bytes);
+    if (!copy) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (frame %u)", f->count);
+    memcpy(copy, rgba, ex->frame_bytes);
+    f->data[f->count++] = copy;
+    return SINEW_OK;
+}
+
+static void free_exporter(sinew_exporter *ex) {
+    const sinew_allocator *a = ex->allocator;
+    for (uint32_t i = 0; i < ex->frames.count; i++) sinew__free(a, ex->frames.data[i], ex->frame_bytes);
+    if (ex->frames.data) sinew__free(a, ex->frames.data, ex->frames.cap * sizeof *ex->frames.data);
+    if (ex->seq) sinew__free(a, ex->seq, ex->seq_cap * sizeof *ex->seq);
+    if (ex->scratch) sinew__free(a, ex->scratch, ex->frame_bytes);
+    sinew__free(a, ex, sizeof *ex);
+}
+
+sinew_status sinew_export_begin(const sinew_export_options *o, sinew_exporter **out, sinew_error *err) {
+    if (!o || !out || !o->path || !*o->path) return sinew__fail(err, SINEW_E_ARG, NULL, "export: no output path");
+    *out = NULL;
+    if (!o->width || !o->height || o->width > SINEW_MAX_IMAGE_SIDE || o->height > SINEW_MAX_IMAGE_SIDE)
+        return sinew__fail(err, SINEW_E_RANGE, NULL, "export: frame size %ux%u is out of range", o->width, o->height);
+    if (o->fps < 0 || o->fps > 1000 || o->fps != o->fps)
+        return sinew__fail(err, SINEW_E_RANGE, NULL, "export: fps must be between 0 and 1000");
+    if (o->quality < 0 || o->quality > 100)
+        return sinew__fail(err, SINEW_E_RANGE, NULL, "export: quality must be between 1 and 100");
+    sinew_export_format fmt = o->format ? o->format : sinew_export_format_for_path(o->path, false);
+    const sinew__backend *be = NULL;
+    switch (fmt) {
+    case SINEW_EXPORT_PNG: be = &sinew__png_backend; break;
+    case SINEW_EXPORT_PNG_SEQUENCE:
+        if (!sinew__seq_pattern_ok(o->path))
+            return sinew__fail(err, SINEW_E_ARG, NULL, "output pattern '%s' needs exactly one %%d or %%0Nd", o->path);
+        be = &sinew__seq_backend;
+        break;
+    case SINEW_EXPORT_SHEET: be = &sinew__sheet_backend; break;
+    case SINEW_EXPORT_GIF: be = &sinew__gif_backend; break;
+    case SINEW_EXPORT_WEBP: be = &sinew__webp_backend; break;
+    case SINEW_EXPORT_MP4:
+    case SINEW_EXPORT_WEBM: be = &sinew__video_backend; break;
+    case SINEW_EXPORT_AUTO:
+    default:
+        return sinew__fail_at(err, SINEW_E_ARG, o->path, 0, 0, NULL,
+                              "cannot tell the output format of '%s' (use .png, %%04d.png, .gif, .webp, .mp4 or .webm)",
+                              o->path);
+    }
+    sinew_status st;
+    if (fmt != SINEW_EXPORT_PNG_SEQUENCE) {
+        if ((st = sinew__check_not_input(o->path, o->inputs, o->input_count, err)) != SINEW_OK) return st;
+    }
+    if ((st = sinew__check_folder(o->path, err)) != SINEW_OK) return st;
+    const sinew_allocator *a = sinew__allocator_or_default(o->allocator);
+    sinew_exporter *ex = sinew__calloc(a, 1, sizeof *ex);
+    if (!ex) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    ex->o = *o;
+    ex->o.format = fmt;
+    if (ex->o.fps == 0) ex->o.fps = 24;
+    ex->allocator = a;
+    ex->backend = be;
+    ex->frame_bytes = (size_t)o->width * o->height * 4u;
+    ex->scratch = sinew__alloc(a, ex->frame_bytes);
+    if (!ex->scratch) {
+        free_exporter(ex);
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    }
+    st = SINEW_OK;
+    if (fmt == SINEW_EXPORT_MP4 || fmt == SINEW_EXPORT_WEBM) st = sinew__video_start(ex, err);
+    if (fmt == SINEW_EXPORT_WEBP) st = sinew__webp_start(ex, err);
+    if (st) {
+        be->abort(ex);
+        free_exporter(ex);
+        return st;
+    }
+    *out = ex;
+    return SINEW_OK;
+}
+
+sinew_status sinew_export_frame_rgba(sinew_exporter *ex, const uint8_t *rgba, size_t stride, sinew_error *err) {
+    if (!ex || !rgba) return sinew__fail(err, SINEW_E_ARG, NULL, "export: NULL argument");
+    size_t row = (size_t)ex->o.width * 4u;
+    const uint8_t *data = rgba;
+    if (stride && stride != row) {
+        for (uint32_t y = 0; y < ex->o.height; y++) memcpy(ex->scratch + y * row, rgba + y * stride, row);
+        data = ex->scratch;
+    }
+    sinew_status st = ex->backend->frame(ex, data, err);
+    if (st == SINEW_OK) ex->frames_added++;
+    return st;
+}
+
+sinew_status sinew_export_frame(sinew_exporter *ex, const sinew_framebuffer *fb, sinew_error *err) {
+    if (!ex || !fb || !fb->pixels) return sinew__fail(err, SINEW_E_ARG, NULL, "export: NULL argument");
+    if (fb->width != ex->o.width || fb->height != ex->o.height)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "export: frame is %ux%u, expected %ux%u", fb->width, fb->height,
+                           ex->o.width, ex->o.height);
+    sinew_framebuffer_to_straight(fb, ex->scratch, 0);
+    sinew_status st = ex->backend->frame(ex, ex->scratch, err);
+    if (st == SINEW_OK) ex->frames_added++;
+    return st;
+}
+
+sinew_status sinew_export_end(sinew_exporter *ex, sinew_error *err) {
+    if (!ex) return sinew__fail(err, SINEW_E_ARG, NULL, "export: NULL argument");
+    sinew_status st = ex->backend->end(ex, err);
+    if (st) ex->backend->abort(ex);
+    free_exporter(ex);
+    return st;
+}
+
+void sinew_export_abort(sinew_exporter *ex) {
+    if (!ex) return;
+    ex->backend->abort(ex);
+    free_exporter(ex);
+}
+
+uint32_t sinew_export_frame_count(const sinew_exporter *ex) { return ex ? ex->frames_added : 0; }
