@@ -1,0 +1,51 @@
+/**
+ * sinew/convert.h - converting skeletons to DragonBones 4.5 (`sinew convert`).
+ *
+ * Any input sinew loads (DragonBones JSON 4.0 / 4.5 / 5.x, or a sinew XML rig, see docs/xml.md)
+ * is written as `NAME_ske.json` in DragonBones 4.5. An XML rig also gets `NAME_tex.json` and
+ * `NAME_tex.png`: every image it uses, packed into one atlas. Constructs 4.5 can only approximate
+ * are named in warnings through the log callback. Every file is written atomically and an input
+ * is never overwritten.
+ *
+ *     sinew_convert_options o = {0};
+ *     sinew_convert_result r;
+ *     if (sinew_convert_dragonbones("cat.xml", "out", &o, &r, &err) == SINEW_OK)
+ *         printf("%s\n", r.skeleton_path);
+ */
+#ifndef SINEW_CONVERT_H
+#define SINEW_CONVERT_H
+
+#include "sinew/data.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Conversion settings. Zero-initialise; NULL / 0 means the default. */
+typedef struct sinew_convert_options {
+    const sinew_load_options *load;   /**< how the input is read (allocator, limits, load warnings) */
+    sinew_log_fn log;                 /**< approximation warnings of the writer; NULL = silent */
+    void *log_user;
+    const char *name;                 /**< output base name; NULL = the data's name */
+} sinew_convert_options;
+
+/** What a conversion wrote (empty strings for files not written). */
+typedef struct sinew_convert_result {
+    char skeleton_path[1024];
+    char atlas_json_path[1024];
+    char atlas_png_path[1024];
+    uint32_t armature_count;
+    uint32_t warning_count;          /**< approximations reported */
+} sinew_convert_result;
+
+/**
+ * Loads `input` and writes it as DragonBones 4.5 into the folder `out_dir` (which must exist).
+ * `result` (optional) says what was written.
+ */
+sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, const sinew_convert_options *opts,
+                                       sinew_convert_result *result, sinew_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

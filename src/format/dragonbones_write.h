@@ -1,0 +1,44 @@
+/*
+ * Writing a loaded model back out as DragonBones 4.5 JSON (`NAME_ske.json`), and the texture atlas
+ * that goes with an XML rig (`NAME_tex.json` + `NAME_tex.png`). Used by `sinew convert`.
+ *
+ * 5.x models (split translate/rotate/scale and display/colour timelines) are merged into 4.x
+ * combined frames at the union of their key times, with every channel's exact value at each key.
+ * Where a merge cannot reproduce the original motion exactly, the writer names the construct in a
+ * warning through the log callback (code SINEW_E_UNSUPPORTED) and writes the closest 4.5 form.
+ */
+#ifndef SINEW_FORMAT_DRAGONBONES_WRITE_H
+#define SINEW_FORMAT_DRAGONBONES_WRITE_H
+
+#include "model/model.h"
+
+typedef struct sinew_db_write_options {
+    const sinew_allocator *allocator;
+    sinew_log_fn log;          /* approximation warnings */
+    void *log_user;
+    const char *source_name;   /* names the input in warnings (may be NULL) */
+    uint32_t *warning_count;   /* optional out: approximations reported */
+} sinew_db_write_options;
+
+/* Serialises `data` as DragonBones 4.5 JSON. On success *out_text is a NUL-terminated string
+ * allocated with libc malloc (cJSON's allocator); the caller frees it with free(). */
+sinew_status sinew__db_write_json(const struct sinew_data *data, const sinew_db_write_options *opts,
+                                  char **out_text, sinew_error *err);
+
+/* Writes `len` bytes to `path` atomically: a temporary file in the same folder, then rename.
+ * Refuses (SINEW_E_ARG) when `path` names the same file as any of the `inputs` (may be NULL). */
+sinew_status sinew__write_file_atomic(const char *path, const void *bytes, size_t len,
+                                      const char *const *inputs, size_t input_count, sinew_error *err);
+
+/* ---- the DragonBones parser's rotation unwrapping, replayed exactly ------------------------ */
+
+/* The runtime's angle normalisation into (-pi, pi] (JS Transform.normalizeRadian). */
+double sinew__db_normalize_radian(double v);
+/* The unwrapped angle (radians) the runtime gives the first keyframe written as `deg`. */
+double sinew__db_unwrap_first(double deg);
+/* For keyframe k > 0 written as `deg` degrees: returns the tweenRotate (4.x) / clockwise (5.x)
+ * value to write on keyframe k-1 so that the runtime's unwrapped angle of key k is
+ * *prev_unwrapped + delta (radians). Updates *prev_unwrapped to the angle the runtime will use. */
+int32_t sinew__db_tween_rotate_for(double *prev_unwrapped, double deg, double delta);
+
+#endif
