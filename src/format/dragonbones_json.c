@@ -2389,9 +2389,10 @@ sinew_status sinew__dragonbones_load(const char *text, size_t len, const char *f
     }
     d.c = &c;
     d.arena = &arena;
-    d.data = sinew__arena_alloc(&arena, sizeof *d.data);
-    if (!d.data) {
-        st = sinew__jfail(&c, SINEW_E_NOMEM, "out of memory");
+    bool ok;
+    d.data = alloc_array(&d, 1, sizeof *d.data, &ok);
+    if (!ok) {
+        st = c.err.code;
         goto done;
     }
     st = build_file(&d, root);

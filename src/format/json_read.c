@@ -188,10 +188,23 @@ cJSON *sinew__json_parse(sinew_jctx *c) {
         size_t pos = end && end >= c->text + start ? (size_t)(end - c->text) : start;
         if (pos > c->len)
             pos = c->len;
+        size_t rest = pos;
+        while (rest < c->len && (c->text[rest] == ' ' || c->text[rest] == '\n' || c->text[rest] == '\r' ||
+                                 c->text[rest] == '\t'))
+            rest++;
+        if (rest >= c->len)
+            pos = c->len;
         if (pos >= c->len)
             sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON: unexpected end of input");
-        else
-            sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON near '%.12s'", c->text + pos);
+        else {
+            char near[16];
+            size_t k = 0;
+            while (k < sizeof near - 1 && pos + k < c->len && (unsigned char)c->text[pos + k] >= 0x20 &&
+                   (unsigned char)c->text[pos + k] < 0x7f)
+                near[k] = c->text[pos + k], k++;
+            near[k] = '\0';
+            sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON near '%s'", near);
+        }
         return NULL;
     }
     /* trailing garbage after the value */

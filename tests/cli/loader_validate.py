@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""`sinew validate` pinpoints every error fixture (file:line:col: error: message [path]) and exits 2;
+valid files exit 0; a missing file exits 3; unknown keys are reported as warnings in the same form."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SINEW = os.environ.get("SINEW", "sinew")
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(HERE, "..", "fixtures", "errors")
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def run(*args):
+    return subprocess.run([SINEW, *args], capture_output=True, text=True, errors="replace")
+
+
+entries = []
+with open(os.path.join(FIX, "manifest.txt")) as fh:
+    for line in fh:
+        if line.startswith("#") or not line.strip():
+            continue
+        name, kind, code, ln, col, msg = line.rstrip("\n").split("\t")
+        entries.append((name, int(ln), int(col), msg))
+
+diag = re.compile(r"^(.*):(\d+):(\d+): error: (.*?)(?: \[(.*)\])?$")
+for name, ln, col, msg in entries:
+    path = os.path.join(FIX, name)
+    r = run("validate", path)
+    check(r.returncode == 2, "%s: exit 2 (got %d)" % (name, r.returncode))
+    lines = [l for l in r.stderr.splitlines() if " error: " in l]
+    check(len(lines) == 1, "%s: one error line (%r)" % (name, r.stderr))
+    if lines:
+        m = diag.match(lines[0])
+        check(m is not None, "%s: diagnostic form (%r)" % (name, lines[0]))
+        if m:
+            check(m.group(1) == path and int(m.group(2)) == ln and int(m.group(3)) == col,
+                  "%s: at %d:%d (%r)" % (name, ln, col, lines[0]))
+            check(msg in m.group(4), "%s: message contains %r (%r)" % (name, msg, m.group(4)))
+            if (ln, col) != (1, 1):  # errors about the whole document have no path
+                check(bool(m.group(5)), "%s: has a [path] (%r)" % (name, lines[0]))
+
+# several files at once: still exit 2, one diagnostic per bad file
+paths = [os.path.join(FIX, e[0]) for e in entries[:5]]
+r = run("validate", *paths)
+check(r.returncode == 2 and r.stderr.count(" error: ") == 5, "five files, five errors")
+
+# a valid file with an unknown key: exit 0 and a warning in the same form
+with tempfile.TemporaryDirectory() as tmp:
+    good = os.path.join(tmp, "good_ske.json")
+    with open(good, "w") as fh:
+        fh.write('{"version": "5.5", "armature": [{"name": "a",\n  "bone": [{"name": "r", "mystery": 1}]}]}\n')
+    r = run("validate", good)
+    check(r.returncode == 0, "valid file exits 0 (%r)" % r.stderr)
+    check(re.search(r"good_ske\.json:2:37: warning: unknown key 'mystery'.*\[armature\[0\]\.bone\[0\]\.mystery\]",
+                    r.stderr) is not None, "unknown key warning (%r)" % r.stderr)
+    r = run("validate", os.path.join(tmp, "nope.json"))
+    check(r.returncode == 3, "missing file exits 3 (got %d)" % r.returncode)
+    check("nope.json" in r.stderr, "missing file is named")
+    r = run("validate")
+    check(r.returncode == 1, "no file: usage exit 1")
+    r = run("validate", "--help")
+    check(r.returncode == 0 and "usage" in r.stdout, "--help")
+    r = run("info", "--help")
+    check(r.returncode == 0 and "usage" in r.stdout, "info --help")
+    r = run("info", os.path.join(FIX, "bone_cycle.json"))
+    check(r.returncode == 2 and "parent cycle" in r.stderr, "info on a bad file exits 2")
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
