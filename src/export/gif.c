@@ -113,6 +113,7 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     liq_set_max_colors(attr, any_transparent ? 256 : 255);
     int q = ex->o.quality > 0 ? (int)ex->o.quality : 100;
     liq_set_quality(attr, 0, q);
+    liq_set_speed(attr, 6);
     hist = liq_histogram_create(attr);
     if (!hist) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (quantizer)");
