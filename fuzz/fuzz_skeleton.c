@@ -1,0 +1,37 @@
+/* libFuzzer target: the DragonBones skeleton loader must never crash, hang or leak on any input.
+ * Small limits keep each run fast; a log callback exercises the warning path. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sinew/data.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void ignore(void *user, sinew_log_level level, const sinew_error *where) {
+    (void)user;
+    (void)level;
+    (void)where;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    sinew_load_options o;
+    memset(&o, 0, sizeof o);
+    o.log = ignore;
+    o.limits.max_memory_bytes = 64u << 20;
+    o.limits.max_animation_frames = 100000;
+    o.limits.max_vertices = 100000;
+    sinew_data *d = NULL;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    if (sinew_data_load_buffer(data, size, "fuzz", &o, &d, &err) == SINEW_OK) {
+        sinew_data_info info;
+        sinew_data_get_info(d, &info);
+        for (uint32_t a = 0; a < info.armature_count; a++) {
+            sinew_armature_info ai;
+            sinew_data_armature_info(d, a, &ai);
+        }
+        sinew_data_destroy(d);
+    }
+    return 0;
+}
