@@ -1,9 +1,515 @@
-/* The runtime's pass over a freshly loaded model (see sinew__model_prepare in model/model.h). */
-#include "model/model.h"
+/*
+ * The runtime's pass over a freshly loaded model (see sinew__model_prepare in model/model.h).
+ *
+ * It derives, into the data's arena, everything the player needs that the official DragonBones
+ * parser computes at load time:
+ *   - keyframes re-timed on the integer frame grid (each key starts on the first whole frame not
+ *     yet taken; the last key spans to the animation end; keys past the end are dropped) and a
+ *     frame -> key lookup table per timeline;
+ *   - Bezier easing samples: frame_span + 1 samples per key at t = (i+1)/(n+1), each found by
+ *     bisection to an interval of 1e-4 and stored as round(y * 10000);
+ *   - played values: rotations unwrapped along tweenRotate/clockwise or the shortest path,
+ *     colour multipliers as round(m * 100), offsets rounded, IK weights as round(w * 100);
+ *   - the action timeline on the frame grid, with the empty frame at 0;
+ *   - the bone update order (parents first, IK targets before the IK root).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "anim/runtime_internal.h"
+#include "base/error.h"
+
+double sinew__js_round(double v) { return floor(v + 0.5); }
+
+double sinew__normalize_radian(double v) {
+    v = fmod(v + SINEW_PI, SINEW_PI * 2.0);
+    v += v > 0.0 ? -SINEW_PI : SINEW_PI;
+    return v;
+}
+
+static void curve_point(const double *p, double t, double *x, double *y) {
+    /* p = x1 y1 x2 y2 x3 y3 x4 y4 */
+    double l = 1.0 - t, pa = l * l, pb = t * t;
+    double ka = l * pa, kb = 3.0 * t * pa, kc = 3.0 * l * pb, kd = t * pb;
+    *x = ka * p[0] + kb * p[2] + kc * p[4] + kd * p[6];
+    *y = ka * p[1] + kb * p[3] + kc * p[5] + kd * p[7];
+}
+
+/* Samples `count` easing values of a (possibly chained) Bezier curve, as the official parser. */
+static void sample_curve(const float *curve, uint32_t curve_count, float *out, uint32_t count) {
+    long step = -2;
+    for (uint32_t i = 0; i < count; ++i) {
+        double t = (double)(i + 1) / (double)(count + 1);
+        while ((step + 6 < (long)curve_count ? (double)curve[step + 6] : 1.0) < t)
+            step += 6;
+        bool in_curve = step >= 0 && step + 6 < (long)curve_count;
+        double p[8];
+        p[0] = in_curve ? curve[step] : 0.0;
+        p[1] = in_curve ? curve[step + 1] : 0.0;
+        for (int k = 2; k < 6; ++k) {
+            long at = step + k;
+            p[k] = at >= 0 && at < (long)curve_count ? (double)curve[at] : 0.0;
+        }
+        p[6] = in_curve ? curve[step + 6] : 1.0;
+        p[7] = in_curve ? curve[step + 7] : 1.0;
+        double lo = 0.0, hi = 1.0, x = 0.0, y = 0.0;
+        while (hi - lo > 0.0001) {
+            double mid = (hi + lo) * 0.5;
+            curve_point(p, mid, &x, &y);
+            if (t - x > 0.0)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        out[i] = (float)sinew__js_round(y * 10000.0);
+    }
+}
+
+/* Re-times `count` keys whose raw durations come from dur(i) on the grid of frame_count frames.
+ * Writes starts/spans and the frame table (frame_count + 1 entries) when table != NULL.
+ * Returns how many keys fit. */
+typedef float (*duration_fn)(const void *ctx, uint32_t i);
+
+static uint32_t grid_keys(uint32_t count, uint32_t frame_count, duration_fn dur, const void *ctx,
+                          uint32_t *starts, uint32_t *spans, uint32_t *table) {
+    if (count == 0)
+        return 0;
+    if (count == 1) {
+        starts[0] = 0;
+        spans[0] = 0;
+        return 1;
+    }
+    uint32_t ik = 0;
+    uint64_t start = 0, span = 0;
+    for (uint32_t i = 0; i <= frame_count; ++i) {
+        if (start + span <= i && ik < count) {
+            start = i;
+            if (ik == count - 1) {
+                span = frame_count - start;
+            } else {
+                float d = dur(ctx, ik);
+                span = d > 0.0f && isfinite(d) ? (uint64_t)d : 0;
+                if (span > frame_count)
+                    span = frame_count;
+            }
+            starts[ik] = (uint32_t)start;
+            spans[ik] = (uint32_t)span;
+            ik++;
+        }
+        if (table)
+            table[i] = ik - 1;
+    }
+    /* The official parser keeps the raw span for a key that is not last; a key followed by a
+     * dropped key behaves as the last one reached. */
+    return ik;
+}
+
+static float key_duration(const void *ctx, uint32_t i) {
+    const sinew_model_keyframe *keys = ctx;
+    return keys[i].duration;
+}
+
+static sinew_status prepare_timeline(sinew_arena *arena, const sinew_model_armature *arm,
+                                     sinew_model_animation *anim, sinew_model_timeline *tl,
+                                     sinew_error *err) {
+    uint32_t n = tl->key_count;
+    sinew_model_keyframe *keys = anim->keys + tl->first_key;
+    uint32_t *starts = sinew__arena_array(arena, n ? n : 1, sizeof(uint32_t));
+    uint32_t *spans = sinew__arena_array(arena, n ? n : 1, sizeof(uint32_t));
+    if (!starts || !spans)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory preparing animation '%s'",
+                           anim->name);
+    uint32_t *table = NULL;
+    if (n > 1) {
+        table = sinew__arena_array(arena, (size_t)anim->frame_count + 1, sizeof(uint32_t));
+        if (!table)
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    }
+    uint32_t fit = grid_keys(n, anim->frame_count, key_duration, keys, starts, spans, table);
+    for (uint32_t k = 0; k < n; ++k) {
+        keys[k].frame_start = k < fit ? starts[k] : anim->frame_count;
+        keys[k].frame_span = k < fit ? spans[k] : 0;
+    }
+    tl->grid_key_count = fit;
+    tl->frame_keys = table;
+
+    /* Played values. */
+    size_t vcount = (size_t)n * tl->values_per_key;
+    float *rv = sinew__arena_array(arena, vcount ? vcount : 1, sizeof(float));
+    if (!rv)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    if (vcount && tl->values)
+        memcpy(rv, tl->values, vcount * sizeof(float));
+    int rot_index = tl->type == SINEW_TL_BONE_ALL ? 2 : tl->type == SINEW_TL_BONE_ROTATE ? 0 : -1;
+    if (rot_index >= 0 && !tl->rotation_plain) {
+        double prev = 0.0;
+        double prev_cw = 0.0;
+        for (uint32_t k = 0; k < fit; ++k) {
+            float *v = rv + (size_t)k * tl->values_per_key;
+            double r = v[rot_index];
+            if (keys[k].frame_start != 0) {
+                if (prev_cw == 0.0) {
+                    r = prev + sinew__normalize_radian(r - prev);
+                } else {
+                    if (prev_cw > 0.0 ? r >= prev : r <= prev)
+                        prev_cw = prev_cw > 0.0 ? prev_cw - 1.0 : prev_cw + 1.0;
+                    r = prev + r - prev + SINEW_PI * 2.0 * prev_cw;
+                }
+            }
+            prev_cw = (double)keys[k].tween_rotate;
+            prev = r;
+            v[rot_index] = (float)r;
+        }
+    } else if (tl->type == SINEW_TL_SLOT_COLOR) {
+        for (uint32_t k = 0; k < n; ++k) {
+            float *v = rv + (size_t)k * 8;
+            for (int c = 0; c < 4; ++c)
+                v[c] = (float)sinew__js_round((double)v[c] * 100.0);
+            for (int c = 4; c < 8; ++c)
+                v[c] = (float)sinew__js_round((double)v[c]);
+        }
+    } else if (tl->type == SINEW_TL_IK) {
+        for (uint32_t k = 0; k < n; ++k) {
+            float *v = rv + (size_t)k * 2;
+            v[0] = (float)sinew__js_round((double)v[0] * 100.0);
+        }
+    }
+    tl->run_values = rv;
+    (void)arm;
+    return SINEW_OK;
+}
+
+static sinew_status prepare_curves(sinew_arena *arena, sinew_model_animation *anim, sinew_error *err) {
+    size_t total = 0;
+    for (uint32_t k = 0; k < anim->key_count; ++k) {
+        sinew_model_keyframe *key = &anim->keys[k];
+        if (key->tween == SINEW_TWEEN_CURVE && key->frame_span > 0)
+            total += (size_t)key->frame_span + 1;
+    }
+    anim->sample_count = 0;
+    anim->samples = NULL;
+    if (total == 0)
+        return SINEW_OK;
+    if (total > UINT32_MAX)
+        return sinew__fail(err, SINEW_E_LIMIT, NULL, "too many curve samples");
+    float *samples = sinew__arena_array(arena, total, sizeof(float));
+    if (!samples)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < anim->key_count; ++k) {
+        sinew_model_keyframe *key = &anim->keys[k];
+        key->sample_first = 0;
+        key->sample_count = 0;
+        if (key->tween != SINEW_TWEEN_CURVE || key->frame_span == 0)
+            continue;
+        uint32_t count = key->frame_span + 1;
+        const float *curve = anim->curves && key->curve_count ? anim->curves + key->curve_first : NULL;
+        if (curve)
+            sample_curve(curve, key->curve_count, samples + at, count);
+        else
+            for (uint32_t i = 0; i < count; ++i)
+                samples[at + i] = (float)sinew__js_round(10000.0 * (i + 1) / (count + 1));
+        key->sample_first = at;
+        key->sample_count = count;
+        at += count;
+    }
+    anim->samples = samples;
+    anim->sample_count = at;
+    return SINEW_OK;
+}
+
+/*
+ * The official parser merges action frames one source at a time (animation frames, then bone
+ * frames per bone timeline, then slot display frames per slot timeline), inserting a frame whose
+ * start is new one place AFTER the first later frame (so the list can end up out of order), and
+ * then lays the list on the frame grid like any timeline (a span may be negative). Bone and slot
+ * frames use their keys' grid starts. This reproduces that list.
+ */
+typedef struct merge_frame {
+    int64_t start;
+    uint32_t first;            /* into the op index list, chained via next */
+    uint32_t count;
+} merge_frame;
+
+typedef struct merge_ctx {
+    merge_frame *frames;
+    uint32_t frame_count, frame_cap;
+    uint32_t *idx;             /* action indices grouped per frame at the end */
+    uint32_t *owner;           /* per merged action: its frame (before grouping) */
+    uint32_t *act;             /* per merged action: the action index */
+    uint32_t n, cap;
+} merge_ctx;
+
+static void merge(merge_ctx *m, int64_t start, const uint32_t *acts, uint32_t count) {
+    if (m->frame_count == 0) {
+        m->frames[0].start = 0;
+        m->frames[0].count = 0;
+        m->frame_count = 1;
+    }
+    uint32_t at = 0;
+    int32_t found = -1;
+    for (uint32_t i = 0; i < m->frame_count; ++i) {
+        if (m->frames[i].start == start) {
+            found = (int32_t)i;
+            break;
+        } else if (m->frames[i].start > start) {
+            break;
+        }
+        at++;
+    }
+    if (found < 0) {
+        if (m->frame_count >= m->frame_cap)
+            return;
+        uint32_t pos = at + 1 < m->frame_count ? at + 1 : m->frame_count;
+        memmove(m->frames + pos + 1, m->frames + pos, (m->frame_count - pos) * sizeof(merge_frame));
+        for (uint32_t k = 0; k < m->n; ++k)
+            if (m->owner[k] >= pos)
+                m->owner[k]++;
+        m->frames[pos].start = start;
+        m->frames[pos].count = 0;
+        m->frame_count++;
+        found = (int32_t)pos;
+    }
+    for (uint32_t i = 0; i < count && m->n < m->cap; ++i) {
+        m->owner[m->n] = (uint32_t)found;
+        m->act[m->n] = acts[i];
+        m->n++;
+    }
+}
+
+static bool has_bone_all(const sinew_model_armature *arm, const sinew_model_animation *anim, uint32_t bone,
+                         uint32_t *tl) {
+    for (uint32_t t = anim->first_timeline; t < anim->first_timeline + anim->timeline_count; ++t)
+        if (arm->timelines[t].type == SINEW_TL_BONE_ALL && arm->timelines[t].target == bone) {
+            if (tl)
+                *tl = t;
+            return true;
+        }
+    return false;
+}
+
+static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armature *arm,
+                                    sinew_model_animation *anim, sinew_error *err) {
+    anim->run_action_frame_count = 0;
+    anim->run_action_frames = NULL;
+    anim->run_action_index = NULL;
+    anim->action_frame_keys = NULL;
+    /* how many actions can be merged */
+    size_t total = 0;
+    for (uint32_t i = 0; i < anim->action_frame_count; ++i)
+        total += anim->action_frames[i].action_count;
+    uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
+    for (uint32_t t = t0; t < t0 + tn; ++t) {
+        const sinew_model_timeline *T = &arm->timelines[t];
+        if (T->type != SINEW_TL_SLOT_DISPLAY)
+            continue;
+        for (uint32_t k = 0; k < T->key_count; ++k)
+            total += anim->keys[T->first_key + k].action_count;
+    }
+    if (total == 0)
+        return SINEW_OK;
+    if (total > UINT32_MAX / 4)
+        return sinew__fail(err, SINEW_E_LIMIT, NULL, "too many actions");
+    merge_ctx m;
+    memset(&m, 0, sizeof m);
+    m.frame_cap = (uint32_t)total + 1;
+    m.cap = (uint32_t)total;
+    m.frames = sinew__arena_array(arena, m.frame_cap, sizeof(merge_frame));
+    m.owner = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
+    m.act = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
+    uint32_t *tmp = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
+    if (!m.frames || !m.owner || !m.act || !tmp)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    /* 1. animation frames (and actions of no bone timeline) */
+    for (uint32_t i = 0; i < anim->action_frame_count; ++i) {
+        const sinew_model_action_frame *f = &anim->action_frames[i];
+        uint32_t n = 0;
+        for (uint32_t a = f->first_action; a < f->first_action + f->action_count && a < arm->action_count; ++a) {
+            const sinew_model_action *A = &arm->actions[a];
+            if (A->slot != SINEW_INVALID_INDEX)
+                continue;
+            if (A->bone != SINEW_INVALID_INDEX && has_bone_all(arm, anim, A->bone, NULL))
+                continue;
+            tmp[n++] = a;
+        }
+        if (n > 0 || f->action_count == 0) {
+            float p = f->position;
+            merge(&m, p > 0.0f && isfinite(p) ? (int64_t)p : 0, tmp, n);
+        }
+    }
+    /* 2. bone frames, per bone timeline, at their keys' grid starts */
+    for (uint32_t t = t0; t < t0 + tn; ++t) {
+        const sinew_model_timeline *T = &arm->timelines[t];
+        if (T->type != SINEW_TL_BONE_ALL)
+            continue;
+        uint32_t first_tl = 0;
+        if (!has_bone_all(arm, anim, T->target, &first_tl) || first_tl != t)
+            continue;
+        for (uint32_t k = 0; k < T->grid_key_count; ++k) {
+            const sinew_model_keyframe *key = &anim->keys[T->first_key + k];
+            uint32_t n = 0;
+            for (uint32_t i = 0; i < anim->action_frame_count; ++i) {
+                const sinew_model_action_frame *f = &anim->action_frames[i];
+                if (f->position != key->position)
+                    continue;
+                for (uint32_t a = f->first_action; a < f->first_action + f->action_count && a < arm->action_count; ++a)
+                    if (arm->actions[a].bone == T->target && arm->actions[a].slot == SINEW_INVALID_INDEX)
+                        tmp[n++] = a;
+            }
+            /* a zero-length key at the same raw position as the next one takes them first */
+            if (n > 0 && k > 0 && anim->keys[T->first_key + k - 1].position == key->position)
+                continue;
+            if (n > 0)
+                merge(&m, key->frame_start, tmp, n);
+        }
+    }
+    /* 3. slot display frames, per slot timeline */
+    for (uint32_t t = t0; t < t0 + tn; ++t) {
+        const sinew_model_timeline *T = &arm->timelines[t];
+        if (T->type != SINEW_TL_SLOT_DISPLAY)
+            continue;
+        for (uint32_t k = 0; k < T->grid_key_count; ++k) {
+            const sinew_model_keyframe *key = &anim->keys[T->first_key + k];
+            if (key->action_count == 0)
+                continue;
+            uint32_t n = 0;
+            for (uint32_t a = key->first_action; a < key->first_action + key->action_count && a < arm->action_count; ++a)
+                tmp[n++] = a;
+            merge(&m, key->frame_start, tmp, n);
+        }
+    }
+    if (m.frame_count == 0)
+        return SINEW_OK;
+    /* group the merged actions per frame */
+    uint32_t nf = m.frame_count;
+    sinew_model_action_frame *frames = sinew__arena_array(arena, nf, sizeof(*frames));
+    uint32_t *index = sinew__arena_array(arena, m.n ? m.n : 1, sizeof(uint32_t));
+    uint32_t *table = NULL;
+    if (nf > 1)
+        table = sinew__arena_array(arena, (size_t)anim->frame_count + 1, sizeof(uint32_t));
+    if (!frames || !index || (nf > 1 && !table))
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    uint32_t w = 0;
+    for (uint32_t f = 0; f < nf; ++f) {
+        frames[f].first_action = w;
+        frames[f].action_count = 0;
+        for (uint32_t k = 0; k < m.n; ++k)
+            if (m.owner[k] == f) {
+                index[w++] = m.act[k];
+                frames[f].action_count++;
+            }
+    }
+    /* lay the list on the grid */
+    uint32_t fc = anim->frame_count, ik = 0;
+    if (nf == 1) {
+        frames[0].position = 0.0f;
+        ik = 1;
+    } else {
+        int64_t start = 0, span = 0;
+        for (uint32_t i = 0; i <= fc; ++i) {
+            if (start + span <= (int64_t)i && ik < nf) {
+                start = i;
+                span = ik == nf - 1 ? (int64_t)fc - start : m.frames[ik + 1].start - start;
+                frames[ik].position = (float)start;
+                ik++;
+            }
+            table[i] = ik - 1;
+        }
+    }
+    anim->run_action_frames = frames;
+    anim->run_action_frame_count = ik;
+    anim->run_action_index = index;
+    anim->action_frame_keys = table;
+    return SINEW_OK;
+}
+
+static sinew_status prepare_bone_order(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err) {
+    uint32_t n = arm->bone_count;
+    arm->bone_order = NULL;
+    if (n == 0)
+        return SINEW_OK;
+    uint32_t *order = sinew__arena_array(arena, n, sizeof(uint32_t));
+    uint32_t *helper = sinew__arena_array(arena, n, sizeof(uint32_t));
+    uint8_t *placed = sinew__arena_array(arena, n, 1);
+    if (!order || !helper || !placed)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    /* The official walk starts from file order. */
+    for (uint32_t i = 0; i < n; ++i)
+        helper[i] = i;
+    for (uint32_t i = 1; i < n; ++i) { /* insertion sort by file_index (bones are few) */
+        uint32_t v = helper[i], j = i;
+        while (j > 0 && arm->bones[helper[j - 1]].file_index > arm->bones[v].file_index) {
+            helper[j] = helper[j - 1];
+            j--;
+        }
+        helper[j] = v;
+    }
+    uint32_t count = 0, index = 0, since_progress = 0;
+    bool strict = true;
+    while (count < n) {
+        uint32_t b = helper[index++];
+        if (index >= n)
+            index = 0;
+        if (++since_progress > 2 * n + 2) {
+            strict = false; /* a cycle through IK targets: fall back to parents first */
+            since_progress = 0;
+        }
+        if (placed[b])
+            continue;
+        bool wait = false;
+        if (strict)
+            for (uint32_t c = 0; c < arm->ik_count; ++c)
+                if (arm->iks[c].root == b && arm->iks[c].target < n && !placed[arm->iks[c].target]) {
+                    wait = true;
+                    break;
+                }
+        if (wait)
+            continue;
+        uint32_t p = arm->bones[b].parent;
+        if (p != SINEW_INVALID_INDEX && p < n && !placed[p])
+            continue;
+        placed[b] = 1;
+        order[count++] = b;
+        since_progress = 0;
+    }
+    arm->bone_order = order;
+    return SINEW_OK;
+}
 
 sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
-    /* Nothing is derived yet: the runtime fills this in as it needs precomputed tables. */
-    (void)data;
-    (void)err;
+    if (!data)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "no data");
+    sinew_arena *arena = &data->arena;
+    for (uint32_t a = 0; a < data->armature_count; ++a) {
+        sinew_model_armature *arm = &data->armatures[a];
+        sinew_status st = prepare_bone_order(arena, arm, err);
+        if (st != SINEW_OK)
+            return st;
+        arm->max_anim_timelines = 0;
+        for (uint32_t an = 0; an < arm->animation_count; ++an) {
+            sinew_model_animation *anim = &arm->animations[an];
+            if (!anim->name || !anim->name[0])
+                anim->name = "default"; /* the official parser's name for an unnamed animation */
+            float d = anim->duration;
+            uint32_t fc = d >= 1.0f && isfinite(d) ? (uint32_t)(d > 1e7f ? 1e7f : d) : 1;
+            anim->frame_count = fc;
+            if (anim->timeline_count > arm->max_anim_timelines)
+                arm->max_anim_timelines = anim->timeline_count;
+            for (uint32_t t = 0; t < anim->timeline_count; ++t) {
+                uint32_t ti = anim->first_timeline + t;
+                if (ti >= arm->timeline_count)
+                    return sinew__fail(err, SINEW_E_LAYOUT, NULL, "timeline index out of range");
+                st = prepare_timeline(arena, arm, anim, &arm->timelines[ti], err);
+                if (st != SINEW_OK)
+                    return st;
+            }
+            st = prepare_curves(arena, anim, err);
+            if (st != SINEW_OK)
+                return st;
+            st = prepare_actions(arena, arm, anim, err);
+            if (st != SINEW_OK)
+                return st;
+        }
+    }
     return SINEW_OK;
 }

@@ -259,8 +259,10 @@ typedef struct sinew_model_animation {
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
     uint32_t frame_count;      /* max(1, duration) whole frames, as the official runtime counts */
     uint32_t run_action_frame_count;
-    sinew_model_action_frame *run_action_frames; /* action frames on the frame grid, with the
-                                  official empty frame at 0; positions are whole frames */
+    sinew_model_action_frame *run_action_frames; /* action frames as the official parser merges
+                                  them (empty frame at 0, its insertion order), on the frame grid;
+                                  first_action/action_count index run_action_index */
+    uint32_t *run_action_index;  /* action indices (into the armature's actions) of run_action_frames */
     uint32_t *action_frame_keys; /* frame_count + 1 entries, NULL if run_action_frame_count < 2 */
 } sinew_model_animation;
 

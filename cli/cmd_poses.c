@@ -1,0 +1,478 @@
+/* sinew poses: dump sampled poses in the reference oracle's JSON schema (step mode). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sinew/data.h"
+#include "sinew/instance.h"
+
+const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference oracle's schema)";
+
+static const char usage_text[] =
+    "usage: sinew poses FILE [--atlas TEX] [--armature NAME|all] [--animation NAME|all]\n"
+    "                   [--fps N] [--frames N] [--precision N] [--out FILE]\n"
+    "Samples every chosen animation on a fresh instance: sample 0 after a zero-time update,\n"
+    "then one sample per 1/fps step (default fps: the armature's frame rate; default frames:\n"
+    "round(duration*fps)+1). Output: the oracle's pose-dump JSON (stdout or --out).\n";
+
+typedef struct out_ctx {
+    FILE *f;
+    int precision;
+} out_ctx;
+
+static void put_num(out_ctx *o, double v) {
+    if (!isfinite(v)) {
+        fputs("null", o->f);
+        return;
+    }
+    if (v == 0.0)
+        v = 0.0; /* no -0 */
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.*g", o->precision, v);
+    if (strcmp(buf, "-0") == 0)
+        strcpy(buf, "0");
+    fputs(buf, o->f);
+}
+
+static void put_str(out_ctx *o, const char *s) {
+    if (!s) {
+        fputs("null", o->f);
+        return;
+    }
+    fputc('"', o->f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
+        if (*p == '"' || *p == '\\')
+            fprintf(o->f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(o->f, "\\u%04x", *p);
+        else
+            fputc(*p, o->f);
+    }
+    fputc('"', o->f);
+}
+
+static void put_matrix(out_ctx *o, const sinew_affine *m) {
+    fputc('[', o->f);
+    const float v[6] = {m->a, m->b, m->c, m->d, m->tx, m->ty};
+    for (int i = 0; i < 6; ++i) {
+        if (i)
+            fputc(',', o->f);
+        put_num(o, v[i]);
+    }
+    fputc(']', o->f);
+}
+
+static const char *display_type_name(int t) {
+    static const char *const names[] = {"image", "armature", "mesh", "boundingBox", "path"};
+    return t >= 0 && t < 5 ? names[t] : "image";
+}
+
+static void put_pose(out_ctx *o, const sinew_instance *inst, uint32_t ai, int depth);
+
+/* Prints "bones":[...],"slots":[...] */
+static void put_pose_members(out_ctx *o, const sinew_instance *inst, uint32_t ai, int depth) {
+    FILE *f = o->f;
+    fputs("\"bones\":[", f);
+    uint32_t nb = sinew_instance_bone_count(inst, ai);
+    for (uint32_t b = 0; b < nb; ++b) {
+        const char *name = NULL;
+        uint32_t parent = SINEW_INVALID_INDEX;
+        sinew_affine m;
+        sinew_instance_bone(inst, ai, b, &name, &parent, &m);
+        const char *pname = NULL;
+        if (parent != SINEW_INVALID_INDEX)
+            sinew_instance_bone(inst, ai, parent, &pname, NULL, NULL);
+        fputs(b ? ",{\"name\":" : "{\"name\":", f);
+        put_str(o, name);
+        fputs(",\"parent\":", f);
+        put_str(o, pname);
+        fputs(",\"matrix\":", f);
+        put_matrix(o, &m);
+        fputc('}', f);
+    }
+    fputs("],\"slots\":[", f);
+    uint32_t ns = sinew_instance_slot_count(inst, ai);
+    for (uint32_t k = 0; k < ns; ++k) {
+        sinew_slot_state s;
+        if (!sinew_instance_slot(inst, ai, k, &s))
+            continue;
+        const char *bname = NULL;
+        sinew_instance_bone(inst, ai, s.parent, &bname, NULL, NULL);
+        fputs(k ? ",{\"name\":" : "{\"name\":", f);
+        put_str(o, s.name);
+        fputs(",\"parent\":", f);
+        put_str(o, bname);
+        fprintf(f, ",\"displayIndex\":%d,\"display\":", (int)s.display_index);
+        if (s.display_name) {
+            fputs("{\"name\":", f);
+            put_str(o, s.display_name);
+            fputs(",\"path\":", f);
+            put_str(o, s.display_path);
+            fprintf(f, ",\"type\":\"%s\"}", display_type_name(s.display_type));
+        } else {
+            fputs("null", f);
+        }
+        fprintf(f, ",\"visible\":%s,\"zOrder\":%u,\"drawIndex\":%u,\"color\":{\"aM\":", s.visible ? "true" : "false",
+                s.draw_index, s.draw_index);
+        put_num(o, s.color.a_mul);
+        fputs(",\"rM\":", f);
+        put_num(o, s.color.r_mul);
+        fputs(",\"gM\":", f);
+        put_num(o, s.color.g_mul);
+        fputs(",\"bM\":", f);
+        put_num(o, s.color.b_mul);
+        fputs(",\"aO\":", f);
+        put_num(o, s.color.a_add);
+        fputs(",\"rO\":", f);
+        put_num(o, s.color.r_add);
+        fputs(",\"gO\":", f);
+        put_num(o, s.color.g_add);
+        fputs(",\"bO\":", f);
+        put_num(o, s.color.b_add);
+        fprintf(f, "},\"blendMode\":%d,\"matrix\":", (int)s.blend);
+        put_matrix(o, &s.world);
+        if (s.mesh_vertices && s.display_type == 2) {
+            fprintf(f, ",\"mesh\":{\"weighted\":%s,\"vertices\":[", s.mesh_weighted ? "true" : "false");
+            for (uint32_t i = 0; i < 2 * s.mesh_vertex_count; ++i) {
+                if (i)
+                    fputc(',', f);
+                put_num(o, s.mesh_vertices[i]);
+            }
+            fputs("]}", f);
+        }
+        if (s.child_armature != SINEW_INVALID_INDEX && depth < 8) {
+            fputs(",\"childArmature\":{\"name\":", f);
+            put_str(o, sinew_instance_armature_name(inst, s.child_armature));
+            sinew_state_info si;
+            fputs(",\"animation\":", f);
+            uint32_t sc = sinew_instance_state_count(inst, s.child_armature);
+            if (sc > 0 && sinew_instance_state(inst, s.child_armature, sc - 1, &si))
+                put_str(o, si.name);
+            else
+                fputs("null", f);
+            fputs(",\"pose\":", f);
+            put_pose(o, inst, s.child_armature, depth + 1);
+            fputc('}', f);
+        }
+        fputc('}', f);
+    }
+    fputs("]", f);
+}
+
+static void put_pose(out_ctx *o, const sinew_instance *inst, uint32_t ai, int depth) {
+    fputc('{', o->f);
+    put_pose_members(o, inst, ai, depth);
+    fputc('}', o->f);
+}
+
+static void put_events(out_ctx *o, sinew_instance *inst) {
+    FILE *f = o->f;
+    fputs("\"events\":[", f);
+    sinew_event ev;
+    bool first = true;
+    while (sinew_instance_poll_event(inst, &ev)) {
+        fputs(first ? "{\"type\":" : ",{\"type\":", f);
+        first = false;
+        put_str(o, sinew_event_type_name(ev.type));
+        fputs(",\"name\":", f);
+        put_str(o, ev.name);
+        fputs(",\"armature\":", f);
+        put_str(o, ev.armature);
+        fputs(",\"animation\":", f);
+        /* the reference reports "" when the state was recycled before delivery */
+        put_str(o, ev.state_ended ? "" : ev.animation);
+        fputs(",\"time\":", f);
+        put_num(o, ev.time);
+        if (ev.bone) {
+            fputs(",\"bone\":", f);
+            put_str(o, ev.bone);
+        }
+        if (ev.slot) {
+            fputs(",\"slot\":", f);
+            put_str(o, ev.slot);
+        }
+        fputc('}', f);
+    }
+    fputs("]", f);
+}
+
+
+typedef struct opts {
+    const char *file, *atlas, *armature, *animation, *out;
+    double fps;
+    long frames;
+    int precision;
+} opts;
+
+static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas) {
+    out_ctx o = {f, op->precision};
+    sinew_data_info di;
+    sinew_data_get_info(data, &di);
+    const char *base = strrchr(op->file, '/');
+    base = base ? base + 1 : op->file;
+    fputs("{\"oracle\":{\"version\":1,\"runtime\":\"sinew\",\"runtimeVersion\":\"" SINEW_VERSION_STRING
+          "\",\"yDown\":true,\"mode\":\"step\",\"angleUnit\":\"radian\",\"matrix\":\"[a,b,c,d,tx,ty]: x' = "
+          "a*x + c*y + tx, y' = b*x + d*y + ty\"},\"input\":{\"file\":",
+          f);
+    put_str(&o, base);
+    fputs(",\"atlas\":", f);
+    if (op->atlas) {
+        const char *ab = strrchr(op->atlas, '/');
+        put_str(&o, ab ? ab + 1 : op->atlas);
+    } else {
+        fputs("null", f);
+    }
+    fputs(",\"name\":", f);
+    put_str(&o, di.name);
+    fputs(",\"version\":", f);
+    put_str(&o, di.version);
+    fputs(",\"compatibleVersion\":", f);
+    put_str(&o, di.compatible_version ? di.compatible_version : "");
+    fputs(",\"frameRate\":", f);
+    put_num(&o, di.frame_rate);
+    fputs("},\"armatures\":[", f);
+    bool first_arm = true;
+    for (uint32_t a = 0; a < di.armature_count; ++a) {
+        sinew_armature_info ai;
+        if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+            continue;
+        if (op->armature && strcmp(op->armature, "all") != 0 && strcmp(op->armature, ai.name) != 0)
+            continue;
+        if (!op->armature && a != 0)
+            continue;
+        double fps = op->fps > 0.0 ? op->fps : (double)ai.frame_rate;
+        double dt = 1.0 / fps;
+        if (!first_arm)
+            fputc(',', f);
+        first_arm = false;
+        fputs("{\"name\":", f);
+        put_str(&o, ai.name);
+        fputs(",\"frameRate\":", f);
+        put_num(&o, ai.frame_rate);
+        fputs(",\"sampleRate\":", f);
+        put_num(&o, fps);
+        sinew_instance_options io;
+        memset(&io, 0, sizeof io);
+        io.armature = ai.name;
+        io.atlas = atlas;
+        sinew_error err;
+        memset(&err, 0, sizeof err);
+        if (ai.animation_count == 0) {
+            sinew_instance *inst = NULL;
+            if (sinew_instance_create(data, &io, &inst, &err) != SINEW_OK) {
+                cli_print_error(op->file, &err);
+                return cli_exit_code(err.code);
+            }
+            sinew_instance_update(inst, 0.0);
+            while (sinew_instance_poll_event(inst, NULL)) {
+            }
+            fputs(",\"setupPose\":", f);
+            put_pose(&o, inst, 0, 0);
+            sinew_instance_destroy(inst);
+        }
+        fputs(",\"animations\":[", f);
+        bool first_anim = true;
+        for (uint32_t an = 0; an < ai.animation_count; ++an) {
+            sinew_animation_info ni;
+            if (sinew_data_animation_info(data, a, an, &ni) != SINEW_OK)
+                continue;
+            if (op->animation && strcmp(op->animation, "all") != 0 && strcmp(op->animation, ni.name) != 0)
+                continue;
+            double frames_f = ni.frames >= 1.0f ? floor((double)ni.frames) : 1.0;
+            double duration = frames_f / (double)ai.frame_rate;
+            long frames = op->frames > 0 ? op->frames : (long)fmax(1.0, floor(duration * fps + 0.5)) + 1;
+            sinew_instance *inst = NULL;
+            if (sinew_instance_create(data, &io, &inst, &err) != SINEW_OK) {
+                cli_print_error(op->file, &err);
+                return cli_exit_code(err.code);
+            }
+            if (sinew_instance_play(inst, ni.name, -1, &err) != SINEW_OK) {
+                cli_print_error(op->file, &err);
+                sinew_instance_destroy(inst);
+                return cli_exit_code(err.code);
+            }
+            sinew_instance_update(inst, 0.0);
+            if (!first_anim)
+                fputc(',', f);
+            first_anim = false;
+            fputs("{\"name\":", f);
+            put_str(&o, ni.name);
+            fputs(",\"duration\":", f);
+            put_num(&o, duration);
+            fprintf(f, ",\"frameCount\":%.0f,\"playTimes\":%d,\"samples\":[", frames_f, (int)ni.play_times);
+            for (long k = 0; k < frames; ++k) {
+                if (k > 0)
+                    sinew_instance_update(inst, dt);
+                sinew_state_info si;
+                memset(&si, 0, sizeof si);
+                uint32_t sc = sinew_instance_state_count(inst, 0);
+                for (uint32_t i = 0; i < sc; ++i) {
+                    sinew_state_info t;
+                    if (sinew_instance_state(inst, 0, i, &t) && strcmp(t.name, ni.name) == 0)
+                        si = t;
+                }
+                fprintf(f, "%s{\"frame\":%ld,\"time\":", k ? "," : "", k);
+                put_num(&o, (double)k * dt);
+                fputs(",\"stateTime\":", f);
+                put_num(&o, si.current_time);
+                fprintf(f, ",\"playTimes\":%d,", (int)si.play_times);
+                put_events(&o, inst);
+                fputc(',', f);
+                put_pose_members(&o, inst, 0, 0);
+                fputc('}', f);
+            }
+            fputs("]}", f);
+            sinew_instance_destroy(inst);
+        }
+        fputs("]}", f);
+    }
+    fputs("]}\n", f);
+    return SINEW_EXIT_OK;
+}
+
+int sinew_cmd_poses(int argc, char **argv) {
+    opts op;
+    memset(&op, 0, sizeof op);
+    op.precision = 17;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            fputs(usage_text, stdout);
+            return SINEW_EXIT_OK;
+        }
+        bool has_val = i + 1 < argc;
+        if (strcmp(a, "--atlas") == 0 && has_val)
+            op.atlas = argv[++i];
+        else if (strcmp(a, "--armature") == 0 && has_val)
+            op.armature = argv[++i];
+        else if (strcmp(a, "--animation") == 0 && has_val)
+            op.animation = argv[++i];
+        else if (strcmp(a, "--out") == 0 && has_val)
+            op.out = argv[++i];
+        else if (strcmp(a, "--fps") == 0 && has_val) {
+            char *end;
+            op.fps = strtod(argv[++i], &end);
+            if (*end || !(op.fps > 0.0) || !isfinite(op.fps))
+                return cli_usage_error("poses", "--fps must be a number > 0");
+        } else if (strcmp(a, "--frames") == 0 && has_val) {
+            char *end;
+            op.frames = strtol(argv[++i], &end, 10);
+            if (*end || op.frames <= 0 || op.frames > 10000000)
+                return cli_usage_error("poses", "--frames must be a positive integer");
+        } else if (strcmp(a, "--precision") == 0 && has_val) {
+            char *end;
+            long p = strtol(argv[++i], &end, 10);
+            if (*end || p < 1 || p > 17)
+                return cli_usage_error("poses", "--precision must be 1..17");
+            op.precision = (int)p;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("poses", "unknown option or missing value: %s", a);
+        } else if (!op.file) {
+            op.file = a;
+        } else {
+            return cli_usage_error("poses", "unexpected argument: %s", a);
+        }
+    }
+    if (!op.file)
+        return cli_usage_error("poses", "missing FILE");
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    sinew_data *data = NULL;
+    if (sinew_data_load_file(op.file, NULL, &data, &err) != SINEW_OK) {
+        cli_print_error(op.file, &err);
+        return cli_exit_code(err.code);
+    }
+    sinew_atlas *atlas = NULL;
+    if (op.atlas) {
+        memset(&err, 0, sizeof err);
+        if (sinew_atlas_load_file(op.atlas, NULL, &atlas, &err) != SINEW_OK) {
+            cli_print_error(op.atlas, &err);
+            sinew_data_destroy(data);
+            return cli_exit_code(err.code);
+        }
+    }
+    /* names must exist */
+    sinew_data_info di;
+    sinew_data_get_info(data, &di);
+    int rc = SINEW_EXIT_OK;
+    if (op.armature && strcmp(op.armature, "all") != 0 &&
+        sinew_data_find_armature(data, op.armature) == SINEW_INVALID_INDEX) {
+        fprintf(stderr, "%s: error: no armature '%s' (have:", op.file, op.armature);
+        for (uint32_t a = 0; a < di.armature_count; ++a) {
+            sinew_armature_info ai;
+            if (sinew_data_armature_info(data, a, &ai) == SINEW_OK)
+                fprintf(stderr, " '%s'", ai.name);
+        }
+        fputs(")\n", stderr);
+        rc = SINEW_EXIT_INPUT;
+    }
+    if (rc == SINEW_EXIT_OK && op.animation && strcmp(op.animation, "all") != 0) {
+        bool found = false;
+        for (uint32_t a = 0; a < di.armature_count && !found; ++a) {
+            sinew_armature_info ai;
+            if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+                continue;
+            if (op.armature && strcmp(op.armature, "all") != 0 && strcmp(op.armature, ai.name) != 0)
+                continue;
+            if (!op.armature && a != 0)
+                continue;
+            found = sinew_data_find_animation(data, a, op.animation) != SINEW_INVALID_INDEX;
+            if (!found) {
+                fprintf(stderr, "%s: error: armature '%s' has no animation '%s' (have:", op.file, ai.name,
+                        op.animation);
+                for (uint32_t an = 0; an < ai.animation_count; ++an) {
+                    sinew_animation_info ni;
+                    if (sinew_data_animation_info(data, a, an, &ni) == SINEW_OK)
+                        fprintf(stderr, " '%s'", ni.name);
+                }
+                fputs(")\n", stderr);
+                rc = SINEW_EXIT_INPUT;
+                break;
+            }
+        }
+    }
+    if (rc == SINEW_EXIT_OK) {
+        FILE *f = stdout;
+        char tmp[4096];
+        tmp[0] = 0;
+        if (op.out) {
+            int w = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", op.out, (long)rand());
+            if (w < 0 || (size_t)w >= sizeof tmp) {
+                fprintf(stderr, "%s: error: output path too long\n", op.out);
+                rc = SINEW_EXIT_USAGE;
+            } else {
+                f = fopen(tmp, "wb");
+                if (!f) {
+                    fprintf(stderr, "%s: error: cannot write\n", op.out);
+                    rc = SINEW_EXIT_IO;
+                }
+            }
+        }
+        if (rc == SINEW_EXIT_OK) {
+            static char buf[1 << 16];
+            setvbuf(f, buf, _IOFBF, sizeof buf);
+            rc = run(&op, f, data, atlas);
+            if (op.out) {
+                bool bad = ferror(f) != 0;
+                if (fclose(f) != 0 || bad) {
+                    remove(tmp);
+                    fprintf(stderr, "%s: error: write failed\n", op.out);
+                    rc = SINEW_EXIT_IO;
+                } else if (rc != SINEW_EXIT_OK) {
+                    remove(tmp);
+                } else if (rename(tmp, op.out) != 0) {
+                    remove(tmp);
+                    fprintf(stderr, "%s: error: cannot replace the output file\n", op.out);
+                    rc = SINEW_EXIT_IO;
+                }
+            } else {
+                fflush(stdout);
+            }
+        }
+    }
+    sinew_atlas_destroy(atlas);
+    sinew_data_destroy(data);
+    return rc;
+}

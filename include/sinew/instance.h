@@ -1,0 +1,258 @@
+/**
+ * sinew/instance.h - the animation runtime: play a loaded armature.
+ *
+ * An instance is one armature of a loaded `struct sinew_data`, with its own animation states,
+ * pose and draw list. Many instances share one const data (which must outlive them). An instance
+ * is ONE allocation, sized at creation; nothing it does afterwards allocates (update, play,
+ * fade, skin swaps, draw lists). Child armatures (armature displays) are nested instances inside
+ * the same allocation: they are addressed by an armature index, 0 being the top armature, and
+ * play their own animations on the parent's clock.
+ *
+ * Update order per `sinew_instance_update(inst, dt)` (the official runtime's): for the top
+ * armature, then each displayed child armature: advance the animation states (fades, timelines,
+ * blending by layer and weight), re-sort the draw order if it changed, update bones parent-first
+ * (IK solved when its root bone updates), update slots (display, colour, deform/skinning, world
+ * matrix), then run queued actions (frame `action`s: play on the armature or a child armature).
+ * Events are queued during the update and delivered at its end (callback) or left for polling.
+ *
+ * Use it from C (see also drawlist.h for rendering):
+ *
+ *     sinew_instance *hero = NULL;
+ *     sinew_instance_options opt = {0};
+ *     opt.armature = "hero";              // NULL: the first armature
+ *     if (sinew_instance_create(data, &opt, &hero, &err) != SINEW_OK) { ...report err... }
+ *     sinew_instance_play(hero, "walk", -1, &err);   // -1: the data's playTimes
+ *     for (;;) {
+ *         sinew_instance_update(hero, 1.0 / 60.0);
+ *         sinew_event ev;
+ *         while (sinew_instance_poll_event(hero, &ev))
+ *             if (ev.type == SINEW_EVENT_SOUND) play_sound(ev.name);
+ *         sinew_drawlist dl;
+ *         sinew_instance_drawlist(hero, &dl);
+ *         render(&dl);
+ *     }
+ *     sinew_instance_destroy(hero);
+ */
+#ifndef SINEW_INSTANCE_H
+#define SINEW_INSTANCE_H
+
+#include "sinew/base.h"
+#include "sinew/data.h"
+#include "sinew/drawlist.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A playing armature (opaque). */
+typedef struct sinew_instance sinew_instance;
+
+/** Options for sinew_instance_create. Zero-initialise, then set what you need. */
+typedef struct sinew_instance_options {
+    const char *armature;              /**< armature name; NULL = the first armature */
+    const char *skin;                  /**< skin overlaid on the default skin; NULL/"" = none */
+    const struct sinew_atlas *atlas;   /**< optional: texture regions for the draw list */
+    const sinew_allocator *allocator;  /**< NULL = libc */
+} sinew_instance_options;
+
+/**
+ * Creates an instance in its setup pose (no animation playing). Fails with SINEW_E_NOT_FOUND
+ * (message listing the names that exist) for an unknown armature or skin.
+ */
+sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_instance_options *opt,
+                                   sinew_instance **out, sinew_error *err);
+/** Frees the instance (NULL is fine). */
+void sinew_instance_destroy(sinew_instance *inst);
+/** Bytes of the instance's single allocation. */
+size_t sinew_instance_memory(const sinew_instance *inst);
+
+/** Replaces the skin overlay (NULL/"" = default skin only). */
+sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sinew_error *err);
+
+/**
+ * Advances the whole instance by dt seconds and recomputes the pose. dt = 0 refreshes the pose
+ * (and fires what a zero step fires). NaN/infinite dt is treated as 0 and |dt| is clamped to
+ * one hour, so bad input never corrupts the instance. Never allocates.
+ */
+void sinew_instance_update(sinew_instance *inst, double dt);
+
+/** How a fade-in ends the states already playing (the official fadeOutMode). */
+typedef enum sinew_fade_out_mode {
+    SINEW_FADE_OUT_NONE = 0,
+    SINEW_FADE_OUT_SAME_LAYER,
+    SINEW_FADE_OUT_SAME_GROUP,
+    SINEW_FADE_OUT_SAME_LAYER_AND_GROUP,
+    SINEW_FADE_OUT_ALL,
+    SINEW_FADE_OUT_SINGLE
+} sinew_fade_out_mode;
+
+/** Parameters of sinew_instance_fade_in. Use sinew_fade_defaults() to initialise. */
+typedef struct sinew_fade_options {
+    double fade_in_time;       /**< seconds; < 0 = the animation's fadeInTime */
+    int32_t play_times;        /**< -1 = the data's; 0 = loop forever */
+    int32_t layer;             /**< higher layers take weight first */
+    const char *group;         /**< group name (NULL = none) for the fade-out modes */
+    sinew_fade_out_mode fade_out_mode;
+    float weight;              /**< state weight, default 1 */
+    float time_scale;          /**< state time scale; <= -100 = 1/animation scale (default) */
+    bool pause_fade_in;        /**< hold the playhead until the fade-in completes (default true) */
+} sinew_fade_options;
+
+/** Default fade options (fade_in_time -1, play_times -1, layer 0, SAME_LAYER_AND_GROUP). */
+sinew_fade_options sinew_fade_defaults(void);
+
+/**
+ * Plays an animation of armature `armature_index` (0 = the top armature) from its start, on
+ * layer 0, ending every other state at once. play_times -1 = the data's, 0 = loop forever.
+ */
+sinew_status sinew_instance_play_on(sinew_instance *inst, uint32_t armature_index, const char *anim,
+                                    int32_t play_times, sinew_error *err);
+/** sinew_instance_play_on for the top armature. */
+sinew_status sinew_instance_play(sinew_instance *inst, const char *anim, int32_t play_times,
+                                 sinew_error *err);
+/** Fades an animation in (cross-fading the others per opt->fade_out_mode). */
+sinew_status sinew_instance_fade_in(sinew_instance *inst, uint32_t armature_index, const char *anim,
+                                    const sinew_fade_options *opt, sinew_error *err);
+
+/** Units for the goto calls. */
+typedef enum sinew_goto_unit {
+    SINEW_GOTO_TIME = 0,      /**< seconds */
+    SINEW_GOTO_FRAME,         /**< frames of the armature's frame rate */
+    SINEW_GOTO_PROGRESS       /**< 0..1 of the duration */
+} sinew_goto_unit;
+
+/** Plays `anim` from a position (official gotoAndPlayByTime/Frame/Progress). */
+sinew_status sinew_instance_goto_and_play(sinew_instance *inst, uint32_t armature_index,
+                                          const char *anim, sinew_goto_unit unit, double value,
+                                          int32_t play_times, sinew_error *err);
+/** Shows `anim` held at a position (official gotoAndStopByTime/Frame/Progress). */
+sinew_status sinew_instance_goto_and_stop(sinew_instance *inst, uint32_t armature_index,
+                                          const char *anim, sinew_goto_unit unit, double value,
+                                          sinew_error *err);
+/** Pauses the state playing `anim` (NULL = every state). */
+void sinew_instance_stop(sinew_instance *inst, uint32_t armature_index, const char *anim);
+/** Sets the armature-level time scale (multiplies every state's; children inherit it). */
+void sinew_instance_set_time_scale(sinew_instance *inst, uint32_t armature_index, float scale);
+
+/** A read-only view of one animation state. */
+typedef struct sinew_state_info {
+    const char *name;
+    const char *group;
+    int32_t layer;
+    int32_t play_times;         /**< 0 = forever */
+    int32_t current_play_times; /**< completed loops */
+    double current_time;        /**< seconds within the current loop */
+    double duration;            /**< seconds */
+    float weight;               /**< the state's own weight */
+    float fade_progress;        /**< 0..1 */
+    float time_scale;
+    bool playing, completed, fading_in, fading_out;
+} sinew_state_info;
+
+/** Number of animation states of an armature (fading ones included). */
+uint32_t sinew_instance_state_count(const sinew_instance *inst, uint32_t armature_index);
+/** Fills *out for state i (in layer order). Returns false if out of range. */
+bool sinew_instance_state(const sinew_instance *inst, uint32_t armature_index, uint32_t i,
+                          sinew_state_info *out);
+/** Sets a state's time scale / weight (by animation name; false if none plays it). */
+bool sinew_instance_state_set_time_scale(sinew_instance *inst, uint32_t armature_index,
+                                         const char *anim, float scale);
+bool sinew_instance_state_set_weight(sinew_instance *inst, uint32_t armature_index,
+                                     const char *anim, float weight);
+
+/* ---- events -------------------------------------------------------------------------------- */
+
+typedef enum sinew_event_type {
+    SINEW_EVENT_START = 0,
+    SINEW_EVENT_LOOP_COMPLETE,
+    SINEW_EVENT_COMPLETE,
+    SINEW_EVENT_FADE_IN,
+    SINEW_EVENT_FADE_IN_COMPLETE,
+    SINEW_EVENT_FADE_OUT,
+    SINEW_EVENT_FADE_OUT_COMPLETE,
+    SINEW_EVENT_FRAME,          /**< a frame `event` */
+    SINEW_EVENT_SOUND           /**< a frame `sound` */
+} sinew_event_type;
+
+/** The official event type string ("start", "loopComplete", "frameEvent", ...). */
+const char *sinew_event_type_name(sinew_event_type type);
+
+/** One event. Strings point into the data (valid while it lives). */
+typedef struct sinew_event {
+    sinew_event_type type;
+    const char *name;           /**< event/sound name ("" for state events) */
+    const char *armature;       /**< armature that fired it */
+    const char *animation;      /**< animation state name */
+    const char *bone;           /**< or NULL */
+    const char *slot;           /**< or NULL */
+    uint32_t armature_index;    /**< 0 = top, else a child armature */
+    double time;                /**< frame events: the frame's time in seconds */
+    const int32_t *ints;        /**< 5.x user data (may be NULL) */
+    const float *floats;
+    const char *const *strings;
+    uint32_t int_count, float_count, string_count;
+    bool state_ended;           /**< the animation state had ended (been removed) before the event
+                                     was delivered; the official runtime then reports an empty
+                                     animation name, because it recycles the state object */
+} sinew_event;
+
+typedef void (*sinew_event_fn)(void *user, const sinew_instance *inst, const sinew_event *ev);
+
+/** Events go to `fn` at the end of each update (NULL = queue them for polling instead). */
+void sinew_instance_set_event_callback(sinew_instance *inst, sinew_event_fn fn, void *user);
+/** Pops the oldest queued event. The queue holds 64; older ones are dropped (counted). */
+bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out);
+/** Events dropped because the queue was full. */
+uint64_t sinew_instance_events_dropped(const sinew_instance *inst);
+
+/* ---- pose ---------------------------------------------------------------------------------- */
+
+/** Number of armatures in the instance (1 + nested child armatures). */
+uint32_t sinew_instance_armature_count(const sinew_instance *inst);
+/** Name of armature i; NULL if out of range. */
+const char *sinew_instance_armature_name(const sinew_instance *inst, uint32_t armature_index);
+
+uint32_t sinew_instance_bone_count(const sinew_instance *inst, uint32_t armature_index);
+/** Bone name, parent index (SINEW_INVALID_INDEX for a root) and world matrix (armature space). */
+bool sinew_instance_bone(const sinew_instance *inst, uint32_t armature_index, uint32_t bone,
+                         const char **name, uint32_t *parent, sinew_affine *world);
+
+uint32_t sinew_instance_slot_count(const sinew_instance *inst, uint32_t armature_index);
+
+/** One slot as it is now. */
+typedef struct sinew_slot_state {
+    const char *name;
+    uint32_t index;             /**< slot index in the armature data */
+    uint32_t parent;            /**< bone index */
+    int32_t display_index;      /**< -1 hidden */
+    const char *display_name;   /**< NULL when nothing is displayed */
+    const char *display_path;   /**< texture key / child armature name, NULL when none */
+    int display_type;           /**< 0 image, 1 armature, 2 mesh, 3 boundingBox, 4 path; -1 none */
+    bool visible;
+    uint32_t draw_index;        /**< position in the draw order */
+    sinew_color_transform color;
+    sinew_blend_mode blend;
+    sinew_affine world;         /**< slot world matrix (armature space) */
+    const float *mesh_vertices; /**< MESH: world (armature space) x,y pairs; else NULL */
+    uint32_t mesh_vertex_count;
+    bool mesh_weighted;         /**< skinned to bones */
+    uint32_t child_armature;    /**< ARMATURE: armature index of the child, else INVALID */
+} sinew_slot_state;
+
+/** Slot by draw order position (0 = back). */
+bool sinew_instance_slot(const sinew_instance *inst, uint32_t armature_index, uint32_t draw_index,
+                         sinew_slot_state *out);
+
+/* ---- draw list ----------------------------------------------------------------------------- */
+
+/**
+ * Fills *out with the current frame (see drawlist.h), child armatures flattened in place with
+ * their parent's colour multiplied in. The arrays live inside the instance until the next call.
+ * Images need the atlas given at creation (without it they are drawn untextured, size 0).
+ */
+void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

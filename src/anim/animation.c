@@ -1,0 +1,1227 @@
+/*
+ * Animation states and timelines, following the official runtime's AnimationState/TimelineState
+ * semantics: time and loops, keyframe arrival, easing, the last key tweening to the first while
+ * looping, fades, blending by layer and weight, pose timelines while fading in, events and actions.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "anim/runtime_internal.h"
+
+enum { FADE_NONE = 0, FADE_SAME_LAYER, FADE_SAME_GROUP, FADE_SAME_LAYER_AND_GROUP, FADE_ALL, FADE_SINGLE };
+
+uint32_t sinew__find_animation(const sinew_model_armature *arm, const char *name) {
+    if (!name)
+        return SINEW_INVALID_INDEX;
+    for (uint32_t i = 0; i < arm->animation_count; ++i)
+        if (arm->animations[i].name && strcmp(arm->animations[i].name, name) == 0)
+            return i;
+    return SINEW_INVALID_INDEX;
+}
+
+static double anim_seconds(const arm_inst *arm, const sinew_model_animation *anim) {
+    return (double)anim->frame_count / (double)arm->data->frame_rate;
+}
+
+/* ---- events -------------------------------------------------------------------------------- */
+
+void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const anim_state *st,
+                 const sinew_model_action *action, double time) {
+    const arm_inst *arm = &inst->arms[ai];
+    sinew_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = type;
+    ev.name = "";
+    ev.armature = arm->data->name ? arm->data->name : "";
+    ev.animation = st && st->anim ? st->anim->name : "";
+    ev.armature_index = ai;
+    ev.time = time;
+    if (action) {
+        ev.name = action->name ? action->name : "";
+        if (action->bone < arm->data->bone_count)
+            ev.bone = arm->data->bones[action->bone].name;
+        if (action->slot < arm->data->slot_count)
+            ev.slot = arm->data->slots[action->slot].name;
+        ev.ints = action->ints;
+        ev.floats = action->floats;
+        ev.strings = action->strings;
+        ev.int_count = action->int_count;
+        ev.float_count = action->float_count;
+        ev.string_count = action->string_count;
+    }
+    if (inst->event_count == SINEW_EVENT_CAP) {
+        inst->event_head = (inst->event_head + 1) % SINEW_EVENT_CAP;
+        inst->event_count--;
+        inst->events_dropped++;
+    }
+    uint32_t slot = (inst->event_head + inst->event_count) % SINEW_EVENT_CAP;
+    inst->events[slot] = ev;
+    inst->ev_serial[slot] = st ? st->serial : 0;
+    inst->ev_sealed[slot] = 0;
+    inst->event_count++;
+}
+
+/* ---- easing -------------------------------------------------------------------------------- */
+
+static double easing_value(int type, double p, double e) {
+    double v = p;
+    switch (type) {
+    case SINEW_TWEEN_QUAD_IN:
+        v = p * p;
+        break;
+    case SINEW_TWEEN_QUAD_OUT:
+        v = 1.0 - (1.0 - p) * (1.0 - p);
+        break;
+    case SINEW_TWEEN_QUAD_IN_OUT:
+        v = 0.5 * (1.0 - cos(p * SINEW_PI));
+        break;
+    default:
+        break;
+    }
+    return (v - p) * e + p;
+}
+
+static double curve_value(double p, const float *samples, uint32_t count) {
+    if (p <= 0.0)
+        return 0.0;
+    if (p >= 1.0)
+        return 1.0;
+    uint32_t segs = count + 1;
+    uint32_t vi = (uint32_t)floor(p * segs);
+    if (vi >= segs)
+        vi = segs - 1;
+    double from = vi == 0 ? 0.0 : samples[vi - 1];
+    double to = vi == segs - 1 ? 10000.0 : samples[vi];
+    return (from + (to - from) * (p * segs - vi)) * 0.0001;
+}
+
+static double key_strength(const sinew_model_keyframe *k) {
+    double te = k->tween_easing;
+    if (!isfinite(te))
+        return k->strength;
+    switch (k->tween) {
+    case SINEW_TWEEN_QUAD_IN:
+        return sinew__js_round(-te * 100.0) * 0.01;
+    case SINEW_TWEEN_QUAD_OUT:
+        return sinew__js_round(te * 100.0) * 0.01;
+    case SINEW_TWEEN_QUAD_IN_OUT:
+        return sinew__js_round(te * 100.0 - 100.0) * 0.01;
+    default:
+        return 0.0;
+    }
+}
+
+/* ---- timeline helpers ----------------------------------------------------------------------- */
+
+typedef struct tl_ctx {
+    sinew_instance *inst;
+    uint32_t ai;
+    arm_inst *arm;
+    anim_state *st;
+    const sinew_model_animation *anim;
+    double frame_rate;
+    double anim_duration;
+} tl_ctx;
+
+static const sinew_model_timeline *tl_data(const tl_ctx *c, const tl_state *t) {
+    return t->timeline == SINEW_INVALID_INDEX ? NULL : &c->arm->data->timelines[t->timeline];
+}
+
+static uint32_t tl_frame_count(const tl_ctx *c, const tl_state *t) {
+    if (t->kind == TLK_ACTION)
+        return c->anim->run_action_frame_count;
+    const sinew_model_timeline *T = tl_data(c, t);
+    return T ? T->grid_key_count : 0;
+}
+
+static void tl_reset(tl_state *t, uint8_t kind, uint32_t timeline, uint32_t target) {
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    t->timeline = timeline;
+    t->target = target;
+    t->mesh = SINEW_INVALID_INDEX;
+    t->play_state = -1;
+    t->current_play_times = -1;
+    t->current_time = -1.0;
+    t->frame_index = -1;
+    t->pose = timeline == SINEW_INVALID_INDEX;
+}
+
+static bool set_current_time(const tl_ctx *c, tl_state *t, double passed) {
+    anim_state *st = c->st;
+    int8_t prev_state = t->play_state;
+    int32_t prev_times = t->current_play_times;
+    double prev_time = t->current_time;
+    bool is_action = t->kind == TLK_ACTION;
+    const sinew_model_timeline *T = tl_data(c, t);
+    double tscale = 1.0, toffset = 0.0;
+    if (T && !is_action) {
+        double s100 = sinew__js_round((double)T->scale * 100.0);
+        tscale = s100 != 0.0 ? 100.0 / s100 : 1.0;
+        toffset = sinew__js_round((double)T->offset * 100.0) * 0.01;
+    }
+    uint32_t fc = tl_frame_count(c, t);
+    if (!is_action && fc <= 1) {
+        t->play_state = st->action_tl.play_state >= 0 ? 1 : -1;
+        t->current_play_times = 1;
+        t->current_time = st->action_tl.current_time;
+    } else if (is_action || tscale != 1.0 || toffset != 0.0) {
+        int32_t play_times = st->play_times;
+        double duration = st->duration > 0.0 ? st->duration : 1e-9;
+        double total = play_times * duration;
+        passed *= tscale;
+        if (toffset != 0.0)
+            passed += toffset * c->anim_duration;
+        if (play_times > 0 && (passed >= total || passed <= -total)) {
+            if (t->play_state <= 0 && st->playhead_state == 3)
+                t->play_state = 1;
+            t->current_play_times = play_times;
+            t->current_time = passed < 0.0 ? 0.0 : duration + 0.000001;
+        } else {
+            if (t->play_state != 0 && st->playhead_state == 3)
+                t->play_state = 0;
+            double times;
+            if (passed < 0.0) {
+                passed = -passed;
+                times = floor(passed / duration);
+                t->current_time = duration - fmod(passed, duration);
+            } else {
+                times = floor(passed / duration);
+                t->current_time = fmod(passed, duration);
+            }
+            t->current_play_times = times < 2147483647.0 ? (int32_t)times : INT32_MAX;
+        }
+        t->current_time += st->position;
+    } else {
+        t->play_state = st->action_tl.play_state;
+        t->current_play_times = st->action_tl.current_play_times;
+        t->current_time = st->action_tl.current_time;
+    }
+    if (t->current_play_times == prev_times && t->current_time == prev_time)
+        return false;
+    if ((prev_state < 0 && t->play_state != prev_state) ||
+        (t->play_state <= 0 && t->current_play_times != prev_times))
+        t->frame_index = -1;
+    return true;
+}
+
+static uint32_t frame_key(const tl_ctx *c, const uint32_t *table, double time) {
+    double f = floor(time * c->frame_rate);
+    uint32_t fi = f > 0.0 ? (f < (double)c->anim->frame_count ? (uint32_t)f : c->anim->frame_count) : 0;
+    return table[fi];
+}
+
+/* ---- keyframe arrival and frame update (tween timelines) ---------------------------------- */
+
+static void tween_arrive(const tl_ctx *c, tl_state *t) {
+    const sinew_model_timeline *T = tl_data(c, t);
+    uint32_t fc = tl_frame_count(c, t);
+    anim_state *st = c->st;
+    if (T && fc > 1 &&
+        ((uint32_t)t->frame_index != fc - 1 || st->play_times == 0 ||
+         st->action_tl.current_play_times < st->play_times - 1)) {
+        const sinew_model_keyframe *k = &c->anim->keys[T->first_key + (uint32_t)t->frame_index];
+        uint8_t type = k->frame_span > 0 ? k->tween : SINEW_TWEEN_NONE;
+        if (type == SINEW_TWEEN_CURVE && k->sample_count == 0)
+            type = SINEW_TWEEN_LINEAR;
+        t->tween_type = type;
+        t->tween_state = type == SINEW_TWEEN_NONE ? 1 : 2;
+        t->easing = (float)key_strength(k);
+    } else {
+        t->tween_state = 1;
+    }
+    t->has_delta = t->tween_state == 2;
+}
+
+static void tween_update_frame(const tl_ctx *c, tl_state *t) {
+    if (t->tween_state == 2) {
+        const sinew_model_timeline *T = tl_data(c, t);
+        uint32_t fc = tl_frame_count(c, t);
+        uint32_t fi = (uint32_t)t->frame_index;
+        const sinew_model_keyframe *keys = c->anim->keys + T->first_key;
+        double rate_r = 1.0 / c->frame_rate;
+        double pos = keys[fi].frame_start * rate_r;
+        double dur_r;
+        if (fi == fc - 1) {
+            dur_r = 1.0 / (c->anim_duration - pos);
+        } else {
+            double fd = keys[fi + 1].frame_start * rate_r - pos;
+            dur_r = fd > 0.0 ? 1.0 / fd : 0.0;
+        }
+        double p = (t->current_time - pos) * dur_r;
+        if (t->tween_type == SINEW_TWEEN_CURVE)
+            p = curve_value(p, c->anim->samples + keys[fi].sample_first, keys[fi].sample_count);
+        else if (t->tween_type != SINEW_TWEEN_LINEAR)
+            p = easing_value(t->tween_type, p, t->easing);
+        t->progress = p;
+    } else {
+        t->progress = 0.0;
+    }
+    if (t->tween_state != 2)
+        t->tween_state = 0;
+    t->dirty = 1;
+}
+
+/* Value v of the timeline at its current key, tweened by its progress. */
+static inline const float *key_values(const sinew_model_timeline *T, uint32_t k) {
+    return T->run_values + (size_t)k * T->values_per_key;
+}
+
+/* ---- IK, display, colour, deform, z-order --------------------------------------------------- */
+
+static void ik_apply(const tl_ctx *c, tl_state *t, bool arrived) {
+    arm_inst *arm = c->arm;
+    uint32_t ik = t->target;
+    const sinew_model_timeline *T = tl_data(c, t);
+    double cur, delta = 0.0;
+    if (T) {
+        uint32_t fi = (uint32_t)t->frame_index;
+        const float *v = key_values(T, fi);
+        cur = v[0] * 0.01;
+        if (t->has_delta) {
+            uint32_t nk = fi == tl_frame_count(c, t) - 1 ? 0 : fi + 1;
+            delta = key_values(T, nk)[0] * 0.01 - cur;
+        }
+        if (arrived)
+            arm->ik_bend[ik] = v[1] != 0.0f;
+    } else {
+        cur = arm->data->iks[ik].weight;
+        if (arrived)
+            arm->ik_bend[ik] = arm->data->iks[ik].bend_positive;
+    }
+    arm->ik_weight[ik] = (float)(cur + delta * t->progress);
+}
+
+static void color_result(const tl_ctx *c, const tl_state *t, float res[8]) {
+    const sinew_model_timeline *T = tl_data(c, t);
+    double cur[8], nxt[8];
+    if (T) {
+        uint32_t fi = (uint32_t)t->frame_index;
+        const float *v = key_values(T, fi);
+        for (int i = 0; i < 8; ++i)
+            cur[i] = nxt[i] = v[i];
+        if (t->has_delta) {
+            uint32_t nk = fi == tl_frame_count(c, t) - 1 ? 0 : fi + 1;
+            const float *w = key_values(T, nk);
+            for (int i = 0; i < 8; ++i)
+                nxt[i] = w[i];
+        }
+    } else {
+        const sinew_color_transform *s = &c->arm->data->slots[t->target].color;
+        cur[0] = s->a_mul * 100.0;
+        cur[1] = s->r_mul * 100.0;
+        cur[2] = s->g_mul * 100.0;
+        cur[3] = s->b_mul * 100.0;
+        cur[4] = s->a_add;
+        cur[5] = s->r_add;
+        cur[6] = s->g_add;
+        cur[7] = s->b_add;
+        for (int i = 0; i < 8; ++i)
+            nxt[i] = cur[i];
+    }
+    double p = t->progress;
+    for (int i = 0; i < 4; ++i)
+        res[i] = (float)((cur[i] + (nxt[i] - cur[i]) * p) * 0.01);
+    for (int i = 4; i < 8; ++i)
+        res[i] = (float)(cur[i] + (nxt[i] - cur[i]) * p);
+}
+
+static void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
+    arm_inst *arm = c->arm;
+    uint32_t slot = t->target;
+    const sinew_model_timeline *T = tl_data(c, t);
+    if (t->kind == TLK_DEFORM && arm->cur_mesh[slot] != t->mesh)
+        return;
+    if (!set_current_time(c, t, time))
+        goto apply;
+    uint32_t fc = tl_frame_count(c, t);
+    bool arrived = false;
+    if (fc > 1) {
+        uint32_t k = frame_key(c, T->frame_keys, t->current_time);
+        if ((uint32_t)t->frame_index != k || t->frame_index < 0) {
+            t->frame_index = (int32_t)k;
+            arrived = true;
+        }
+    } else if (t->frame_index < 0) {
+        t->frame_index = 0;
+        arrived = true;
+    }
+    if (arrived) {
+        if (t->kind == TLK_SLOT_DISPLAY) {
+            if (t->play_state >= 0) {
+                int32_t idx = T ? (int32_t)key_values(T, (uint32_t)t->frame_index)[0]
+                                : arm->data->slots[slot].display_index;
+                /* a value equal to the animation's last one is skipped, as officially */
+                if (arm->display_index[slot] != idx && arm->anim_display_index[slot] != idx) {
+                    arm->anim_display_index[slot] = idx;
+                    sinew__slot_set_display_index(c->inst, c->ai, slot, idx);
+                }
+            }
+            return;
+        }
+        tween_arrive(c, t);
+    }
+    if (t->kind == TLK_SLOT_DISPLAY)
+        return;
+    if (t->tween_state != 0)
+        tween_update_frame(c, t);
+apply:
+    if (t->kind == TLK_SLOT_DISPLAY)
+        return;
+    if (t->tween_state == 0 && !t->dirty)
+        return;
+    bool fading = c->st->fade_state != 0 || c->st->sub_fade_state != 0;
+    if (t->kind == TLK_SLOT_COLOR) {
+        float res[8];
+        color_result(c, t, res);
+        sinew_color_transform *col = &arm->color[slot];
+        float *cv = &col->a_mul;
+        if (fading) {
+            double fp = pow(c->st->fade_progress, 4.0);
+            for (int i = 0; i < 8; ++i)
+                cv[i] += (float)((res[i] - cv[i]) * fp);
+        } else if (t->dirty) {
+            t->dirty = 0;
+            for (int i = 0; i < 8; ++i)
+                cv[i] = res[i];
+        }
+    } else if (t->kind == TLK_DEFORM) {
+        const sinew_model_mesh *mesh = &arm->data->meshes[t->mesh];
+        uint32_t n = 2 * mesh->vertex_count;
+        if (n > arm->deform_cap[slot])
+            n = arm->deform_cap[slot];
+        float *dv = arm->deform + arm->deform_first[slot];
+        const float *v0 = NULL, *v1 = NULL;
+        if (T && t->frame_index >= 0 && T->values_per_key >= n) {
+            uint32_t fi = (uint32_t)t->frame_index;
+            v0 = key_values(T, fi);
+            if (t->has_delta)
+                v1 = key_values(T, fi == tl_frame_count(c, t) - 1 ? 0 : fi + 1);
+        }
+        double p = t->progress;
+        if (fading) {
+            double fp = pow(c->st->fade_progress, 2.0);
+            for (uint32_t i = 0; i < n; ++i) {
+                double r = v0 ? v0[i] + (v1 ? (v1[i] - v0[i]) * p : 0.0) : 0.0;
+                dv[i] += (float)((r - dv[i]) * fp);
+            }
+        } else if (t->dirty) {
+            t->dirty = 0;
+            for (uint32_t i = 0; i < n; ++i)
+                dv[i] = v0 ? (float)(v0[i] + (v1 ? (v1[i] - v0[i]) * p : 0.0)) : 0.0f;
+        }
+    }
+}
+
+static void ik_tl_update(const tl_ctx *c, tl_state *t, double time) {
+    const sinew_model_timeline *T = tl_data(c, t);
+    if (!set_current_time(c, t, time))
+        return;
+    uint32_t fc = tl_frame_count(c, t);
+    bool arrived = false;
+    if (fc > 1) {
+        uint32_t k = frame_key(c, T->frame_keys, t->current_time);
+        if ((uint32_t)t->frame_index != k || t->frame_index < 0) {
+            t->frame_index = (int32_t)k;
+            arrived = true;
+        }
+    } else if (t->frame_index < 0) {
+        t->frame_index = 0;
+        arrived = true;
+    }
+    if (arrived) {
+        tween_arrive(c, t);
+        t->progress = 0.0;
+        ik_apply(c, t, true);
+    }
+    if (t->tween_state != 0) {
+        tween_update_frame(c, t);
+        ik_apply(c, t, false);
+    }
+}
+
+static void bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
+    const sinew_model_timeline *T = tl_data(c, t);
+    if (!set_current_time(c, t, time))
+        return;
+    uint32_t fc = tl_frame_count(c, t);
+    if (fc > 1) {
+        uint32_t k = frame_key(c, T->frame_keys, t->current_time);
+        if ((uint32_t)t->frame_index != k || t->frame_index < 0) {
+            t->frame_index = (int32_t)k;
+            tween_arrive(c, t);
+        }
+    } else if (t->frame_index < 0) {
+        t->frame_index = 0;
+        tween_arrive(c, t);
+    }
+    if (t->tween_state != 0)
+        tween_update_frame(c, t);
+}
+
+/* Adds one bone timeline's channels to res (identity-initialised by the caller). */
+static void bone_tl_result(const tl_ctx *c, const tl_state *t, double res[6]) {
+    const sinew_model_timeline *T = tl_data(c, t);
+    if (!T || t->frame_index < 0)
+        return;
+    uint32_t fi = (uint32_t)t->frame_index;
+    uint32_t fc = tl_frame_count(c, t);
+    const float *v0 = key_values(T, fi);
+    const float *v1 = t->has_delta ? key_values(T, fi == fc - 1 ? 0 : fi + 1) : v0;
+    double p = t->progress;
+    switch (T->type) {
+    case SINEW_TL_BONE_ALL:
+        for (int i = 0; i < 6; ++i)
+            res[i] = v0[i] + ((double)v1[i] - v0[i]) * p;
+        break;
+    case SINEW_TL_BONE_TRANSLATE:
+        res[0] = v0[0] + ((double)v1[0] - v0[0]) * p;
+        res[1] = v0[1] + ((double)v1[1] - v0[1]) * p;
+        break;
+    case SINEW_TL_BONE_ROTATE: {
+        double dr = (double)v1[0] - v0[0];
+        if (t->has_delta && fi == fc - 1)
+            dr = sinew__normalize_radian(dr);
+        res[2] = v0[0] + dr * p;
+        res[3] = v0[1] + ((double)v1[1] - v0[1]) * p;
+        break;
+    }
+    case SINEW_TL_BONE_SCALE:
+        res[4] = v0[0] + ((double)v1[0] - v0[0]) * p;
+        res[5] = v0[1] + ((double)v1[1] - v0[1]) * p;
+        break;
+    default:
+        break;
+    }
+}
+
+static int blend_update(blend_state *b, double weight, int32_t layer) {
+    if (b->dirty) {
+        if (b->left_weight > 0.0) {
+            if (b->layer != layer) {
+                if (b->layer_weight >= b->left_weight) {
+                    b->left_weight = 0.0;
+                    return 0;
+                }
+                b->layer = layer;
+                b->left_weight -= b->layer_weight;
+                b->layer_weight = 0.0;
+            }
+        } else {
+            return 0;
+        }
+        weight *= b->left_weight;
+        b->layer_weight += weight;
+        b->blend_weight = weight;
+        return 2;
+    }
+    b->dirty = true;
+    b->layer = layer;
+    b->layer_weight = weight;
+    b->left_weight = 1.0;
+    b->blend_weight = weight;
+    return 1;
+}
+
+static void bone_blend(arm_inst *arm, uint32_t bone, int state, const double r[6]) {
+    float *p = arm->pose + (size_t)bone * 6;
+    double w = arm->blend[bone].blend_weight;
+    if (state == 2) {
+        p[0] += (float)(r[0] * w);
+        p[1] += (float)(r[1] * w);
+        p[2] += (float)(r[2] * w);
+        p[3] += (float)(r[3] * w);
+        p[4] += (float)((r[4] - 1.0) * w);
+        p[5] += (float)((r[5] - 1.0) * w);
+    } else if (w != 1.0) {
+        p[0] = (float)(r[0] * w);
+        p[1] = (float)(r[1] * w);
+        p[2] = (float)(r[2] * w);
+        p[3] = (float)(r[3] * w);
+        p[4] = (float)((r[4] - 1.0) * w + 1.0);
+        p[5] = (float)((r[5] - 1.0) * w + 1.0);
+    } else {
+        for (int i = 0; i < 6; ++i)
+            p[i] = (float)r[i];
+    }
+}
+
+/* ---- the action timeline -------------------------------------------------------------------- */
+
+static void buffer_action(arm_inst *arm, uint32_t action, uint32_t slot, uint32_t bone, bool append) {
+    for (uint32_t q = 0; q < arm->action_count; ++q)
+        if (arm->actions[q].action == action && arm->actions[q].slot == slot && arm->actions[q].bone == bone)
+            return;
+    if (arm->action_count >= SINEW_ACTION_CAP)
+        return;
+    pending_action pa = {action, slot, bone};
+    if (append) {
+        arm->actions[arm->action_count++] = pa;
+    } else {
+        memmove(arm->actions + 1, arm->actions, arm->action_count * sizeof pa);
+        arm->actions[0] = pa;
+        arm->action_count++;
+    }
+}
+
+static void cross_frame(const tl_ctx *c, uint32_t fi) {
+    if (!c->st->action_enabled)
+        return;
+    const sinew_model_action_frame *f = &c->anim->run_action_frames[fi];
+    double time = f->position / c->frame_rate;
+    for (uint32_t i = 0; i < f->action_count; ++i) {
+        uint32_t ai = c->anim->run_action_index[f->first_action + i];
+        if (ai >= c->arm->data->action_count)
+            continue;
+        const sinew_model_action *a = &c->arm->data->actions[ai];
+        if (a->type == SINEW_ACTION_FRAME_EVENT)
+            sinew__emit(c->inst, c->ai, SINEW_EVENT_FRAME, c->st, a, time);
+        else if (a->type == SINEW_ACTION_SOUND)
+            sinew__emit(c->inst, c->ai, SINEW_EVENT_SOUND, c->st, a, time);
+        else
+            buffer_action(c->arm, ai, a->slot, a->bone, true);
+    }
+}
+
+static double action_frame_pos(const tl_ctx *c, uint32_t fi) {
+    return c->anim->run_action_frames[fi].position / c->frame_rate;
+}
+
+static void action_tl_update(const tl_ctx *c, double time) {
+    anim_state *st = c->st;
+    tl_state *t = &st->action_tl;
+    int8_t prev_state = t->play_state;
+    int32_t prev_times = t->current_play_times;
+    double prev_time = t->current_time;
+    if (!set_current_time(c, t, time))
+        return;
+    if (prev_state < 0) {
+        if (t->play_state != prev_state) {
+            if (st->display_control && st->reset_to_pose)
+                sinew__sort_zorder(c->arm, NULL);
+            prev_times = t->current_play_times;
+            sinew__emit(c->inst, c->ai, SINEW_EVENT_START, st, NULL, 0.0);
+        } else {
+            return;
+        }
+    }
+    bool reverse = st->time_scale < 0.0f;
+    bool loop_complete = false, complete = false;
+    if (t->current_play_times != prev_times) {
+        loop_complete = true;
+        if (t->play_state > 0)
+            complete = true;
+    }
+    uint32_t fc = c->anim->run_action_frame_count;
+    const uint32_t *table = c->anim->action_frame_keys;
+    if (fc > 1 && table) {
+        uint32_t k = frame_key(c, table, t->current_time);
+        if (t->frame_index != (int32_t)k) {
+            int32_t crossed = t->frame_index;
+            t->frame_index = (int32_t)k;
+            if (reverse) {
+                if (crossed < 0) {
+                    crossed = (int32_t)frame_key(c, table, prev_time);
+                    if (t->current_play_times == prev_times && crossed == (int32_t)k)
+                        crossed = -1;
+                }
+                while (crossed >= 0) {
+                    double fp = action_frame_pos(c, (uint32_t)crossed);
+                    if (st->position <= fp && fp <= st->position + st->duration)
+                        cross_frame(c, (uint32_t)crossed);
+                    if (loop_complete && crossed == 0) {
+                        sinew__emit(c->inst, c->ai, SINEW_EVENT_LOOP_COMPLETE, st, NULL, 0.0);
+                        loop_complete = false;
+                    }
+                    crossed = crossed > 0 ? crossed - 1 : (int32_t)fc - 1;
+                    if (crossed == (int32_t)k)
+                        break;
+                }
+            } else {
+                if (crossed < 0) {
+                    crossed = (int32_t)frame_key(c, table, prev_time);
+                    double fp = action_frame_pos(c, (uint32_t)crossed);
+                    if (t->current_play_times == prev_times) {
+                        if (prev_time <= fp)
+                            crossed = crossed > 0 ? crossed - 1 : (int32_t)fc - 1;
+                        else if (crossed == (int32_t)k)
+                            crossed = -1;
+                    }
+                }
+                while (crossed >= 0) {
+                    crossed = crossed < (int32_t)fc - 1 ? crossed + 1 : 0;
+                    double fp = action_frame_pos(c, (uint32_t)crossed);
+                    if (st->position <= fp && fp <= st->position + st->duration)
+                        cross_frame(c, (uint32_t)crossed);
+                    if (loop_complete && crossed == 0) {
+                        sinew__emit(c->inst, c->ai, SINEW_EVENT_LOOP_COMPLETE, st, NULL, 0.0);
+                        loop_complete = false;
+                    }
+                    if (crossed == (int32_t)k)
+                        break;
+                }
+            }
+        }
+    } else if (t->frame_index < 0) {
+        t->frame_index = 0;
+        if (fc > 0) {
+            double fp = action_frame_pos(c, 0);
+            if (t->current_play_times == prev_times) {
+                if (prev_time <= fp)
+                    cross_frame(c, 0);
+            } else if (st->position <= fp) {
+                if (!reverse && loop_complete) {
+                    sinew__emit(c->inst, c->ai, SINEW_EVENT_LOOP_COMPLETE, st, NULL, 0.0);
+                    loop_complete = false;
+                }
+                cross_frame(c, 0);
+            }
+        }
+    }
+    if (loop_complete)
+        sinew__emit(c->inst, c->ai, SINEW_EVENT_LOOP_COMPLETE, st, NULL, 0.0);
+    if (complete)
+        sinew__emit(c->inst, c->ai, SINEW_EVENT_COMPLETE, st, NULL, 0.0);
+}
+
+static void zorder_tl_update(const tl_ctx *c, double time) {
+    tl_state *t = &c->st->zorder_tl;
+    const sinew_model_timeline *T = tl_data(c, t);
+    if (!T || !set_current_time(c, t, time))
+        return;
+    uint32_t fc = T->grid_key_count;
+    bool arrived = false;
+    if (fc > 1) {
+        uint32_t k = frame_key(c, T->frame_keys, t->current_time);
+        if (t->frame_index != (int32_t)k) {
+            t->frame_index = (int32_t)k;
+            arrived = true;
+        }
+    } else if (t->frame_index < 0) {
+        t->frame_index = 0;
+        arrived = true;
+    }
+    if (arrived && t->play_state >= 0) {
+        if (T->values_per_key >= c->arm->slot_count && T->values_per_key > 0)
+            sinew__sort_zorder(c->arm, key_values(T, (uint32_t)t->frame_index));
+        else
+            sinew__sort_zorder(c->arm, NULL);
+    }
+}
+
+/* ---- state set-up --------------------------------------------------------------------------- */
+
+static void push_tl(anim_state *st, uint8_t kind, uint32_t timeline, uint32_t target, uint32_t mesh) {
+    uint32_t n = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
+    if (n >= st->tl_cap)
+        return;
+    tl_state *t = &st->tls[n];
+    tl_reset(t, kind, timeline, target);
+    t->mesh = mesh;
+    if (kind == TLK_BONE)
+        st->bone_tl_count++;
+    else if (kind == TLK_IK)
+        st->ik_tl_count++;
+    else
+        st->slot_tl_count++;
+}
+
+static void build_timelines(arm_inst *arm, anim_state *st) {
+    const sinew_model_armature *d = arm->data;
+    const sinew_model_animation *anim = st->anim;
+    st->bone_tl_count = st->slot_tl_count = st->ik_tl_count = 0;
+    uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
+    /* bones, in update order */
+    for (uint32_t i = 0; i < arm->bone_count; ++i) {
+        uint32_t b = d->bone_order ? d->bone_order[i] : i;
+        bool any = false;
+        for (uint32_t t = t0; t < t0 + tn; ++t) {
+            const sinew_model_timeline *T = &d->timelines[t];
+            if (T->type <= SINEW_TL_BONE_SCALE && T->target == b && T->key_count > 0) {
+                push_tl(st, TLK_BONE, t, b, SINEW_INVALID_INDEX);
+                any = true;
+            }
+        }
+        if (!any && st->reset_to_pose)
+            push_tl(st, TLK_BONE, SINEW_INVALID_INDEX, b, SINEW_INVALID_INDEX);
+    }
+    /* slots, in draw order */
+    for (uint32_t i = 0; i < arm->slot_count; ++i) {
+        uint32_t s = arm->draw_order[i];
+        bool disp = false, color = false;
+        uint32_t covered[16];
+        uint32_t ncov = 0;
+        for (uint32_t t = t0; t < t0 + tn; ++t) {
+            const sinew_model_timeline *T = &d->timelines[t];
+            if (T->target != s || T->key_count == 0)
+                continue;
+            if (T->type == SINEW_TL_SLOT_DISPLAY) {
+                push_tl(st, TLK_SLOT_DISPLAY, t, s, SINEW_INVALID_INDEX);
+                disp = true;
+            } else if (T->type == SINEW_TL_SLOT_COLOR) {
+                push_tl(st, TLK_SLOT_COLOR, t, s, SINEW_INVALID_INDEX);
+                color = true;
+            } else if (T->type == SINEW_TL_FFD && T->mesh < d->mesh_count) {
+                push_tl(st, TLK_DEFORM, t, s, T->mesh);
+                if (ncov < 16)
+                    covered[ncov++] = T->mesh;
+            }
+        }
+        if (!st->reset_to_pose)
+            continue;
+        if (!disp)
+            push_tl(st, TLK_SLOT_DISPLAY, SINEW_INVALID_INDEX, s, SINEW_INVALID_INDEX);
+        if (!color)
+            push_tl(st, TLK_SLOT_COLOR, SINEW_INVALID_INDEX, s, SINEW_INVALID_INDEX);
+        for (uint32_t k = 0; k < arm->list_count[s]; ++k) {
+            const sinew_model_display *dd = &d->displays[arm->list_first[s] + k];
+            if (dd->type != SINEW_DISPLAY_MESH || dd->mesh >= d->mesh_count)
+                continue;
+            bool cov = false;
+            for (uint32_t q = 0; q < ncov; ++q)
+                cov |= covered[q] == dd->mesh;
+            if (!cov)
+                push_tl(st, TLK_DEFORM, SINEW_INVALID_INDEX, s, dd->mesh);
+        }
+    }
+    /* IK constraints */
+    for (uint32_t c = 0; c < d->ik_count; ++c) {
+        bool any = false;
+        for (uint32_t t = t0; t < t0 + tn; ++t) {
+            const sinew_model_timeline *T = &d->timelines[t];
+            if (T->type == SINEW_TL_IK && T->target == c && T->key_count > 0) {
+                push_tl(st, TLK_IK, t, c, SINEW_INVALID_INDEX);
+                any = true;
+            }
+        }
+        if (!any && st->reset_to_pose)
+            push_tl(st, TLK_IK, SINEW_INVALID_INDEX, c, SINEW_INVALID_INDEX);
+    }
+}
+
+static void remove_pose_timelines(anim_state *st) {
+    uint32_t total = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
+    uint32_t w = 0, nb = 0, ns = 0, ni = 0;
+    for (uint32_t r = 0; r < total; ++r) {
+        tl_state *t = &st->tls[r];
+        if (t->pose)
+            continue;
+        if (r < st->bone_tl_count)
+            nb++;
+        else if (r < st->bone_tl_count + st->slot_tl_count)
+            ns++;
+        else
+            ni++;
+        if (w != r)
+            st->tls[w] = *t;
+        w++;
+    }
+    st->bone_tl_count = nb;
+    st->slot_tl_count = ns;
+    st->ik_tl_count = ni;
+}
+
+/* ---- states ---------------------------------------------------------------------------------- */
+
+static void advance_fade_time(sinew_instance *inst, uint32_t ai, anim_state *st, double passed) {
+    bool out = st->fade_state > 0;
+    if (st->sub_fade_state < 0) {
+        st->sub_fade_state = 0;
+        sinew__emit(inst, ai, out ? SINEW_EVENT_FADE_OUT : SINEW_EVENT_FADE_IN, st, NULL, 0.0);
+    }
+    if (passed < 0.0)
+        passed = -passed;
+    st->fade_time += passed;
+    if (st->fade_time >= st->fade_total_time) {
+        st->sub_fade_state = 1;
+        st->fade_progress = out ? 0.0 : 1.0;
+    } else if (st->fade_time > 0.0) {
+        st->fade_progress = out ? 1.0 - st->fade_time / st->fade_total_time
+                                : st->fade_time / st->fade_total_time;
+    } else {
+        st->fade_progress = out ? 1.0 : 0.0;
+    }
+    if (st->sub_fade_state > 0) {
+        if (!out) {
+            st->playhead_state |= 1;
+            st->fade_state = 0;
+        }
+        sinew__emit(inst, ai, out ? SINEW_EVENT_FADE_OUT_COMPLETE : SINEW_EVENT_FADE_IN_COMPLETE, st,
+                    NULL, 0.0);
+    }
+}
+
+static void state_fade_out(anim_state *st, double t, bool pause) {
+    if (t < 0.0)
+        t = 0.0;
+    if (pause)
+        st->playhead_state &= 2;
+    if (st->fade_state > 0) {
+        if (t > st->fade_total_time - st->fade_time)
+            return;
+    } else {
+        st->fade_state = 1;
+        st->sub_fade_state = -1;
+        if (t <= 0.0 || st->fade_progress <= 0.0)
+            st->fade_progress = 0.000001;
+        uint32_t total = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
+        for (uint32_t i = st->bone_tl_count; i < total; ++i) {
+            tl_state *tl = &st->tls[i];
+            if (tl->kind == TLK_SLOT_COLOR || tl->kind == TLK_DEFORM) {
+                tl->tween_state = 0;
+                tl->dirty = 0;
+            }
+        }
+    }
+    st->display_control = false;
+    st->fade_total_time = st->fade_progress > 0.000001 ? t / st->fade_progress : 0.0;
+    st->fade_time = st->fade_total_time * (1.0 - st->fade_progress);
+}
+
+static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, double passed) {
+    arm_inst *arm = &inst->arms[ai];
+    if (st->fade_state != 0 || st->sub_fade_state != 0)
+        advance_fade_time(inst, ai, st, passed);
+    if (st->playhead_state == 3) {
+        if (st->time_scale != 1.0f)
+            passed *= st->time_scale;
+        st->time += passed;
+    }
+    if (st->timeline_dirty) {
+        build_timelines(arm, st);
+        st->timeline_dirty = 0;
+    }
+    if (st->weight == 0.0f)
+        return;
+    tl_ctx c = {inst, ai, arm, st, st->anim, (double)arm->data->frame_rate, anim_seconds(arm, st->anim)};
+    double time = st->time;
+    st->weight_result = st->weight * st->fade_progress;
+    if (st->action_tl.play_state <= 0)
+        action_tl_update(&c, time);
+    if (st->has_zorder && st->zorder_tl.play_state <= 0)
+        zorder_tl_update(&c, time);
+    /* bone timelines, blended per bone */
+    uint32_t nb = st->bone_tl_count;
+    bool fading_out = st->fade_state > 0;
+    for (uint32_t i = 0; i < nb;) {
+        uint32_t bone = st->tls[i].target;
+        uint32_t j = i;
+        while (j < nb && st->tls[j].target == bone) {
+            if (st->tls[j].play_state <= 0 && !st->tls[j].pose)
+                bone_tl_update(&c, &st->tls[j], time);
+            j++;
+        }
+        int bs = blend_update(&arm->blend[bone], st->weight_result, st->layer);
+        if (bs != 0) {
+            double r[6] = {0, 0, 0, 0, 1, 1};
+            for (uint32_t k = i; k < j; ++k)
+                bone_tl_result(&c, &st->tls[k], r);
+            if (fading_out) {
+                r[2] = sinew__normalize_radian(r[2]);
+                r[3] = sinew__normalize_radian(r[3]);
+            }
+            bone_blend(arm, bone, bs, r);
+        }
+        i = j;
+    }
+    if (st->display_control) {
+        uint32_t end = nb + st->slot_tl_count;
+        for (uint32_t i = nb; i < end; ++i) {
+            tl_state *t = &st->tls[i];
+            if (t->play_state <= 0)
+                slot_tl_update(&c, t, time);
+        }
+    }
+    uint32_t ik0 = nb + st->slot_tl_count, ik1 = ik0 + st->ik_tl_count;
+    for (uint32_t i = ik0; i < ik1; ++i)
+        if (st->tls[i].play_state <= 0)
+            ik_tl_update(&c, &st->tls[i], time);
+    if (st->fade_state == 0) {
+        if (st->sub_fade_state > 0) {
+            st->sub_fade_state = 0;
+            remove_pose_timelines(st);
+        }
+        if (st->action_tl.play_state > 0 && st->auto_fade_out_time >= 0.0f)
+            state_fade_out(st, st->auto_fade_out_time, true);
+    }
+}
+
+static void remove_state(arm_inst *arm, uint32_t i) {
+    /* keep the timeline storage attached to its slot in the array: swap storage pointers */
+    tl_state *keep = arm->states[i].tls;
+    uint32_t cap = arm->states[i].tl_cap;
+    for (uint32_t k = i; k + 1 < arm->state_count; ++k)
+        arm->states[k] = arm->states[k + 1];
+    arm->state_count--;
+    arm->states[arm->state_count].tls = keep;
+    arm->states[arm->state_count].tl_cap = cap;
+    if (arm->last_state == (int32_t)i)
+        arm->last_state = -1;
+    else if (arm->last_state > (int32_t)i)
+        arm->last_state--;
+}
+
+static void animation_advance(sinew_instance *inst, uint32_t ai, double passed) {
+    arm_inst *arm = &inst->arms[ai];
+    if (passed < 0.0)
+        passed = -passed;
+    if (arm->parent_arm != SINEW_INVALID_INDEX)
+        arm->inherit_time_scale = inst->arms[arm->parent_arm].inherit_time_scale * arm->time_scale;
+    else
+        arm->inherit_time_scale = arm->time_scale;
+    if (arm->inherit_time_scale != 1.0)
+        passed *= arm->inherit_time_scale;
+    uint32_t n = arm->state_count;
+    if (n == 1) {
+        anim_state *st = &arm->states[0];
+        if (st->fade_state > 0 && st->sub_fade_state > 0) {
+            remove_state(arm, 0);
+            arm->last_state = -1;
+        } else {
+            state_advance(inst, ai, st, passed);
+        }
+    } else if (n > 1) {
+        bool removed = false;
+        for (uint32_t i = 0; i < arm->state_count;) {
+            anim_state *st = &arm->states[i];
+            if (st->fade_state > 0 && st->sub_fade_state > 0) {
+                remove_state(arm, i);
+                removed = true;
+                continue;
+            }
+            state_advance(inst, ai, st, passed);
+            ++i;
+        }
+        if (removed && arm->last_state < 0 && arm->state_count > 0)
+            arm->last_state = (int32_t)arm->state_count - 1;
+    }
+}
+
+static void run_actions(sinew_instance *inst, uint32_t ai) {
+    arm_inst *arm = &inst->arms[ai];
+    arm->lock_update = true;
+    for (uint32_t q = 0; q < arm->action_count; ++q) {
+        pending_action pa = arm->actions[q];
+        const sinew_model_action *a = &arm->data->actions[pa.action];
+        if (a->type == SINEW_ACTION_FRAME_EVENT || a->type == SINEW_ACTION_SOUND)
+            continue;
+        if (pa.slot != SINEW_INVALID_INDEX && pa.slot < arm->slot_count) {
+            uint32_t child = arm->cur_child[pa.slot];
+            if (child != SINEW_INVALID_INDEX) {
+                uint32_t an = sinew__find_animation(inst->arms[child].data, a->name);
+                if (an != SINEW_INVALID_INDEX)
+                    sinew__arm_fade_in(inst, child, an, -1.0, a->play_times, 0, NULL,
+                                       FADE_SAME_LAYER_AND_GROUP, true, -100.0f, 0.0, 1.0f, true);
+            }
+        } else if (pa.bone != SINEW_INVALID_INDEX) {
+            for (uint32_t s = 0; s < arm->slot_count; ++s) {
+                if (arm->data->slots[s].parent != pa.bone || arm->cur_child[s] == SINEW_INVALID_INDEX)
+                    continue;
+                uint32_t child = arm->cur_child[s];
+                uint32_t an = sinew__find_animation(inst->arms[child].data, a->name);
+                if (an != SINEW_INVALID_INDEX)
+                    sinew__arm_fade_in(inst, child, an, -1.0, a->play_times, 0, NULL,
+                                       FADE_SAME_LAYER_AND_GROUP, true, -100.0f, 0.0, 1.0f, true);
+            }
+        } else {
+            uint32_t an = sinew__find_animation(arm->data, a->name);
+            if (an != SINEW_INVALID_INDEX)
+                sinew__arm_fade_in(inst, ai, an, -1.0, a->play_times, 0, NULL,
+                                   FADE_SAME_LAYER_AND_GROUP, true, -100.0f, 0.0, 1.0f, true);
+        }
+    }
+    arm->action_count = 0;
+    arm->lock_update = false;
+}
+
+void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt) {
+    arm_inst *arm = &inst->arms[ai];
+    if (arm->lock_update)
+        return;
+    animation_advance(inst, ai, dt);
+    if (arm->slots_dirty) {
+        arm->slots_dirty = false;
+        sinew__sort_draw_order(arm);
+    }
+    sinew__arm_update_bones(inst, ai);
+    sinew__arm_update_slots(inst, ai);
+    if (arm->action_count > 0)
+        run_actions(inst, ai);
+}
+
+int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_index, double fade_in_time,
+                           int32_t play_times, int32_t layer, const char *group, int fade_out_mode,
+                           bool reset_to_pose, float time_scale, double position, float weight,
+                           bool pause_fade_in) {
+    arm_inst *arm = &inst->arms[ai];
+    if (anim_index >= arm->data->animation_count)
+        return -1;
+    const sinew_model_animation *anim = &arm->data->animations[anim_index];
+    if (fade_out_mode == FADE_SINGLE)
+        for (uint32_t i = 0; i < arm->state_count; ++i)
+            if (arm->states[i].anim_index == anim_index)
+                return (int32_t)i;
+    if (arm->state_count == 0)
+        fade_in_time = 0.0;
+    else if (fade_in_time < 0.0)
+        fade_in_time = anim->fade_in_time > 0.0f ? anim->fade_in_time : 0.0;
+    double fade_out_time = fade_in_time;
+    if (time_scale <= -100.0f)
+        time_scale = anim->scale != 0.0f ? 1.0f / anim->scale : 1.0f;
+    double dur = anim_seconds(arm, anim);
+    if (anim->frame_count > 1) {
+        if (position < 0.0) {
+            position = fmod(position, dur);
+            position = dur - position;
+        } else if (position == dur) {
+            position -= 0.000001;
+        } else if (position > dur) {
+            position = fmod(position, dur);
+        }
+        if (play_times < 0)
+            play_times = anim->play_times;
+    } else {
+        play_times = 1;
+        position = 0.0;
+    }
+    if (!isfinite(position))
+        position = 0.0;
+    const char *grp = group ? group : "";
+    /* fade out the others */
+    for (uint32_t i = 0; i < arm->state_count; ++i) {
+        anim_state *o = &arm->states[i];
+        bool hit = false;
+        switch (fade_out_mode) {
+        case FADE_SAME_LAYER:
+            hit = o->layer == layer;
+            break;
+        case FADE_SAME_GROUP:
+            hit = strcmp(o->group, grp) == 0;
+            break;
+        case FADE_SAME_LAYER_AND_GROUP:
+            hit = o->layer == layer && strcmp(o->group, grp) == 0;
+            break;
+        case FADE_ALL:
+            hit = true;
+            break;
+        default:
+            break;
+        }
+        if (hit)
+            state_fade_out(o, fade_out_time, true);
+    }
+    /* make room */
+    if (arm->state_count == SINEW_STATE_CAP) {
+        uint32_t victim = 0;
+        for (uint32_t i = 0; i < arm->state_count; ++i)
+            if (arm->states[i].fade_state > 0) {
+                victim = i;
+                break;
+            }
+        remove_state(arm, victim);
+    }
+    /* insert by layer (higher first; equal layers keep call order) */
+    uint32_t at = arm->state_count;
+    for (uint32_t i = 0; i < arm->state_count; ++i)
+        if (layer > arm->states[i].layer) {
+            at = i;
+            break;
+        }
+    tl_state *store = arm->states[arm->state_count].tls;
+    uint32_t cap = arm->states[arm->state_count].tl_cap;
+    for (uint32_t k = arm->state_count; k > at; --k)
+        arm->states[k] = arm->states[k - 1];
+    arm->state_count++;
+    if (arm->last_state >= (int32_t)at)
+        arm->last_state++;
+    anim_state *st = &arm->states[at];
+    memset(st, 0, sizeof *st);
+    st->tls = store;
+    st->tl_cap = cap;
+    st->anim = anim;
+    st->serial = ++inst->next_serial;
+    st->anim_index = anim_index;
+    st->reset_to_pose = reset_to_pose;
+    st->display_control = true;
+    st->action_enabled = true;
+    st->layer = layer;
+    st->play_times = play_times;
+    st->time_scale = time_scale;
+    st->fade_total_time = fade_in_time;
+    st->auto_fade_out_time = -1.0f;
+    st->weight = weight;
+    size_t gl = strlen(grp);
+    if (gl >= sizeof st->group)
+        gl = sizeof st->group - 1;
+    memcpy(st->group, grp, gl);
+    st->group[gl] = 0;
+    st->playhead_state = pause_fade_in ? 2 : 3;
+    st->position = 0.0;
+    st->duration = dur;
+    if (position != 0.0)
+        st->time = time_scale >= 0.0f ? position : position - dur;
+    else
+        st->time = 0.0;
+    if (time_scale < 0.0f && st->time == 0.0)
+        st->time = -0.000001;
+    st->fade_progress = fade_in_time <= 0.0 ? 0.999999 : 0.0;
+    st->fade_state = -1;
+    st->sub_fade_state = -1;
+    st->timeline_dirty = 2;
+    tl_reset(&st->action_tl, TLK_ACTION, SINEW_INVALID_INDEX, 0);
+    st->action_tl.current_time = st->time;
+    if (st->action_tl.current_time < 0.0)
+        st->action_tl.current_time = st->duration - st->action_tl.current_time;
+    st->has_zorder = false;
+    for (uint32_t t = anim->first_timeline; t < anim->first_timeline + anim->timeline_count; ++t)
+        if (arm->data->timelines[t].type == SINEW_TL_ZORDER && arm->data->timelines[t].key_count > 0) {
+            tl_reset(&st->zorder_tl, TLK_ZORDER, t, 0);
+            st->has_zorder = true;
+            break;
+        }
+    /* children with an animation of that name fade it in */
+    for (uint32_t i = 0; i < arm->slot_count; ++i) {
+        uint32_t s = arm->draw_order[i];
+        uint32_t child = arm->cur_child[s];
+        if (child == SINEW_INVALID_INDEX)
+            continue;
+        arm_inst *ch = &inst->arms[child];
+        uint32_t can = sinew__find_animation(ch->data, anim->name);
+        if (can == SINEW_INVALID_INDEX)
+            continue;
+        bool has = false;
+        for (uint32_t k = 0; k < ch->state_count; ++k)
+            has |= ch->states[k].anim_index == can;
+        if (!has)
+            sinew__arm_fade_in(inst, child, can, -1.0, -1, 0, NULL, FADE_SAME_LAYER_AND_GROUP, true,
+                               -100.0f, 0.0, 1.0f, true);
+    }
+    arm = &inst->arms[ai];
+    if (fade_in_time <= 0.0)
+        sinew__arm_advance(inst, ai, 0.0);
+    /* the state may have moved if the zero-time update removed a faded-out state */
+    int32_t idx = -1;
+    for (uint32_t i = 0; i < arm->state_count; ++i)
+        if (arm->states[i].anim == anim && arm->states[i].fade_state <= 0)
+            idx = (int32_t)i;
+    arm->last_state = idx;
+    return idx;
+}
+
+void sinew__arm_play_default(sinew_instance *inst, uint32_t ai) {
+    arm_inst *arm = &inst->arms[ai];
+    if (arm->last_state < 0) {
+        uint32_t def = arm->data->default_animation;
+        if (def < arm->data->animation_count)
+            sinew__arm_fade_in(inst, ai, def, 0.0, -1, 0, NULL, FADE_ALL, true, -100.0f, 0.0, 1.0f, true);
+        return;
+    }
+    anim_state *st = &arm->states[arm->last_state];
+    bool playing = (st->playhead_state & 2) != 0 && st->action_tl.play_state <= 0;
+    bool completed = st->action_tl.play_state > 0;
+    if (!playing && !completed)
+        st->playhead_state = 3;
+    else
+        sinew__arm_fade_in(inst, ai, st->anim_index, 0.0, -1, 0, NULL, FADE_ALL, true, -100.0f, 0.0,
+                           1.0f, true);
+}

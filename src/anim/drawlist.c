@@ -1,0 +1,194 @@
+/*
+ * The draw list: one command per visible display in draw order, child armatures flattened in
+ * place (their colour multiplied by the parent slot's).
+ *
+ * Images (dragonbones-semantics §1/§9): pivot in pixels = pivot * W + frameX (W/H the untrimmed
+ * frame size when the region is trimmed, else the display size, i.e. the stored size swapped when
+ * rotated); the region's pixels are drawn with their top-left corner at (-pivotX, -pivotY) in slot
+ * space, at the display size. A rotated region is stored turned by 90 degrees: display (u, v)
+ * maps to page pixel (x + (1 - v) * w, y + u * h) with w/h the stored size (the same rule as mesh
+ * UVs, §5). Meshes use their world vertices and region-relative UVs.
+ */
+#include <string.h>
+
+#include "anim/runtime_internal.h"
+
+typedef struct dl_build {
+    sinew_instance *inst;
+    uint32_t nv, ni, nc;
+} dl_build;
+
+static sinew_color_transform color_concat(sinew_color_transform c, const sinew_color_transform *parent) {
+    if (!parent)
+        return c;
+    sinew_color_transform r;
+    r.a_mul = c.a_mul * parent->a_mul;
+    r.r_mul = c.r_mul * parent->r_mul;
+    r.g_mul = c.g_mul * parent->g_mul;
+    r.b_mul = c.b_mul * parent->b_mul;
+    r.a_add = c.a_add * parent->a_mul + parent->a_add;
+    r.r_add = c.r_add * parent->r_mul + parent->r_add;
+    r.g_add = c.g_add * parent->g_mul + parent->g_add;
+    r.b_add = c.b_add * parent->b_mul + parent->b_add;
+    return r;
+}
+
+static void page_size(const struct sinew_atlas *atlas, const sinew_model_region *r, float *pw, float *ph) {
+    *pw = 0.0f;
+    *ph = 0.0f;
+    if (r->page < atlas->page_count) {
+        *pw = (float)atlas->pages[r->page].width;
+        *ph = (float)atlas->pages[r->page].height;
+    }
+    if (*pw <= 0.0f || *ph <= 0.0f) {
+        /* the atlas did not say: the extent of its regions on that page */
+        for (uint32_t i = 0; i < atlas->region_count; ++i) {
+            const sinew_model_region *q = &atlas->regions[i];
+            if (q->page != r->page)
+                continue;
+            if (q->x + q->width > *pw)
+                *pw = q->x + q->width;
+            if (q->y + q->height > *ph)
+                *ph = q->y + q->height;
+        }
+    }
+    if (*pw <= 0.0f)
+        *pw = 1.0f;
+    if (*ph <= 0.0f)
+        *ph = 1.0f;
+}
+
+/* Region-relative (u, v) -> page UV. */
+static void region_uv(const sinew_model_region *r, float pw, float ph, float u, float v, float *out) {
+    if (r->rotated) {
+        out[0] = (r->x + (1.0f - v) * r->width) / pw;
+        out[1] = (r->y + u * r->height) / ph;
+    } else {
+        out[0] = (r->x + u * r->width) / pw;
+        out[1] = (r->y + v * r->height) / ph;
+    }
+}
+
+static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *parent_color, uint32_t depth) {
+    sinew_instance *inst = b->inst;
+    const arm_inst *a = &inst->arms[ai];
+    const sinew_model_armature *d = a->data;
+    const struct sinew_atlas *atlas = inst->atlas;
+    for (uint32_t k = 0; k < a->slot_count; ++k) {
+        uint32_t s = a->draw_order[k];
+        uint32_t disp = a->cur_display[s];
+        if (disp == SINEW_INVALID_INDEX || a->display_index[s] < 0)
+            continue;
+        const sinew_model_display *dd = &d->displays[disp];
+        sinew_color_transform col = color_concat(a->color[s], parent_color);
+        if (dd->type == SINEW_DISPLAY_ARMATURE) {
+            if (a->cur_child[s] != SINEW_INVALID_INDEX)
+                emit_arm(b, a->cur_child[s], &col, depth + 1);
+            continue;
+        }
+        if (dd->type != SINEW_DISPLAY_IMAGE && dd->type != SINEW_DISPLAY_MESH)
+            continue;
+        const sinew_model_region *r = NULL;
+        if (atlas) {
+            uint32_t ri = sinew__atlas_find_region(atlas, dd->path ? dd->path : dd->name);
+            if (ri != SINEW_INVALID_INDEX)
+                r = &atlas->regions[ri];
+        }
+        if (!r && atlas)
+            continue; /* a missing texture is not drawn */
+        float pw = 1.0f, ph = 1.0f;
+        if (r)
+            page_size(atlas, r, &pw, &ph);
+        if (b->nc >= inst->dl_cmd_cap)
+            return;
+        sinew_draw_cmd *cmd = &inst->dl_cmds[b->nc];
+        memset(cmd, 0, sizeof *cmd);
+        cmd->page = r ? r->page : SINEW_INVALID_INDEX;
+        cmd->blend = a->blend_mode[s];
+        cmd->color = col;
+        cmd->slot = s;
+        cmd->depth = depth;
+        if (r) {
+            float dw = r->rotated ? r->height : r->width, dh = r->rotated ? r->width : r->height;
+            cmd->region[0] = r->x / pw;
+            cmd->region[1] = r->y / ph;
+            cmd->region[2] = (r->x + r->width) / pw;
+            cmd->region[3] = (r->y + r->height) / ph;
+            (void)dw;
+            (void)dh;
+        }
+        uint32_t v0 = b->nv;
+        if (dd->type == SINEW_DISPLAY_IMAGE) {
+            if (b->nv + 4 > inst->dl_vertex_cap || b->ni + 6 > inst->dl_index_cap)
+                return;
+            float dw = 0.0f, dh = 0.0f, pivx = 0.0f, pivy = 0.0f;
+            if (r) {
+                dw = r->rotated ? r->height : r->width;
+                dh = r->rotated ? r->width : r->height;
+                float fw = r->has_frame ? r->frame_width : dw;
+                float fh = r->has_frame ? r->frame_height : dh;
+                pivx = dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f);
+                pivy = dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f);
+            }
+            const float *m = a->slot_world + (size_t)s * 6;
+            static const float cu[4] = {0, 1, 1, 0}, cvv[4] = {0, 0, 1, 1};
+            for (int i = 0; i < 4; ++i) {
+                float x = -pivx + cu[i] * dw, y = -pivy + cvv[i] * dh;
+                inst->dl_positions[2 * (v0 + (uint32_t)i)] = m[0] * x + m[2] * y + m[4];
+                inst->dl_positions[2 * (v0 + (uint32_t)i) + 1] = m[1] * x + m[3] * y + m[5];
+                if (r)
+                    region_uv(r, pw, ph, cu[i], cvv[i], inst->dl_uvs + 2 * (v0 + (uint32_t)i));
+                else
+                    inst->dl_uvs[2 * (v0 + (uint32_t)i)] = inst->dl_uvs[2 * (v0 + (uint32_t)i) + 1] = 0.0f;
+            }
+            static const uint32_t quad[6] = {0, 1, 2, 0, 2, 3};
+            cmd->first_index = b->ni;
+            for (int i = 0; i < 6; ++i)
+                inst->dl_indices[b->ni++] = v0 + quad[i];
+            cmd->index_count = 6;
+            cmd->vertex_count = 4;
+            b->nv += 4;
+        } else {
+            if (a->cur_mesh[s] == SINEW_INVALID_INDEX)
+                continue;
+            const sinew_model_mesh *mesh = &d->meshes[a->cur_mesh[s]];
+            uint32_t vc = mesh->vertex_count;
+            if (b->nv + vc > inst->dl_vertex_cap || b->ni + 3 * mesh->triangle_count > inst->dl_index_cap)
+                return;
+            const float *wv = a->mesh_out + a->deform_first[s];
+            memcpy(inst->dl_positions + 2 * (size_t)v0, wv, (size_t)vc * 2 * sizeof(float));
+            for (uint32_t i = 0; i < vc; ++i) {
+                float *uv = inst->dl_uvs + 2 * (size_t)(v0 + i);
+                if (r)
+                    region_uv(r, pw, ph, mesh->uvs[2 * i], mesh->uvs[2 * i + 1], uv);
+                else
+                    uv[0] = uv[1] = 0.0f;
+            }
+            cmd->first_index = b->ni;
+            for (uint32_t i = 0; i < 3 * mesh->triangle_count; ++i)
+                inst->dl_indices[b->ni++] = v0 + (mesh->triangles[i] < vc ? mesh->triangles[i] : 0);
+            cmd->index_count = 3 * mesh->triangle_count;
+            cmd->vertex_count = vc;
+            b->nv += vc;
+        }
+        cmd->first_vertex = v0;
+        b->nc++;
+    }
+}
+
+void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out) {
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (!inst)
+        return;
+    dl_build b = {inst, 0, 0, 0};
+    emit_arm(&b, 0, NULL, 0);
+    out->positions = inst->dl_positions;
+    out->uvs = inst->dl_uvs;
+    out->indices = inst->dl_indices;
+    out->cmds = inst->dl_cmds;
+    out->vertex_count = b.nv;
+    out->index_count = b.ni;
+    out->cmd_count = b.nc;
+}

@@ -1,0 +1,749 @@
+/*
+ * Instances: one allocation holding the top armature and every nested child armature (flattened,
+ * depth-first), their poses, animation states, event queue and draw-list storage.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "anim/runtime_internal.h"
+#include "base/alloc.h"
+#include "base/error.h"
+
+#define MAX_ARMS 4096u
+
+/* ---- layout ---------------------------------------------------------------------------------- */
+
+typedef struct carver {
+    char *base;
+    size_t off;
+    bool ok;
+} carver;
+
+static void *carve(carver *c, size_t count, size_t elem) {
+    size_t bytes;
+    if (!sinew__mul_size(count, elem, &bytes)) {
+        c->ok = false;
+        return NULL;
+    }
+    size_t off = (c->off + 15u) & ~(size_t)15u;
+    if (off < c->off || !sinew__add_size(off, bytes, &c->off)) {
+        c->ok = false;
+        return NULL;
+    }
+    return c->base ? c->base + off : NULL;
+}
+
+static uint32_t count_arms(const struct sinew_data *data, uint32_t a, uint32_t depth, uint32_t *total) {
+    if (*total >= MAX_ARMS)
+        return *total;
+    (*total)++;
+    const sinew_model_armature *arm = &data->armatures[a];
+    if (depth + 1 >= SINEW_MAX_DEPTH)
+        return *total;
+    for (uint32_t d = 0; d < arm->display_count; ++d)
+        if (arm->displays[d].type == SINEW_DISPLAY_ARMATURE && arm->displays[d].armature < data->armature_count)
+            count_arms(data, arm->displays[d].armature, depth + 1, total);
+    return *total;
+}
+
+static uint32_t find_skin(const sinew_model_armature *arm, const char *name) {
+    for (uint32_t i = 0; i < arm->skin_count; ++i)
+        if (arm->skins[i].name && strcmp(arm->skins[i].name, name ? name : "") == 0)
+            return i;
+    return SINEW_INVALID_INDEX;
+}
+
+static uint32_t slot_deform_cap(const sinew_model_armature *arm, uint32_t slot, uint32_t *max_tris) {
+    uint32_t cap = 0, tris = 2;
+    for (uint32_t k = 0; k < arm->skin_slot_count; ++k) {
+        const sinew_model_skin_slot *ss = &arm->skin_slots[k];
+        if (ss->slot != slot)
+            continue;
+        for (uint32_t i = 0; i < ss->display_count; ++i) {
+            const sinew_model_display *d = &arm->displays[ss->first_display + i];
+            if (d->type == SINEW_DISPLAY_MESH && d->mesh < arm->mesh_count) {
+                uint32_t v = arm->meshes[d->mesh].vertex_count;
+                if (2 * v > cap)
+                    cap = 2 * v;
+                if (arm->meshes[d->mesh].triangle_count > tris)
+                    tris = arm->meshes[d->mesh].triangle_count;
+            }
+        }
+    }
+    if (max_tris)
+        *max_tris = tris;
+    return cap;
+}
+
+static uint32_t mesh_display_count(const sinew_model_armature *arm) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < arm->skin_slot_count; ++k) {
+        const sinew_model_skin_slot *ss = &arm->skin_slots[k];
+        for (uint32_t i = 0; i < ss->display_count; ++i)
+            n += arm->displays[ss->first_display + i].type == SINEW_DISPLAY_MESH;
+    }
+    return n;
+}
+
+typedef struct layout_ctx {
+    const struct sinew_data *data;
+    carver *cv;
+    arm_inst *arms;            /* NULL while planning */
+    uint32_t next;
+    uint32_t dl_vertices, dl_indices, dl_cmds;
+} layout_ctx;
+
+static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent, uint32_t depth) {
+    uint32_t me = lc->next++;
+    const sinew_model_armature *d = &lc->data->armatures[data_index];
+    carver *cv = lc->cv;
+    arm_inst tmp;
+    arm_inst *a = lc->arms ? &lc->arms[me] : &tmp;
+    memset(a, 0, sizeof *a);
+    a->data = d;
+    a->data_index = data_index;
+    a->parent_arm = parent;
+    a->parent_slot = SINEW_INVALID_INDEX;
+    a->depth = depth;
+    uint32_t nb = d->bone_count, ns = d->slot_count, nk = d->ik_count;
+    a->bone_count = nb;
+    a->slot_count = ns;
+    a->pose = carve(cv, (size_t)nb * 6, sizeof(float));
+    a->world = carve(cv, (size_t)nb * 6, sizeof(float));
+    a->global = carve(cv, (size_t)nb * 6, sizeof(double));
+    a->global_valid = carve(cv, nb, 1);
+    a->computed = carve(cv, nb, 1);
+    a->bone_has_tl = carve(cv, nb, 1);
+    a->blend = carve(cv, nb, sizeof(blend_state));
+    a->ik_weight = carve(cv, nk, sizeof(float));
+    a->ik_bend = carve(cv, nk, 1);
+    a->display_index = carve(cv, ns, sizeof(int32_t));
+    a->anim_display_index = carve(cv, ns, sizeof(int32_t));
+    a->zorder = carve(cv, ns, sizeof(int32_t));
+    a->draw_order = carve(cv, ns, sizeof(uint32_t));
+    a->color = carve(cv, ns, sizeof(sinew_color_transform));
+    a->blend_mode = carve(cv, ns, sizeof(sinew_blend_mode));
+    a->list_first = carve(cv, ns, sizeof(uint32_t));
+    a->list_count = carve(cv, ns, sizeof(uint32_t));
+    a->cur_display = carve(cv, ns, sizeof(uint32_t));
+    a->cur_mesh = carve(cv, ns, sizeof(uint32_t));
+    a->cur_child = carve(cv, ns, sizeof(uint32_t));
+    a->display_dirty = carve(cv, ns, 1);
+    a->slot_local = carve(cv, (size_t)ns * 6, sizeof(float));
+    a->slot_world = carve(cv, (size_t)ns * 6, sizeof(float));
+    a->deform_first = carve(cv, ns, sizeof(uint32_t));
+    a->deform_cap = carve(cv, ns, sizeof(uint32_t));
+    size_t deform_total = 0;
+    for (uint32_t s = 0; s < ns; ++s) {
+        uint32_t tris = 2;
+        uint32_t cap = slot_deform_cap(d, s, &tris);
+        if (lc->arms) {
+            a->deform_first[s] = (uint32_t)deform_total;
+            a->deform_cap[s] = cap;
+        }
+        deform_total += cap;
+        lc->dl_vertices += cap / 2 > 4 ? cap / 2 : 4;
+        lc->dl_indices += 3 * tris;
+        lc->dl_cmds += 1;
+    }
+    a->deform = carve(cv, deform_total, sizeof(float));
+    a->mesh_out = carve(cv, deform_total, sizeof(float));
+    a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
+    uint32_t tl_cap = d->max_anim_timelines + nb + 2 * ns + mesh_display_count(d) + nk + 1;
+    for (uint32_t i = 0; i < SINEW_STATE_CAP; ++i) {
+        a->states[i].tls = carve(cv, tl_cap, sizeof(tl_state));
+        a->states[i].tl_cap = tl_cap;
+    }
+    if (lc->arms)
+        for (uint32_t i = 0; i < d->display_count; ++i)
+            a->display_child[i] = SINEW_INVALID_INDEX;
+    if (depth + 1 < SINEW_MAX_DEPTH) {
+        for (uint32_t i = 0; i < d->display_count; ++i) {
+            const sinew_model_display *dd = &d->displays[i];
+            if (dd->type != SINEW_DISPLAY_ARMATURE || dd->armature >= lc->data->armature_count)
+                continue;
+            if (lc->next >= MAX_ARMS)
+                break;
+            uint32_t child = layout_arm(lc, dd->armature, me, depth + 1);
+            if (lc->arms) {
+                lc->arms[me].display_child[i] = child;
+                /* the slot owning this display (first skin that lists it) */
+                for (uint32_t k = 0; k < d->skin_slot_count; ++k) {
+                    const sinew_model_skin_slot *ss = &d->skin_slots[k];
+                    if (i >= ss->first_display && i < ss->first_display + ss->display_count) {
+                        lc->arms[child].parent_slot = ss->slot;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    return me;
+}
+
+/* ---- set-up ---------------------------------------------------------------------------------- */
+
+static void apply_skin_lists(arm_inst *a) {
+    const sinew_model_armature *d = a->data;
+    for (uint32_t s = 0; s < a->slot_count; ++s) {
+        a->list_first[s] = 0;
+        a->list_count[s] = 0;
+    }
+    uint32_t skins[2] = {a->default_skin, a->skin};
+    for (int pass = 0; pass < 2; ++pass) {
+        uint32_t sk = skins[pass];
+        if (sk >= d->skin_count || (pass == 1 && sk == a->default_skin))
+            continue;
+        const sinew_model_skin *skin = &d->skins[sk];
+        for (uint32_t k = 0; k < skin->slot_count; ++k) {
+            uint32_t ssi = skin->first_slot + k;
+            if (ssi >= d->skin_slot_count)
+                break;
+            const sinew_model_skin_slot *ss = &d->skin_slots[ssi];
+            if (ss->slot >= a->slot_count)
+                continue;
+            a->list_first[ss->slot] = ss->first_display;
+            a->list_count[ss->slot] = ss->display_count;
+        }
+    }
+}
+
+static void reset_arm(arm_inst *a) {
+    const sinew_model_armature *d = a->data;
+    for (uint32_t b = 0; b < a->bone_count; ++b) {
+        float *p = a->pose + (size_t)b * 6;
+        p[0] = p[1] = p[2] = p[3] = 0.0f;
+        p[4] = p[5] = 1.0f;
+        memset(&a->blend[b], 0, sizeof(blend_state));
+        a->global_valid[b] = 0;
+        double *g = a->global + (size_t)b * 6;
+        g[0] = g[1] = g[2] = g[3] = 0.0;
+        g[4] = g[5] = 1.0;
+    }
+    for (uint32_t k = 0; k < d->ik_count; ++k) {
+        a->ik_weight[k] = d->iks[k].weight;
+        a->ik_bend[k] = d->iks[k].bend_positive;
+    }
+    a->default_skin = find_skin(d, "");
+    if (a->default_skin == SINEW_INVALID_INDEX && d->skin_count > 0)
+        a->default_skin = 0;
+    apply_skin_lists(a);
+    for (uint32_t s = 0; s < a->slot_count; ++s) {
+        const sinew_model_slot *sd = &d->slots[s];
+        a->display_index[s] = -1;
+        a->anim_display_index[s] = -1;
+        a->zorder[s] = (int32_t)s;
+        a->draw_order[s] = s;
+        a->color[s] = sd->color;
+        a->blend_mode[s] = sd->blend;
+        a->cur_display[s] = SINEW_INVALID_INDEX;
+        a->cur_mesh[s] = SINEW_INVALID_INDEX;
+        a->cur_child[s] = SINEW_INVALID_INDEX;
+        a->display_dirty[s] = 0;
+        float *l = a->slot_local + (size_t)s * 6;
+        l[0] = 1.0f;
+        l[1] = l[2] = 0.0f;
+        l[3] = 1.0f;
+        l[4] = l[5] = 0.0f;
+        if (a->deform_cap[s])
+            memset(a->deform + a->deform_first[s], 0, a->deform_cap[s] * sizeof(float));
+        /* the official build: _setDisplayIndex(setup, true) */
+        a->anim_display_index[s] = sd->display_index;
+        a->display_index[s] = sd->display_index;
+        sinew__slot_update_display_data(a, s);
+    }
+    a->state_count = 0;
+    a->last_state = -1;
+    a->action_count = 0;
+    a->time_scale = 1.0;
+    a->inherit_time_scale = 1.0;
+    a->zorder_dirty = false;
+    a->slots_dirty = false;
+    a->lock_update = false;
+}
+
+static sinew_status not_found(sinew_error *err, const char *what, const char *name, const char *const *names,
+                              uint32_t count) {
+    char list[200];
+    size_t used = 0;
+    list[0] = 0;
+    for (uint32_t i = 0; i < count && used + 4 < sizeof list; ++i) {
+        int w = snprintf(list + used, sizeof list - used, "%s'%s'", i ? ", " : "", names[i] ? names[i] : "");
+        if (w < 0)
+            break;
+        used += (size_t)w;
+        if (used >= sizeof list) {
+            used = sizeof list - 1;
+            break;
+        }
+    }
+    if (count == 0)
+        snprintf(list, sizeof list, "none");
+    return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "no %s '%s' (have: %s)", what, name ? name : "", list);
+}
+
+static sinew_status arm_names_error(const struct sinew_data *data, const char *name, sinew_error *err) {
+    const char *names[64];
+    uint32_t n = data->armature_count < 64 ? data->armature_count : 64;
+    for (uint32_t i = 0; i < n; ++i)
+        names[i] = data->armatures[i].name;
+    return not_found(err, "armature", name, names, n);
+}
+
+static sinew_status skin_names_error(const sinew_model_armature *arm, const char *name, sinew_error *err) {
+    const char *names[64];
+    uint32_t n = arm->skin_count < 64 ? arm->skin_count : 64;
+    for (uint32_t i = 0; i < n; ++i)
+        names[i] = arm->skins[i].name;
+    return not_found(err, "skin", name, names, n);
+}
+
+static sinew_status anim_names_error(const sinew_model_armature *arm, const char *name, sinew_error *err) {
+    const char *names[64];
+    uint32_t n = arm->animation_count < 64 ? arm->animation_count : 64;
+    for (uint32_t i = 0; i < n; ++i)
+        names[i] = arm->animations[i].name;
+    return not_found(err, "animation", name, names, n);
+}
+
+sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_instance_options *opt,
+                                   sinew_instance **out, sinew_error *err) {
+    if (!out)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "out is NULL");
+    *out = NULL;
+    if (!data)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "data is NULL");
+    if (data->armature_count == 0)
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "the data has no armature");
+    uint32_t ai = 0;
+    if (opt && opt->armature) {
+        ai = SINEW_INVALID_INDEX;
+        for (uint32_t i = 0; i < data->armature_count; ++i)
+            if (data->armatures[i].name && strcmp(data->armatures[i].name, opt->armature) == 0) {
+                ai = i;
+                break;
+            }
+        if (ai == SINEW_INVALID_INDEX)
+            return arm_names_error(data, opt->armature, err);
+    }
+    const sinew_model_armature *top = &data->armatures[ai];
+    uint32_t skin = SINEW_INVALID_INDEX;
+    if (opt && opt->skin && opt->skin[0]) {
+        skin = find_skin(top, opt->skin);
+        if (skin == SINEW_INVALID_INDEX)
+            return skin_names_error(top, opt->skin, err);
+    }
+    uint32_t total = 0;
+    count_arms(data, ai, 0, &total);
+    if (total >= MAX_ARMS)
+        return sinew__fail(err, SINEW_E_LIMIT, NULL, "too many nested child armatures");
+
+    for (int pass = 0; pass < 2; ++pass) {
+        carver cv = {NULL, 0, true};
+        sinew_instance *inst = NULL;
+        const sinew_allocator *al = sinew__allocator_or_default(opt ? opt->allocator : NULL);
+        carver *c = &cv;
+        char *block = NULL;
+        size_t size = 0;
+        if (pass == 1) {
+            size = (size_t)total;
+            block = sinew__alloc(al, size);
+            if (!block)
+                return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (%zu bytes)", size);
+            memset(block, 0, size);
+            cv.base = block;
+        }
+        inst = carve(c, 1, sizeof(sinew_instance));
+        uint32_t arm_total = 0;
+        count_arms(data, ai, 0, &arm_total);
+        arm_inst *arms = carve(c, arm_total, sizeof(arm_inst));
+        layout_ctx lc = {data, c, arms, 0, 0, 0, 0};
+        layout_arm(&lc, ai, SINEW_INVALID_INDEX, 0);
+        sinew_event *events = carve(c, SINEW_EVENT_CAP, sizeof(sinew_event));
+        float *dl_pos = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
+        float *dl_uv = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
+        uint32_t *dl_idx = carve(c, lc.dl_indices, sizeof(uint32_t));
+        sinew_draw_cmd *dl_cmd = carve(c, lc.dl_cmds, sizeof(sinew_draw_cmd));
+        if (!cv.ok || cv.off > UINT32_MAX)
+            return sinew__fail(err, SINEW_E_LIMIT, NULL, "instance too large");
+        if (pass == 0) {
+            total = (uint32_t)cv.off;
+            continue;
+        }
+        inst->data = data;
+        inst->atlas = opt ? opt->atlas : NULL;
+        inst->allocator = al;
+        inst->size = size;
+        inst->arm_count = lc.next;
+        inst->arms = arms;
+        inst->events = events;
+        inst->dl_positions = dl_pos;
+        inst->dl_uvs = dl_uv;
+        inst->dl_indices = dl_idx;
+        inst->dl_cmds = dl_cmd;
+        inst->dl_vertex_cap = lc.dl_vertices;
+        inst->dl_index_cap = lc.dl_indices;
+        inst->dl_cmd_cap = lc.dl_cmds;
+        for (uint32_t i = 0; i < inst->arm_count; ++i) {
+            arms[i].skin = i == 0 ? skin : SINEW_INVALID_INDEX;
+            reset_arm(&arms[i]);
+            arms[i].active = false;
+        }
+        /* The official build order: children first (setup pose), then the top armature; a
+         * displayed child starts its default animation when its slot first shows it. */
+        for (uint32_t i = inst->arm_count; i-- > 1;)
+            sinew__arm_advance(inst, i, 0.0);
+        arms[0].active = true;
+        sinew__arm_advance(inst, 0, 0.0);
+        sinew__set_active_tree(inst, 0, true);
+        *out = inst;
+        return SINEW_OK;
+    }
+    return sinew__fail(err, SINEW_E_ARG, NULL, "unreachable");
+}
+
+void sinew_instance_destroy(sinew_instance *inst) {
+    if (!inst)
+        return;
+    sinew__free(inst->allocator, inst, inst->size);
+}
+
+size_t sinew_instance_memory(const sinew_instance *inst) { return inst ? inst->size : 0; }
+
+sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sinew_error *err) {
+    if (!inst)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "instance is NULL");
+    arm_inst *a = &inst->arms[0];
+    uint32_t sk = SINEW_INVALID_INDEX;
+    if (skin && skin[0]) {
+        sk = find_skin(a->data, skin);
+        if (sk == SINEW_INVALID_INDEX)
+            return skin_names_error(a->data, skin, err);
+    }
+    a->skin = sk;
+    apply_skin_lists(a);
+    for (uint32_t s = 0; s < a->slot_count; ++s)
+        sinew__slot_update_display_data(a, s);
+    return SINEW_OK;
+}
+
+/* ---- update ---------------------------------------------------------------------------------- */
+
+/* Marks undelivered events whose state is gone (see sinew_event.state_ended). */
+static void mark_ended(sinew_instance *inst) {
+    for (uint32_t k = 0; k < inst->event_count; ++k) {
+        uint32_t slot = (inst->event_head + k) % SINEW_EVENT_CAP;
+        if (inst->ev_sealed[slot] || inst->ev_serial[slot] == 0)
+            continue;
+        const arm_inst *a = &inst->arms[inst->events[slot].armature_index];
+        bool alive = false;
+        for (uint32_t i = 0; i < a->state_count && !alive; ++i)
+            alive = a->states[i].serial == inst->ev_serial[slot];
+        if (!alive)
+            inst->events[slot].state_ended = true;
+    }
+}
+
+void sinew_instance_update(sinew_instance *inst, double dt) {
+    if (!inst || inst->updating)
+        return;
+    if (!isfinite(dt))
+        dt = 0.0;
+    if (dt > 3600.0)
+        dt = 3600.0;
+    if (dt < -3600.0)
+        dt = -3600.0;
+    inst->updating = true;
+    /* Events are delivered at the end of an update. Like the official runtime, which recycles
+     * removed states at the start of a clock tick, an event still undelivered then whose state is
+     * gone is marked; a zero step stands for a direct zero-time update followed by a flush. */
+    if (dt != 0.0)
+        mark_ended(inst);
+    for (uint32_t i = 0; i < inst->arm_count; ++i)
+        inst->arms[i].activated_now = false;
+    for (uint32_t i = 0; i < inst->arm_count; ++i) {
+        arm_inst *a = &inst->arms[i];
+        if (a->active && !a->activated_now)
+            sinew__arm_advance(inst, i, dt);
+    }
+    if (dt == 0.0)
+        mark_ended(inst);
+    for (uint32_t k = 0; k < inst->event_count; ++k)
+        inst->ev_sealed[(inst->event_head + k) % SINEW_EVENT_CAP] = 1;
+    inst->updating = false;
+    if (inst->event_fn) {
+        sinew_event ev;
+        while (sinew_instance_poll_event(inst, &ev))
+            inst->event_fn(inst->event_user, inst, &ev);
+    }
+}
+
+/* ---- animation control ---------------------------------------------------------------------- */
+
+static arm_inst *arm_at(sinew_instance *inst, uint32_t ai) {
+    return inst && ai < inst->arm_count ? &inst->arms[ai] : NULL;
+}
+
+sinew_fade_options sinew_fade_defaults(void) {
+    sinew_fade_options o;
+    memset(&o, 0, sizeof o);
+    o.fade_in_time = -1.0;
+    o.play_times = -1;
+    o.layer = 0;
+    o.group = NULL;
+    o.fade_out_mode = SINEW_FADE_OUT_SAME_LAYER_AND_GROUP;
+    o.weight = 1.0f;
+    o.time_scale = -100.0f;
+    o.pause_fade_in = true;
+    return o;
+}
+
+static sinew_status lookup_anim(sinew_instance *inst, uint32_t ai, const char *anim, uint32_t *out,
+                                sinew_error *err) {
+    arm_inst *a = arm_at(inst, ai);
+    if (!a)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "no armature %u in the instance", ai);
+    *out = sinew__find_animation(a->data, anim);
+    if (*out == SINEW_INVALID_INDEX)
+        return anim_names_error(a->data, anim, err);
+    return SINEW_OK;
+}
+
+sinew_status sinew_instance_play_on(sinew_instance *inst, uint32_t ai, const char *anim,
+                                    int32_t play_times, sinew_error *err) {
+    uint32_t an;
+    sinew_status st = lookup_anim(inst, ai, anim, &an, err);
+    if (st != SINEW_OK)
+        return st;
+    sinew__arm_fade_in(inst, ai, an, 0.0, play_times, 0, NULL, SINEW_FADE_OUT_ALL, true, -100.0f, 0.0,
+                       1.0f, true);
+    return SINEW_OK;
+}
+
+sinew_status sinew_instance_play(sinew_instance *inst, const char *anim, int32_t play_times,
+                                 sinew_error *err) {
+    return sinew_instance_play_on(inst, 0, anim, play_times, err);
+}
+
+sinew_status sinew_instance_fade_in(sinew_instance *inst, uint32_t ai, const char *anim,
+                                    const sinew_fade_options *opt, sinew_error *err) {
+    uint32_t an;
+    sinew_status st = lookup_anim(inst, ai, anim, &an, err);
+    if (st != SINEW_OK)
+        return st;
+    sinew_fade_options o = opt ? *opt : sinew_fade_defaults();
+    if (!isfinite(o.fade_in_time))
+        o.fade_in_time = -1.0;
+    sinew__arm_fade_in(inst, ai, an, o.fade_in_time, o.play_times, o.layer, o.group, (int)o.fade_out_mode,
+                       true, o.time_scale, 0.0, o.weight, o.pause_fade_in);
+    return SINEW_OK;
+}
+
+static double goto_position(const arm_inst *a, uint32_t an, sinew_goto_unit unit, double value) {
+    const sinew_model_animation *anim = &a->data->animations[an];
+    double dur = (double)anim->frame_count / (double)a->data->frame_rate;
+    if (!isfinite(value))
+        value = 0.0;
+    switch (unit) {
+    case SINEW_GOTO_FRAME:
+        return dur * value / (double)anim->frame_count;
+    case SINEW_GOTO_PROGRESS:
+        return dur * (value > 0.0 ? value : 0.0);
+    default:
+        return value;
+    }
+}
+
+sinew_status sinew_instance_goto_and_play(sinew_instance *inst, uint32_t ai, const char *anim,
+                                          sinew_goto_unit unit, double value, int32_t play_times,
+                                          sinew_error *err) {
+    uint32_t an;
+    sinew_status st = lookup_anim(inst, ai, anim, &an, err);
+    if (st != SINEW_OK)
+        return st;
+    double pos = goto_position(&inst->arms[ai], an, unit, value);
+    sinew__arm_fade_in(inst, ai, an, 0.0, play_times, 0, NULL, SINEW_FADE_OUT_ALL, true, -100.0f, pos,
+                       1.0f, true);
+    return SINEW_OK;
+}
+
+sinew_status sinew_instance_goto_and_stop(sinew_instance *inst, uint32_t ai, const char *anim,
+                                          sinew_goto_unit unit, double value, sinew_error *err) {
+    uint32_t an;
+    sinew_status st = lookup_anim(inst, ai, anim, &an, err);
+    if (st != SINEW_OK)
+        return st;
+    double pos = goto_position(&inst->arms[ai], an, unit, value);
+    int32_t idx = sinew__arm_fade_in(inst, ai, an, 0.0, 1, 0, NULL, SINEW_FADE_OUT_ALL, true, -100.0f,
+                                     pos, 1.0f, true);
+    if (idx >= 0)
+        inst->arms[ai].states[idx].playhead_state &= 1;
+    return SINEW_OK;
+}
+
+void sinew_instance_stop(sinew_instance *inst, uint32_t ai, const char *anim) {
+    arm_inst *a = arm_at(inst, ai);
+    if (!a)
+        return;
+    for (uint32_t i = 0; i < a->state_count; ++i)
+        if (!anim || strcmp(a->states[i].anim->name, anim) == 0)
+            a->states[i].playhead_state &= 1;
+}
+
+void sinew_instance_set_time_scale(sinew_instance *inst, uint32_t ai, float scale) {
+    arm_inst *a = arm_at(inst, ai);
+    if (a && isfinite(scale))
+        a->time_scale = scale;
+}
+
+uint32_t sinew_instance_state_count(const sinew_instance *inst, uint32_t ai) {
+    return inst && ai < inst->arm_count ? inst->arms[ai].state_count : 0;
+}
+
+bool sinew_instance_state(const sinew_instance *inst, uint32_t ai, uint32_t i, sinew_state_info *out) {
+    if (!inst || ai >= inst->arm_count || i >= inst->arms[ai].state_count || !out)
+        return false;
+    const anim_state *st = &inst->arms[ai].states[i];
+    out->name = st->anim->name;
+    out->group = st->group;
+    out->layer = st->layer;
+    out->play_times = st->play_times;
+    out->current_play_times = st->action_tl.current_play_times < 0 ? 0 : st->action_tl.current_play_times;
+    out->current_time = st->action_tl.current_time < 0.0 ? 0.0 : st->action_tl.current_time;
+    out->duration = st->duration;
+    out->weight = st->weight;
+    out->fade_progress = (float)st->fade_progress;
+    out->time_scale = st->time_scale;
+    out->completed = st->action_tl.play_state > 0;
+    out->playing = (st->playhead_state & 2) != 0 && st->action_tl.play_state <= 0;
+    out->fading_in = st->fade_state < 0;
+    out->fading_out = st->fade_state > 0;
+    return true;
+}
+
+static anim_state *state_by_name(sinew_instance *inst, uint32_t ai, const char *anim) {
+    arm_inst *a = arm_at(inst, ai);
+    if (!a || !anim)
+        return NULL;
+    for (uint32_t i = a->state_count; i-- > 0;)
+        if (strcmp(a->states[i].anim->name, anim) == 0)
+            return &a->states[i];
+    return NULL;
+}
+
+bool sinew_instance_state_set_time_scale(sinew_instance *inst, uint32_t ai, const char *anim, float scale) {
+    anim_state *st = state_by_name(inst, ai, anim);
+    if (!st || !isfinite(scale))
+        return false;
+    st->time_scale = scale;
+    return true;
+}
+
+bool sinew_instance_state_set_weight(sinew_instance *inst, uint32_t ai, const char *anim, float weight) {
+    anim_state *st = state_by_name(inst, ai, anim);
+    if (!st || !isfinite(weight))
+        return false;
+    st->weight = weight;
+    return true;
+}
+
+/* ---- events ---------------------------------------------------------------------------------- */
+
+const char *sinew_event_type_name(sinew_event_type type) {
+    static const char *const names[] = {"start",          "loopComplete", "complete",
+                                        "fadeIn",         "fadeInComplete", "fadeOut",
+                                        "fadeOutComplete", "frameEvent",   "soundEvent"};
+    return (unsigned)type < sizeof names / sizeof names[0] ? names[type] : "unknown";
+}
+
+void sinew_instance_set_event_callback(sinew_instance *inst, sinew_event_fn fn, void *user) {
+    if (!inst)
+        return;
+    inst->event_fn = fn;
+    inst->event_user = user;
+}
+
+bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out) {
+    if (!inst || inst->event_count == 0)
+        return false;
+    if (out)
+        *out = inst->events[inst->event_head];
+    inst->event_head = (inst->event_head + 1) % SINEW_EVENT_CAP;
+    inst->event_count--;
+    return true;
+}
+
+uint64_t sinew_instance_events_dropped(const sinew_instance *inst) { return inst ? inst->events_dropped : 0; }
+
+/* ---- pose queries ---------------------------------------------------------------------------- */
+
+uint32_t sinew_instance_armature_count(const sinew_instance *inst) { return inst ? inst->arm_count : 0; }
+
+const char *sinew_instance_armature_name(const sinew_instance *inst, uint32_t ai) {
+    return inst && ai < inst->arm_count ? inst->arms[ai].data->name : NULL;
+}
+
+uint32_t sinew_instance_bone_count(const sinew_instance *inst, uint32_t ai) {
+    return inst && ai < inst->arm_count ? inst->arms[ai].bone_count : 0;
+}
+
+bool sinew_instance_bone(const sinew_instance *inst, uint32_t ai, uint32_t bone, const char **name,
+                         uint32_t *parent, sinew_affine *world) {
+    if (!inst || ai >= inst->arm_count || bone >= inst->arms[ai].bone_count)
+        return false;
+    const arm_inst *a = &inst->arms[ai];
+    if (name)
+        *name = a->data->bones[bone].name;
+    if (parent)
+        *parent = a->data->bones[bone].parent;
+    if (world) {
+        const float *m = a->world + (size_t)bone * 6;
+        world->a = m[0];
+        world->b = m[1];
+        world->c = m[2];
+        world->d = m[3];
+        world->tx = m[4];
+        world->ty = m[5];
+    }
+    return true;
+}
+
+uint32_t sinew_instance_slot_count(const sinew_instance *inst, uint32_t ai) {
+    return inst && ai < inst->arm_count ? inst->arms[ai].slot_count : 0;
+}
+
+bool sinew_instance_slot(const sinew_instance *inst, uint32_t ai, uint32_t draw_index, sinew_slot_state *out) {
+    if (!inst || ai >= inst->arm_count || draw_index >= inst->arms[ai].slot_count || !out)
+        return false;
+    const arm_inst *a = &inst->arms[ai];
+    uint32_t s = a->draw_order[draw_index];
+    const sinew_model_slot *sd = &a->data->slots[s];
+    memset(out, 0, sizeof *out);
+    out->name = sd->name;
+    out->index = s;
+    out->parent = sd->parent;
+    out->display_index = a->display_index[s];
+    uint32_t disp = a->cur_display[s];
+    out->display_name = disp != SINEW_INVALID_INDEX ? a->data->displays[disp].name : NULL;
+    out->display_path = disp != SINEW_INVALID_INDEX ? a->data->displays[disp].path : NULL;
+    out->display_type = disp != SINEW_INVALID_INDEX ? (int)a->data->displays[disp].type : -1;
+    out->visible = true;
+    out->draw_index = draw_index;
+    out->color = a->color[s];
+    out->blend = a->blend_mode[s];
+    const float *m = a->slot_world + (size_t)s * 6;
+    out->world.a = m[0];
+    out->world.b = m[1];
+    out->world.c = m[2];
+    out->world.d = m[3];
+    out->world.tx = m[4];
+    out->world.ty = m[5];
+    if (a->cur_mesh[s] != SINEW_INVALID_INDEX) {
+        out->mesh_vertices = a->mesh_out + a->deform_first[s];
+        out->mesh_vertex_count = a->data->meshes[a->cur_mesh[s]].vertex_count;
+        out->mesh_weighted = a->data->meshes[a->cur_mesh[s]].weighted;
+    }
+    out->child_armature = a->cur_child[s];
+    return true;
+}

@@ -1,0 +1,465 @@
+/*
+ * Pose: bone world transforms (with the inherit flags), IK, slots (display switching, child
+ * armatures, world matrices), meshes (deform and skinning) and draw order.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "anim/runtime_internal.h"
+
+/* ---- transforms ---------------------------------------------------------------------------- */
+
+/* The official Transform -> matrix rule: a = cos(r) sx, b = sin(r) sx, c = -sin(r+k) sy,
+ * d = cos(r+k) sy; the zero-rotation and zero-skew shortcuts are kept so results match. */
+static inline void tf_matrix(double rot, double skew, double sx, double sy, double x, double y,
+                             float *m) {
+    float r = (float)rot, k = (float)skew;
+    float a, b, c, d;
+    if (r == 0.0f) {
+        a = 1.0f;
+        b = 0.0f;
+    } else {
+        a = cosf(r);
+        b = sinf(r);
+    }
+    if (k == 0.0f) {
+        c = -b;
+        d = a;
+    } else {
+        c = -sinf(k + r);
+        d = cosf(k + r);
+    }
+    float fx = (float)sx, fy = (float)sy;
+    if (fx != 1.0f) {
+        a *= fx;
+        b *= fx;
+    }
+    if (fy != 1.0f) {
+        c *= fy;
+        d *= fy;
+    }
+    m[0] = a;
+    m[1] = b;
+    m[2] = c;
+    m[3] = d;
+    m[4] = (float)x;
+    m[5] = (float)y;
+}
+
+/* out = l followed by p (the official `l.concat(p)`). out may alias l. */
+static inline void mat_concat(const float *l, const float *p, float *out) {
+    float a = l[0] * p[0] + l[1] * p[2];
+    float b = l[0] * p[1] + l[1] * p[3];
+    float c = l[2] * p[0] + l[3] * p[2];
+    float d = l[2] * p[1] + l[3] * p[3];
+    float tx = l[4] * p[0] + l[5] * p[2] + p[4];
+    float ty = l[4] * p[1] + l[5] * p[3] + p[5];
+    out[0] = a;
+    out[1] = b;
+    out[2] = c;
+    out[3] = d;
+    out[4] = tx;
+    out[5] = ty;
+}
+
+/* The official matrix decomposition; g holds the previous values (the scale signs are kept). */
+static void from_matrix(const float *m, double *g) {
+    const double pi_q = SINEW_PI / 4.0;
+    double backup_sx = g[4], backup_sy = g[5];
+    double a = m[0], b = m[1], c = m[2], d = m[3];
+    g[0] = m[4];
+    g[1] = m[5];
+    double rot = atan(b / a);
+    double skew_x = atan(-c / d);
+    double sx = (rot > -pi_q && rot < pi_q) ? a / cos(rot) : b / sin(rot);
+    double sy = (skew_x > -pi_q && skew_x < pi_q) ? d / cos(skew_x) : -c / sin(skew_x);
+    if (backup_sx >= 0.0 && sx < 0.0) {
+        sx = -sx;
+        rot = rot - SINEW_PI;
+    }
+    if (backup_sy >= 0.0 && sy < 0.0) {
+        sy = -sy;
+        skew_x = skew_x - SINEW_PI;
+    }
+    g[2] = rot;
+    g[3] = skew_x - rot;
+    g[4] = sx;
+    g[5] = sy;
+}
+
+static const double *bone_global(arm_inst *arm, uint32_t b) {
+    double *g = arm->global + (size_t)b * 6;
+    if (!arm->global_valid[b]) {
+        from_matrix(arm->world + (size_t)b * 6, g);
+        arm->global_valid[b] = 1;
+    }
+    return g;
+}
+
+static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
+    const sinew_model_bone *bd = &arm->data->bones[b];
+    const float *p = arm->pose + (size_t)b * 6;
+    double *g = arm->global + (size_t)b * 6;
+    float *m = arm->world + (size_t)b * 6;
+    g[0] = (double)bd->setup.x + p[0];
+    g[1] = (double)bd->setup.y + p[1];
+    g[2] = (double)bd->setup.rotation + p[2];
+    g[3] = (double)bd->setup.skew + p[3];
+    g[4] = (double)bd->setup.scale_x * p[4];
+    g[5] = (double)bd->setup.scale_y * p[5];
+    uint32_t parent = bd->parent;
+    if (parent != SINEW_INVALID_INDEX) {
+        const float *pm = arm->world + (size_t)parent * 6;
+        if (bd->inherit_scale) {
+            if (!bd->inherit_rotation) {
+                const double *pg = bone_global(arm, parent);
+                g[2] = g[2] - pg[2];
+            }
+            float local[6];
+            tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], local);
+            mat_concat(local, pm, m);
+            if (bd->inherit_translation) {
+                g[0] = m[4];
+                g[1] = m[5];
+            } else {
+                m[4] = (float)g[0];
+                m[5] = (float)g[1];
+            }
+            if (is_cache) {
+                from_matrix(m, g);
+                arm->global_valid[b] = 1;
+            } else {
+                arm->global_valid[b] = 0;
+            }
+        } else {
+            if (bd->inherit_translation) {
+                double x = g[0], y = g[1];
+                g[0] = pm[0] * x + pm[2] * y + pm[4];
+                g[1] = pm[1] * x + pm[3] * y + pm[5];
+            }
+            if (bd->inherit_rotation) {
+                const double *pg = bone_global(arm, parent);
+                double rot = pg[4] < 0.0 ? g[2] + pg[2] + SINEW_PI : g[2] + pg[2];
+                if ((double)pm[0] * pm[3] - (double)pm[1] * pm[2] < 0.0) {
+                    rot -= g[2] * 2.0;
+                    if (bd->inherit_reflection)
+                        g[3] += SINEW_PI;
+                }
+                g[2] = rot;
+            }
+            tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], m);
+            arm->global_valid[b] = 1;
+        }
+    } else {
+        tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], m);
+        arm->global_valid[b] = 1;
+    }
+}
+
+static void set_from_global(arm_inst *arm, uint32_t b) {
+    const double *g = arm->global + (size_t)b * 6;
+    tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], arm->world + (size_t)b * 6);
+}
+
+/* ---- IK (the official one- and two-bone solvers) ---------------------------------------------- */
+
+static void ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight) {
+    double *g = arm->global + (size_t)root * 6;
+    (void)bone_global(arm, root);
+    const float *tm = arm->world + (size_t)target * 6;
+    double rad = atan2((double)tm[5] - g[1], (double)tm[4] - g[0]);
+    if (g[4] < 0.0)
+        rad += SINEW_PI;
+    g[2] += sinew__normalize_radian(rad - g[2]) * weight;
+    set_from_global(arm, root);
+}
+
+static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t target, bool bend_positive,
+                   double weight) {
+    double bone_length = arm->data->bones[bone].length;
+    (void)bone_global(arm, parent);
+    (void)bone_global(arm, bone);
+    double *pg = arm->global + (size_t)parent * 6;
+    double *g = arm->global + (size_t)bone * 6;
+    const float *bm = arm->world + (size_t)bone * 6;
+    const float *tm = arm->world + (size_t)target * 6;
+    double tx = tm[4], ty = tm[5];
+    double x = bm[0] * bone_length, y = bm[1] * bone_length;
+    double lll = x * x + y * y;
+    double ll = sqrt(lll);
+    double dx = g[0] - pg[0], dy = g[1] - pg[1];
+    double lpp = dx * dx + dy * dy;
+    double lp = sqrt(lpp);
+    double raw_radian = g[2];
+    double raw_parent_radian = pg[2];
+    double raw_radian_a = atan2(dy, dx);
+    dx = tx - pg[0];
+    dy = ty - pg[1];
+    double ltt = dx * dx + dy * dy;
+    double lt = sqrt(ltt);
+    double radian_a;
+    if (ll + lp <= lt || lt + ll <= lp || lt + lp <= ll) {
+        radian_a = atan2(ty - pg[1], tx - pg[0]);
+        if (!(ll + lp <= lt) && lp < ll)
+            radian_a += SINEW_PI;
+    } else {
+        double h = (lpp - lll + ltt) / (2.0 * ltt);
+        double r = sqrt(lpp - h * h * ltt) / lt;
+        double hx = pg[0] + dx * h, hy = pg[1] + dy * h;
+        double rx = -dy * r, ry = dx * r;
+        bool ppr = false;
+        uint32_t pp = arm->data->bones[parent].parent;
+        if (pp != SINEW_INVALID_INDEX) {
+            const float *ppm = arm->world + (size_t)pp * 6;
+            ppr = (double)ppm[0] * ppm[3] - (double)ppm[1] * ppm[2] < 0.0;
+        }
+        if (ppr != bend_positive) {
+            g[0] = hx - rx;
+            g[1] = hy - ry;
+        } else {
+            g[0] = hx + rx;
+            g[1] = hy + ry;
+        }
+        radian_a = atan2(g[1] - pg[1], g[0] - pg[0]);
+    }
+    double dr = sinew__normalize_radian(radian_a - raw_radian_a);
+    pg[2] = raw_parent_radian + dr * weight;
+    set_from_global(arm, parent);
+    double cur = raw_radian_a + dr * weight;
+    g[0] = pg[0] + cos(cur) * lp;
+    g[1] = pg[1] + sin(cur) * lp;
+    double radian_b = atan2(ty - g[1], tx - g[0]);
+    if (g[4] < 0.0)
+        radian_b += SINEW_PI;
+    g[2] = pg[2] + raw_radian - raw_parent_radian +
+           sinew__normalize_radian(radian_b - dr - raw_radian) * weight;
+    set_from_global(arm, bone);
+}
+
+void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
+    (void)inst;
+    arm_inst *arm = &inst->arms[ai];
+    const sinew_model_armature *d = arm->data;
+    uint32_t n = arm->bone_count;
+    memset(arm->computed, 0, n);
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t b = d->bone_order ? d->bone_order[i] : i;
+        arm->blend[b].dirty = false;
+        for (uint32_t c = 0; c < d->ik_count; ++c) {
+            const sinew_model_ik *ik = &d->iks[c];
+            if (ik->root != b || ik->target >= n)
+                continue;
+            bool two = ik->chain > 0 && ik->bone != ik->root && ik->bone < n;
+            if (!arm->computed[b]) {
+                compute_bone(arm, b, true);
+                arm->computed[b] = 1;
+            }
+            if (two) {
+                if (!arm->computed[ik->bone]) {
+                    compute_bone(arm, ik->bone, true);
+                    arm->computed[ik->bone] = 1;
+                }
+                ik_two(arm, b, ik->bone, ik->target, arm->ik_bend[c] != 0, arm->ik_weight[c]);
+            } else {
+                ik_one(arm, b, ik->target, arm->ik_weight[c]);
+            }
+        }
+        if (!arm->computed[b]) {
+            compute_bone(arm, b, false);
+            arm->computed[b] = 1;
+        }
+    }
+}
+
+/* ---- draw order ------------------------------------------------------------------------------ */
+
+void sinew__sort_zorder(arm_inst *arm, const float *order) {
+    uint32_t n = arm->slot_count;
+    if (!order) {
+        if (!arm->zorder_dirty)
+            return;
+        for (uint32_t i = 0; i < n; ++i)
+            arm->zorder[i] = (int32_t)i;
+        arm->slots_dirty = true;
+        arm->zorder_dirty = false;
+        return;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        float f = order[i];
+        if (!(f >= 0.0f) || f >= (float)n)
+            continue;
+        arm->zorder[(uint32_t)f] = (int32_t)i;
+    }
+    arm->slots_dirty = true;
+    arm->zorder_dirty = true;
+}
+
+void sinew__sort_draw_order(arm_inst *arm) {
+    uint32_t n = arm->slot_count;
+    uint32_t *o = arm->draw_order;
+    /* insertion sort by z (stable; z values are normally distinct) */
+    for (uint32_t i = 1; i < n; ++i) {
+        uint32_t v = o[i], j = i;
+        while (j > 0 && arm->zorder[o[j - 1]] > arm->zorder[v]) {
+            o[j] = o[j - 1];
+            j--;
+        }
+        o[j] = v;
+    }
+}
+
+/* ---- slots ----------------------------------------------------------------------------------- */
+
+void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
+    const sinew_model_armature *d = arm->data;
+    int32_t idx = arm->display_index[s];
+    uint32_t disp = SINEW_INVALID_INDEX;
+    if (idx >= 0 && (uint32_t)idx < arm->list_count[s])
+        disp = arm->list_first[s] + (uint32_t)idx;
+    uint32_t mesh = SINEW_INVALID_INDEX;
+    if (disp != SINEW_INVALID_INDEX && d->displays[disp].type == SINEW_DISPLAY_MESH &&
+        d->displays[disp].mesh < d->mesh_count)
+        mesh = d->displays[disp].mesh;
+    if (disp != arm->cur_display[s] || mesh != arm->cur_mesh[s]) {
+        /* a different mesh (or none) starts from an empty deform, as officially */
+        if (mesh != arm->cur_mesh[s] && arm->deform_cap[s])
+            memset(arm->deform + arm->deform_first[s], 0, arm->deform_cap[s] * sizeof(float));
+        arm->cur_display[s] = disp;
+        arm->cur_mesh[s] = mesh;
+        float *l = arm->slot_local + (size_t)s * 6;
+        if (disp != SINEW_INVALID_INDEX) {
+            const sinew_transform *t = &d->displays[disp].transform;
+            tf_matrix(t->rotation, t->skew, t->scale_x, t->scale_y, t->x, t->y, l);
+        } else {
+            l[0] = 1.0f;
+            l[1] = 0.0f;
+            l[2] = 0.0f;
+            l[3] = 1.0f;
+            l[4] = 0.0f;
+            l[5] = 0.0f;
+        }
+    }
+    arm->display_dirty[s] = 1;
+}
+
+void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t slot, int32_t index) {
+    arm_inst *arm = &inst->arms[ai];
+    if (arm->display_index[slot] == index)
+        return;
+    arm->display_index[slot] = index;
+    sinew__slot_update_display_data(arm, slot);
+}
+
+void sinew__set_active_tree(sinew_instance *inst, uint32_t ai, bool active) {
+    arm_inst *c = &inst->arms[ai];
+    c->active = active;
+    for (uint32_t s = 0; s < c->slot_count; ++s)
+        if (c->cur_child[s] != SINEW_INVALID_INDEX)
+            sinew__set_active_tree(inst, c->cur_child[s], active);
+}
+
+static void deactivate_child(sinew_instance *inst, uint32_t ci) {
+    arm_inst *c = &inst->arms[ci];
+    c->state_count = 0; /* the official runtime resets the animation of a hidden child */
+    c->last_state = -1;
+    sinew__set_active_tree(inst, ci, false);
+}
+
+static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
+    arm_inst *arm = &inst->arms[ai];
+    uint32_t disp = arm->cur_display[s];
+    uint32_t child = SINEW_INVALID_INDEX;
+    if (disp != SINEW_INVALID_INDEX && arm->data->displays[disp].type == SINEW_DISPLAY_ARMATURE)
+        child = arm->display_child[disp];
+    uint32_t prev = arm->cur_child[s];
+    if (child == prev)
+        return;
+    arm->cur_child[s] = child;
+    if (prev != SINEW_INVALID_INDEX)
+        deactivate_child(inst, prev);
+    if (child == SINEW_INVALID_INDEX)
+        return;
+    arm_inst *c = &inst->arms[child];
+    sinew__set_active_tree(inst, child, arm->active);
+    c->activated_now = true;
+    const sinew_model_display *dd = &arm->data->displays[disp];
+    if (dd->action_count > 0) {
+        /* buffered in front, run at the end of this armature's update */
+        for (uint32_t k = dd->action_count; k-- > 0;) {
+            uint32_t act = dd->first_action + k;
+            bool dup = false;
+            for (uint32_t q = 0; q < arm->action_count; ++q)
+                if (arm->actions[q].action == act && arm->actions[q].slot == s)
+                    dup = true;
+            if (dup || arm->action_count >= SINEW_ACTION_CAP)
+                continue;
+            memmove(arm->actions + 1, arm->actions, arm->action_count * sizeof(pending_action));
+            arm->actions[0].action = act;
+            arm->actions[0].slot = s;
+            arm->actions[0].bone = SINEW_INVALID_INDEX;
+            arm->action_count++;
+        }
+    } else {
+        sinew__arm_play_default(inst, child);
+    }
+}
+
+static void update_mesh(arm_inst *arm, uint32_t s) {
+    const sinew_model_mesh *mesh = &arm->data->meshes[arm->cur_mesh[s]];
+    const float *deform = arm->deform + arm->deform_first[s];
+    float *out = arm->mesh_out + arm->deform_first[s];
+    uint32_t vc = mesh->vertex_count;
+    if (2 * vc > arm->deform_cap[s])
+        return;
+    if (!mesh->weighted) {
+        const float *m = arm->slot_world + (size_t)s * 6;
+        for (uint32_t i = 0; i < vc; ++i) {
+            float x = mesh->vertices[2 * i] + deform[2 * i];
+            float y = mesh->vertices[2 * i + 1] + deform[2 * i + 1];
+            out[2 * i] = m[0] * x + m[2] * y + m[4];
+            out[2 * i + 1] = m[1] * x + m[3] * y + m[5];
+        }
+        return;
+    }
+    const float *world = arm->world;
+    for (uint32_t i = 0; i < vc; ++i) {
+        float xg = 0.0f, yg = 0.0f;
+        float dx = deform[2 * i], dy = deform[2 * i + 1];
+        bool has_deform = dx != 0.0f || dy != 0.0f;
+        for (uint32_t k = mesh->vertex_first_influence[i]; k < mesh->vertex_first_influence[i + 1]; ++k) {
+            uint32_t b = mesh->influence_bone[k];
+            if (b >= arm->bone_count)
+                continue;
+            const float *m = world + (size_t)b * 6;
+            float w = mesh->influence_weight[k];
+            float xl = mesh->influence_local[2 * k], yl = mesh->influence_local[2 * k + 1];
+            if (has_deform && mesh->influence_deform) {
+                const float *dm = mesh->influence_deform + 4 * (size_t)k;
+                xl += dm[0] * dx + dm[2] * dy;
+                yl += dm[1] * dx + dm[3] * dy;
+            }
+            xg += (m[0] * xl + m[2] * yl + m[4]) * w;
+            yg += (m[1] * xl + m[3] * yl + m[5]) * w;
+        }
+        out[2 * i] = xg;
+        out[2 * i + 1] = yg;
+    }
+}
+
+void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
+    arm_inst *arm = &inst->arms[ai];
+    uint32_t n = arm->slot_count;
+    for (uint32_t s = 0; s < n; ++s) {
+        if (arm->display_dirty[s]) {
+            arm->display_dirty[s] = 0;
+            slot_update_display(inst, ai, s);
+            arm = &inst->arms[ai];
+        }
+        uint32_t bone = arm->data->slots[s].parent;
+        float *w = arm->slot_world + (size_t)s * 6;
+        if (bone < arm->bone_count)
+            mat_concat(arm->slot_local + (size_t)s * 6, arm->world + (size_t)bone * 6, w);
+        if (arm->cur_mesh[s] != SINEW_INVALID_INDEX)
+            update_mesh(arm, s);
+    }
+}

@@ -1,0 +1,180 @@
+/* Internal structures of the animation runtime (src/anim). */
+#ifndef SINEW_ANIM_RUNTIME_INTERNAL_H
+#define SINEW_ANIM_RUNTIME_INTERNAL_H
+
+#include "model/model.h"
+#include "sinew/instance.h"
+
+#define SINEW_PI 3.14159265358979323846
+#define SINEW_STATE_CAP 6      /* animation states per armature (fading ones included) */
+#define SINEW_ACTION_CAP 16    /* queued play actions per armature per update */
+#define SINEW_EVENT_CAP 64     /* queued events per instance */
+#define SINEW_MAX_DEPTH 8      /* child armature nesting */
+
+double sinew__js_round(double v);
+double sinew__normalize_radian(double v);
+
+/* Timeline kinds of a state. */
+enum {
+    TLK_BONE = 0,
+    TLK_SLOT_DISPLAY,
+    TLK_SLOT_COLOR,
+    TLK_DEFORM,
+    TLK_IK,
+    TLK_ZORDER,
+    TLK_ACTION
+};
+
+/* The playback state of one timeline inside one animation state. */
+typedef struct tl_state {
+    double current_time;
+    double progress;           /* eased tween progress of the last frame update */
+    int32_t current_play_times;
+    int32_t frame_index;       /* key index, -1 = not arrived */
+    uint32_t timeline;         /* model timeline index; INVALID = a pose timeline */
+    uint32_t target;           /* bone / slot / IK index */
+    uint32_t mesh;             /* deform: mesh index */
+    int8_t play_state;         /* -1 not started, 0 playing, 1 complete */
+    uint8_t tween_state;       /* 0 none, 1 once, 2 always */
+    uint8_t kind;
+    uint8_t has_delta;         /* arrived with a tween towards the next key */
+    uint8_t dirty;
+    uint8_t pose;
+    uint8_t tween_type;
+    uint8_t pad_;
+    float easing;
+} tl_state;
+
+typedef struct anim_state {
+    const sinew_model_animation *anim;
+    uint32_t serial;           /* unique per instance, for events */
+    uint32_t anim_index;
+    bool action_enabled, display_control, reset_to_pose;
+    int8_t fade_state, sub_fade_state;
+    uint8_t playhead_state;
+    uint8_t timeline_dirty;
+    int32_t play_times;
+    int32_t layer;
+    float time_scale, weight, auto_fade_out_time;
+    double fade_total_time;
+    double position, duration, fade_time, time, fade_progress, weight_result;
+    char group[32];
+    tl_state action_tl;
+    tl_state zorder_tl;
+    bool has_zorder;
+    uint32_t bone_tl_count, slot_tl_count, ik_tl_count;
+    tl_state *tls;             /* tl_cap entries: bone timelines, then slot, then IK */
+    uint32_t tl_cap;
+} anim_state;
+
+typedef struct blend_state {
+    bool dirty;
+    int32_t layer;
+    double left_weight, layer_weight, blend_weight;
+} blend_state;
+
+typedef struct pending_action {
+    uint32_t action;           /* index into the armature's actions */
+    uint32_t slot;             /* child target slot, INVALID = none */
+    uint32_t bone;             /* bone target, INVALID = none */
+} pending_action;
+
+typedef struct arm_inst {
+    const sinew_model_armature *data;
+    uint32_t data_index;
+    uint32_t parent_arm, parent_slot, depth;
+    bool active;               /* on the clock (the top armature, or a displayed child) */
+    bool activated_now;        /* activated during this update: not advanced by dt this time */
+    bool lock_update;
+    bool zorder_dirty, slots_dirty;
+    double time_scale, inherit_time_scale;
+    uint32_t skin;             /* overlay skin index or INVALID */
+    uint32_t default_skin;     /* index of the "" skin or INVALID */
+
+    /* bones (SoA, 6 floats each) */
+    uint32_t bone_count;
+    float *pose;               /* animation pose: x y rot skew sx sy */
+    float *world;              /* a b c d tx ty */
+    double *global;            /* decomposed: x y rot skew sx sy */
+    uint8_t *global_valid;
+    uint8_t *computed;
+    blend_state *blend;
+    uint8_t *bone_has_tl;      /* scratch for state set-up */
+    /* IK */
+    float *ik_weight;
+    uint8_t *ik_bend;
+    /* slots */
+    uint32_t slot_count;
+    int32_t *display_index, *anim_display_index;
+    int32_t *zorder;
+    uint32_t *draw_order;
+    sinew_color_transform *color;
+    sinew_blend_mode *blend_mode;
+    uint32_t *list_first, *list_count; /* current display list (into data->displays) */
+    uint32_t *cur_display;     /* data display index or INVALID */
+    uint32_t *cur_mesh;        /* mesh index or INVALID */
+    uint32_t *cur_child;       /* armature index of the displayed child or INVALID */
+    uint8_t *display_dirty;
+    float *slot_local;         /* 6 per slot */
+    float *slot_world;         /* 6 per slot */
+    uint32_t *deform_first;    /* into deform (floats), capacity 2*max vertices of the slot */
+    uint32_t *deform_cap;
+    float *deform;
+    float *mesh_out;           /* world vertices, same offsets as deform */
+    uint32_t *display_child;   /* per data display: armature index or INVALID */
+    /* animation */
+    anim_state states[SINEW_STATE_CAP];
+    uint32_t state_count;
+    int32_t last_state;        /* index into states or -1 */
+    pending_action actions[SINEW_ACTION_CAP];
+    uint32_t action_count;
+} arm_inst;
+
+typedef struct event_rec {
+    sinew_event ev;
+} event_rec;
+
+struct sinew_instance {
+    const struct sinew_data *data;
+    const struct sinew_atlas *atlas;
+    const sinew_allocator *allocator;
+    size_t size;
+    uint32_t arm_count;
+    arm_inst *arms;
+    sinew_event *events;       /* ring of SINEW_EVENT_CAP */
+    uint32_t ev_serial[SINEW_EVENT_CAP];  /* state serial of each queued event */
+    uint8_t ev_sealed[SINEW_EVENT_CAP];   /* delivered (end of an update): frozen */
+    uint32_t next_serial;
+    uint32_t event_head, event_count;
+    uint64_t events_dropped;
+    sinew_event_fn event_fn;
+    void *event_user;
+    bool updating;
+    /* draw list storage */
+    float *dl_positions, *dl_uvs;
+    uint32_t *dl_indices;
+    sinew_draw_cmd *dl_cmds;
+    uint32_t dl_vertex_cap, dl_index_cap, dl_cmd_cap;
+};
+
+/* animation.c */
+void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt);
+void sinew__arm_play_default(sinew_instance *inst, uint32_t ai);
+int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim, double fade_in_time,
+                           int32_t play_times, int32_t layer, const char *group, int fade_out_mode,
+                           bool reset_to_pose, float time_scale, double position, float weight,
+                           bool pause_fade_in);
+void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const anim_state *st,
+                 const sinew_model_action *action, double time);
+uint32_t sinew__find_animation(const sinew_model_armature *arm, const char *name);
+
+/* pose.c */
+void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai);
+void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai);
+void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t slot, int32_t index);
+void sinew__sort_zorder(arm_inst *arm, const float *order);
+void sinew__slot_update_display_data(arm_inst *arm, uint32_t slot);
+void sinew__set_active_tree(sinew_instance *inst, uint32_t ai, bool active);
+void sinew__sort_draw_order(arm_inst *arm);
+
+#endif
