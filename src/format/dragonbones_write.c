@@ -548,6 +548,9 @@ static void easing_json(wctx *w, cJSON *f, const merged_key *mk) {
 
 /* For step keys, a source keyframe's raw tweenEasing still matters for nothing; nothing written. */
 
+static void frame_actions_json(wctx *w, cJSON *f, const sinew_model_animation *an, const sinew_model_action_frame *af,
+                               uint32_t bone);
+
 static void bone_timelines(wctx *w, cJSON *out, const sinew_model_animation *an, uint32_t bone) {
     const sinew_model_armature *arm = w->arm;
     chan ch[6];
@@ -647,6 +650,9 @@ static void bone_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
                 num(w, t, "scX", sig(v[4], 9));
             if (v[5] != 1)
                 num(w, t, "scY", sig(v[5], 9));
+            for (uint32_t q = 0; q < an->action_frame_count; q++)
+                if ((double)an->action_frames[q].position == keys[j].pos)
+                    frame_actions_json(w, f, an, &an->action_frames[q], bone);
         }
         free(fobjs);
     }
@@ -712,11 +718,17 @@ static void slot_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
                                        (float)v[5], (float)v[6], (float)v[7], (float)v[8]};
             if (!color_identity(&c))
                 color_json(w, f, "color", &c);
-            const sinew_model_keyframe *src = keys[j].src0;
+            const sinew_model_keyframe *src = NULL;
+            for (uint32_t q = 0; q < nch; q++)
+                if (ch[q].step_only) {
+                    uint32_t k = key_at(&ch[q], keys[j].pos);
+                    if ((double)ch[q].keys[k].position == keys[j].pos)
+                        src = &ch[q].keys[k];
+                }
             if (src && src->action_count)
                 actions_json(w, f, "actions", src->first_action, src->action_count);
-            if (src && src->hide >= 0)
-                num(w, f, "hide", src->hide);
+            if (keys[j].src0 && keys[j].src0->hide >= 0)
+                num(w, f, "hide", keys[j].src0->hide);
         }
     }
     free(keys);
@@ -804,52 +816,103 @@ static void simple_timeline(wctx *w, cJSON *out, const sinew_model_animation *an
     }
 }
 
-static void action_frames(wctx *w, cJSON *anim_json, const sinew_model_animation *an) {
-    if (!an->action_frame_count)
-        return;
+/* True when the action is written with a slot display keyframe (slot_timelines) already. */
+static bool written_with_slot_frame(const wctx *w, const sinew_model_animation *an, const sinew_model_action *ac,
+                                    float position) {
     const sinew_model_armature *arm = w->arm;
-    cJSON *frames = arr(w, anim_json, "frame");
-    double at = 0;
-    for (uint32_t i = 0; i < an->action_frame_count; i++) {
-        const sinew_model_action_frame *af = &an->action_frames[i];
-        double pos = (double)af->position;
-        if (pos > at) { /* an empty frame up to this one */
-            cJSON *e = obj(w, frames, NULL);
-            num(w, e, "duration", sig(pos - at, 9));
-            at = pos;
+    if (ac->slot == SINEW_INVALID_INDEX)
+        return false;
+    for (uint32_t t = 0; t < an->timeline_count; t++) {
+        const sinew_model_timeline *tl = &arm->timelines[an->first_timeline + t];
+        if (tl->type != SINEW_TL_SLOT_DISPLAY || tl->target != ac->slot)
+            continue;
+        for (uint32_t k = 0; k < tl->key_count; k++) {
+            const sinew_model_keyframe *key = &an->keys[tl->first_key + k];
+            if (key->position != position)
+                continue;
+            for (uint32_t i = 0; i < key->action_count; i++) {
+                const sinew_model_action *b = &arm->actions[key->first_action + i];
+                if (b == ac || (b->type == ac->type && strcmp(b->name ? b->name : "", ac->name ? ac->name : "") == 0))
+                    return true;
+            }
         }
-        double next = i + 1 < an->action_frame_count ? (double)an->action_frames[i + 1].position : (double)an->duration;
-        cJSON *f = obj(w, frames, NULL);
-        num(w, f, "duration", sig(next > pos ? next - pos : 0, 9));
-        at = next > pos ? next : pos;
-        uint32_t events = 0, sounds = 0, plays = 0;
-        for (uint32_t k = 0; k < af->action_count; k++) {
-            sinew_action_type t = arm->actions[af->first_action + k].type;
-            events += t == SINEW_ACTION_FRAME_EVENT;
-            sounds += t == SINEW_ACTION_SOUND;
-            plays += t == SINEW_ACTION_PLAY;
-        }
+    }
+    return false;
+}
+
+/* True when bone `bone` has a timeline key at `position` in animation `an` (4.x bone-frame actions
+ * are written back into that frame, where the official parser reads them in its own order). */
+static bool bone_has_key_at(const wctx *w, const sinew_model_animation *an, uint32_t bone, float position) {
+    const sinew_model_armature *arm = w->arm;
+    for (uint32_t t = 0; t < an->timeline_count; t++) {
+        const sinew_model_timeline *tl = &arm->timelines[an->first_timeline + t];
+        if (tl->target != bone || (tl->type != SINEW_TL_BONE_ALL && tl->type != SINEW_TL_BONE_TRANSLATE &&
+                                   tl->type != SINEW_TL_BONE_ROTATE && tl->type != SINEW_TL_BONE_SCALE))
+            continue;
+        for (uint32_t k = 0; k < tl->key_count; k++)
+            if (an->keys[tl->first_key + k].position == position)
+                return true;
+    }
+    return false;
+}
+
+static bool written_with_bone_frame(const wctx *w, const sinew_model_animation *an, const sinew_model_action *ac,
+                                    float position) {
+    /* 4.x files keep bone-tagged actions in bone frames (the parser reads them after the
+     * animation-level frames, which decides their order); 5.x files keep them in animation frames. */
+    bool from_bone_frames = w->data->version && w->data->version[0] == '4';
+    return from_bone_frames && ac->bone != SINEW_INVALID_INDEX && ac->bone < w->arm->bone_count &&
+           bone_has_key_at(w, an, ac->bone, position);
+}
+
+/* Writes actions as 4.x frame keys: `event` / `sound` / `action` strings when there is one of a
+ * kind without user data, `events` / `actions` arrays otherwise. `bone` (or INVALID) is the bone
+ * whose frame holds them; NULL filter = all. */
+static void frame_actions_json(wctx *w, cJSON *f, const sinew_model_animation *an, const sinew_model_action_frame *af,
+                               uint32_t bone) {
+    const sinew_model_armature *arm = w->arm;
+    uint32_t events = 0, sounds = 0, plays = 0;
+    for (uint32_t pass = 0; pass < 2; pass++) {
         cJSON *evs = NULL, *acts = NULL;
         for (uint32_t k = 0; k < af->action_count; k++) {
             const sinew_model_action *ac = &arm->actions[af->first_action + k];
-            bool simple = ac->int_count == 0 && ac->float_count == 0 && ac->string_count == 0 &&
-                          ac->bone == SINEW_INVALID_INDEX && ac->slot == SINEW_INVALID_INDEX;
+            if (written_with_slot_frame(w, an, ac, af->position))
+                continue;
+            bool in_bone = written_with_bone_frame(w, an, ac, af->position);
+            if (bone == SINEW_INVALID_INDEX ? in_bone : (!in_bone || ac->bone != bone))
+                continue;
+            if (pass == 0) {
+                events += ac->type == SINEW_ACTION_FRAME_EVENT;
+                sounds += ac->type == SINEW_ACTION_SOUND;
+                plays += ac->type == SINEW_ACTION_PLAY;
+                continue;
+            }
+            /* In a bone frame the parser tags the bone (and its same-named slot) itself. */
+            bool tagged = bone == SINEW_INVALID_INDEX && (ac->bone != SINEW_INVALID_INDEX || ac->slot != SINEW_INVALID_INDEX);
+            bool simple = ac->int_count == 0 && ac->float_count == 0 && ac->string_count == 0 && !tagged;
             if (ac->type == SINEW_ACTION_FRAME_EVENT && events == 1 && simple) {
                 str(w, f, "event", ac->name);
-            } else if (ac->type == SINEW_ACTION_SOUND && sounds == 1) {
+            } else if (ac->type == SINEW_ACTION_SOUND && sounds == 1 && simple) {
                 str(w, f, "sound", ac->name);
-            } else if (ac->type == SINEW_ACTION_PLAY && plays == 1 && ac->slot == SINEW_INVALID_INDEX) {
+            } else if (ac->type == SINEW_ACTION_PLAY && plays == 1 && simple) {
                 str(w, f, "action", ac->name);
-            } else if (ac->type == SINEW_ACTION_FRAME_EVENT || ac->type == SINEW_ACTION_SOUND) {
-                if (!evs)
-                    evs = arr(w, f, "events");
-                cJSON *e = obj(w, evs, NULL);
-                str(w, e, "name", ac->name);
+            } else {
+                bool is_event = ac->type == SINEW_ACTION_FRAME_EVENT || ac->type == SINEW_ACTION_SOUND;
+                cJSON **list = is_event ? &evs : &acts;
+                if (!*list)
+                    *list = arr(w, f, is_event ? "events" : "actions");
+                cJSON *e = obj(w, *list, NULL);
+                if (ac->type == SINEW_ACTION_PLAY)
+                    str(w, e, "gotoAndPlay", ac->name);
+                else
+                    str(w, e, "name", ac->name);
                 if (ac->type == SINEW_ACTION_SOUND)
                     str(w, e, "type", "sound");
-                if (ac->bone != SINEW_INVALID_INDEX && ac->bone < arm->bone_count)
+                if (ac->type == SINEW_ACTION_STOP || ac->type == SINEW_ACTION_FADE_IN)
+                    str(w, e, "type", ac->type == SINEW_ACTION_STOP ? "stop" : "fadeIn");
+                if (tagged && ac->bone != SINEW_INVALID_INDEX && ac->bone < arm->bone_count)
                     str(w, e, "bone", arm->bones[ac->bone].name);
-                if (ac->slot != SINEW_INVALID_INDEX && ac->slot < arm->slot_count)
+                if (tagged && ac->slot != SINEW_INVALID_INDEX && ac->slot < arm->slot_count)
                     str(w, e, "slot", arm->slots[ac->slot].name);
                 if (ac->int_count) {
                     cJSON *a = arr(w, e, "ints");
@@ -864,20 +927,36 @@ static void action_frames(wctx *w, cJSON *anim_json, const sinew_model_animation
                 if (ac->string_count) {
                     cJSON *a = arr(w, e, "strings");
                     for (uint32_t q = 0; q < ac->string_count; q++) {
-                        cJSON *s = cJSON_CreateString(ac->strings[q] ? ac->strings[q] : "");
-                        if (s && a)
-                            cJSON_AddItemToArray(a, s);
+                        cJSON *sj = cJSON_CreateString(ac->strings[q] ? ac->strings[q] : "");
+                        if (sj && a)
+                            cJSON_AddItemToArray(a, sj);
+                        else
+                            cJSON_Delete(sj);
                     }
                 }
-            } else {
-                if (!acts)
-                    acts = arr(w, f, "actions");
-                cJSON *e = obj(w, acts, NULL);
-                str(w, e, "gotoAndPlay", ac->name);
-                if (ac->slot != SINEW_INVALID_INDEX && ac->slot < arm->slot_count)
-                    str(w, e, "slot", arm->slots[ac->slot].name);
             }
         }
+    }
+}
+
+static void action_frames(wctx *w, cJSON *anim_json, const sinew_model_animation *an) {
+    if (!an->action_frame_count)
+        return;
+    cJSON *frames = arr(w, anim_json, "frame");
+    double at = 0;
+    for (uint32_t i = 0; i < an->action_frame_count; i++) {
+        const sinew_model_action_frame *af = &an->action_frames[i];
+        double pos = (double)af->position;
+        if (pos > at) { /* an empty frame up to this one */
+            cJSON *e = obj(w, frames, NULL);
+            num(w, e, "duration", sig(pos - at, 9));
+            at = pos;
+        }
+        double next = i + 1 < an->action_frame_count ? (double)an->action_frames[i + 1].position : (double)an->duration;
+        cJSON *f = obj(w, frames, NULL);
+        num(w, f, "duration", sig(next > pos ? next - pos : 0, 9));
+        at = next > pos ? next : pos;
+        frame_actions_json(w, f, an, af, SINEW_INVALID_INDEX);
     }
 }
 
