@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "format/dragonbones_json.h"
 #include "format/json_read.h"
+#include "format/xml_rig.h" /* XML rig dispatch (issue 5) */
 #include "model/model.h"
 #include "sinew/data.h"
 
@@ -28,6 +29,8 @@ static bool ends_with(const char *s, const char *suffix) {
     return true;
 }
 
+static const char *dir_of(const char *path, char *buf, size_t size);
+
 sinew_status sinew_data_load_buffer(const void *buf, size_t len, const char *name,
                                     const sinew_load_options *opts, sinew_data **out, sinew_error *err) {
     if (!out)
@@ -35,8 +38,10 @@ sinew_status sinew_data_load_buffer(const void *buf, size_t len, const char *nam
     *out = NULL;
     if (!buf && len)
         return sinew__fail(err, SINEW_E_ARG, NULL, "sinew_data_load_buffer: buf is NULL");
-    /* ---- format dispatch: XML rigs (xml_rig.c) hook in here, e.g. when the first non-blank byte
-     *      is '<'. Everything else is DragonBones JSON. ---- */
+    /* ---- format dispatch: XML rigs (xml_rig.c) when the first non-blank byte is '<' (image paths
+     *      relative to the current folder). Everything else is DragonBones JSON. ---- */
+    if (sinew__xml_sniff(NULL, buf, len))
+        return sinew__xml_load_buffer(buf, len, name, NULL, opts, out, err);
     return sinew__dragonbones_load(buf ? (const char *)buf : "", len, name, opts, out, err);
 }
 
@@ -57,9 +62,13 @@ sinew_status sinew_data_load_file(const char *path, const sinew_load_options *op
             *err = c.err;
         return st;
     }
-    /* ---- format dispatch by extension: `.xml` files go to the XML rig loader (xml_rig.c) here. ---- */
-    (void)ends_with;
-    st = sinew__dragonbones_load(text, len, path, opts, out, err);
+    /* ---- format dispatch: `.xml` files (or text starting with '<') go to the XML rig loader. ---- */
+    if (ends_with(path, ".xml") || sinew__xml_sniff(NULL, text, len)) {
+        char dbuf[4096];
+        st = sinew__xml_load_buffer(text, len, path, dir_of(path, dbuf, sizeof dbuf), opts, out, err);
+    } else {
+        st = sinew__dragonbones_load(text, len, path, opts, out, err);
+    }
     sinew__free(c.allocator, text, len + 1);
     return st;
 }
@@ -102,6 +111,9 @@ sinew_status sinew_atlas_load_file(const char *path, const sinew_load_options *o
     *out = NULL;
     if (!path)
         return sinew__fail(err, SINEW_E_ARG, NULL, "sinew_atlas_load_file: path is NULL");
+    /* XML rigs: their images, one page each (xml_rig.c). */
+    if (ends_with(path, ".xml"))
+        return sinew__xml_load_atlas_file(path, opts, out, err);
     sinew_jctx c;
     sinew__jctx_init(&c, NULL, 0, path, opts);
     char *text;
@@ -140,6 +152,12 @@ static sinew_status put_path(char *out, size_t size, const char *dir, const char
 sinew_status sinew_atlas_find_for(const char *skeleton_path, char *out_path, size_t size) {
     if (!skeleton_path || !out_path || size == 0)
         return SINEW_E_ARG;
+    if (ends_with(skeleton_path, ".xml")) { /* an XML rig is its own atlas (xml_rig.c) */
+        if (strlen(skeleton_path) >= size)
+            return SINEW_E_ARG;
+        memcpy(out_path, skeleton_path, strlen(skeleton_path) + 1);
+        return SINEW_OK;
+    }
     char dbuf[4096], cand[4096];
     const char *dir = dir_of(skeleton_path, dbuf, sizeof dbuf);
     const char *base = strrchr(skeleton_path, '/');
