@@ -52,7 +52,8 @@ def expected(doc):
         anims = []
         for an in a.get("animation", []):
             frames = an.get("duration", 1)
-            anims.append({"name": an.get("name", ""), "frames": frames, "duration": frames / rate,
+            # an unnamed animation is called "default", as the official parser names it
+            anims.append({"name": an.get("name") or "default", "frames": frames, "duration": frames / rate,
                           "playTimes": an.get("playTimes", 1)})
         arms.append({"name": a.get("name", ""), "frameRate": rate, "bones": len(a.get("bone", [])),
                      "slots": len(a.get("slot", [])), "skins": skins, "ik": len(a.get("ik", [])),
