@@ -118,7 +118,7 @@ static double fmod_pos(double x, double len) {
 }
 
 /* Wraps t for count >= 2. Returns true and sets *value when the clamp rule decides the value. */
-static bool wrap(const sinew_curve_key *keys, uint32_t count, int32_t pre, int32_t post, double *t,
+static inline bool wrap(const sinew_curve_key *keys, uint32_t count, int32_t pre, int32_t post, double *t,
                  double *value) {
     double first = keys[0].time, last = keys[count - 1].time;
     if (*t >= first && *t <= last)
@@ -210,7 +210,7 @@ static double solve_u(double s, double a, double b) {
     return s < 0.5 ? 0 : 1;
 }
 
-static double eval_segment(const sinew_curve_key *l, const sinew_curve_key *r, double t) {
+static inline double eval_segment(const sinew_curve_key *l, const sinew_curve_key *r, double t) {
     double v0 = l->value, v1 = r->value;
     if (isinf(l->out_tangent) || isinf(r->in_tangent))
         return v0;
@@ -239,6 +239,29 @@ static double eval_segment(const sinew_curve_key *l, const sinew_curve_key *r, d
 /* Last index with time <= t, for t in [keys[0].time, keys[n-1].time). */
 static uint32_t search(const sinew_curve_key *keys, uint32_t n, double t) {
     uint32_t lo = 0, hi = n; /* first index with time > t lies in (lo, hi] */
+    /* Recordings are keyed at a steady rate: guess the index from the time, then gallop out from
+     * the guess to bracket it. That touches a couple of cache lines instead of log2(n). */
+    double span = (double)keys[n - 1].time - keys[0].time;
+    if (n > 16 && span > 0) {
+        double g = (t - keys[0].time) / span * (n - 1);
+        uint32_t i = g <= 0 ? 0 : g >= n - 2 ? n - 2 : (uint32_t)g;
+        uint32_t step = 1;
+        if (keys[i].time <= t) {
+            lo = i;
+            while (lo + step < n && keys[lo + step].time <= t) {
+                lo += step;
+                step *= 2;
+            }
+            hi = lo + step < n ? lo + step : n;
+        } else {
+            hi = i;
+            while (hi >= step && keys[hi - step].time > t) {
+                hi -= step;
+                step *= 2;
+            }
+            lo = hi >= step ? hi - step : 0;
+        }
+    }
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (keys[mid].time <= t)
@@ -249,12 +272,12 @@ static uint32_t search(const sinew_curve_key *keys, uint32_t n, double t) {
     return lo;
 }
 
-static uint32_t find_segment(const sinew_curve_key *keys, uint32_t n, double t, uint32_t hint) {
+static inline uint32_t find_segment(const sinew_curve_key *keys, uint32_t n, double t, uint32_t hint) {
+    /* playback moves forward a key or two per call: look a few segments ahead of the hint */
     if (hint + 1 < n && keys[hint].time <= t) {
-        if (t < keys[hint + 1].time)
-            return hint;
-        if (hint + 2 < n && t < keys[hint + 2].time)
-            return hint + 1;
+        for (uint32_t i = hint; i + 1 < n && i < hint + 4; i++)
+            if (t < keys[i + 1].time)
+                return i;
     }
     return search(keys, n, t);
 }
