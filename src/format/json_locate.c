@@ -224,45 +224,72 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
     return 0;
 }
 
+/* Byte classes for the pre-scan: outside strings only quotes, brackets and non-ASCII bytes matter,
+ * inside strings only quotes, backslashes and non-ASCII bytes. */
+enum { C_PLAIN = 0, C_QUOTE, C_ESCAPE, C_OPEN, C_CLOSE, C_HIGH };
+
 sinew_json_scan_result sinew__json_prescan(const char *text, size_t len, uint32_t max_depth, size_t *offset) {
+    static const unsigned char outside[128] = {['"'] = C_QUOTE, ['['] = C_OPEN, ['{'] = C_OPEN,
+                                               [']'] = C_CLOSE, ['}'] = C_CLOSE};
+    static const unsigned char inside[128] = {['"'] = C_QUOTE, ['\\'] = C_ESCAPE};
     const unsigned char *t = (const unsigned char *)text;
     uint32_t depth = 0;
-    bool in_string = false;
     size_t i = 0;
-    while (i < len) {
-        unsigned char c = t[i];
-        if (c >= 0x80) {
-            size_t k = utf8_seq(t + i, len - i);
-            if (k == 0) {
-                *offset = i;
-                return SINEW_JSON_SCAN_BAD_UTF8;
-            }
-            i += k;
-            continue;
-        }
-        if (in_string) {
-            if (c == '\\')
-                i++; /* the escaped byte is ASCII in valid JSON; if not, the check above catches it
-                        on the next step only when >= 0x80, so re-examine it */
-            else if (c == '"')
-                in_string = false;
+    for (;;) {
+        /* outside a string */
+        while (i < len && t[i] < 0x80 && outside[t[i]] == C_PLAIN)
             i++;
-            if (c == '\\' && i - 1 < len && t[i - 1] >= 0x80)
-                i--; /* let the UTF-8 check see it */
-            continue;
-        }
-        if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
+        if (i >= len)
+            break;
+        unsigned char k = t[i] >= 0x80 ? C_HIGH : outside[t[i]];
+        if (k == C_OPEN) {
             if (++depth > max_depth) {
                 *offset = i;
                 return SINEW_JSON_SCAN_TOO_DEEP;
             }
-        } else if (c == ']' || c == '}') {
+            i++;
+            continue;
+        }
+        if (k == C_CLOSE) {
             if (depth)
                 depth--;
+            i++;
+            continue;
         }
+        if (k == C_HIGH) {
+            size_t n = utf8_seq(t + i, len - i);
+            if (n == 0) {
+                *offset = i;
+                return SINEW_JSON_SCAN_BAD_UTF8;
+            }
+            i += n;
+            continue;
+        }
+        /* a string */
         i++;
+        for (;;) {
+            while (i < len && t[i] < 0x80 && inside[t[i]] == C_PLAIN)
+                i++;
+            if (i >= len)
+                break;
+            k = t[i] >= 0x80 ? C_HIGH : inside[t[i]];
+            if (k == C_QUOTE) {
+                i++;
+                break;
+            }
+            if (k == C_ESCAPE) {
+                i++;
+                if (i < len && t[i] < 0x80)
+                    i++;
+                continue;
+            }
+            size_t n = utf8_seq(t + i, len - i);
+            if (n == 0) {
+                *offset = i;
+                return SINEW_JSON_SCAN_BAD_UTF8;
+            }
+            i += n;
+        }
     }
     *offset = len;
     return SINEW_JSON_SCAN_OK;
