@@ -1,0 +1,661 @@
+/* sinew render: draw an animation to PNG, a PNG sequence, a sprite sheet, GIF, WebP, MP4 or WebM.
+ *
+ * The pipeline: load the skeleton and its atlas, load the atlas pages, create an instance, play
+ * the animation and step it at the sample rate. A first pass collects the bounds of every frame
+ * (for the automatic framing), the second pass draws each frame into one framebuffer and hands
+ * it to the exporter chosen from the output name. See docs/render-cli.md. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sinew/data.h"
+#include "sinew/export.h"
+#include "sinew/instance.h"
+#include "sinew/render.h"
+
+const char sinew_cmd_render_help[] =
+    "render an animation to PNG, PNG sequence, sprite sheet, GIF, WebP, MP4 or WebM";
+
+static const char usage_text[] =
+    "usage: sinew render FILE [options] --out OUT\n"
+    "\n"
+    "Draws an animation with sinew's rasterizer. The output format comes from OUT:\n"
+    "  x.png            one frame (--frame K, default 0)\n"
+    "  dir/f_%04d.png   a PNG sequence (any pattern with one %d or %0Nd)\n"
+    "  x.gif            animated GIF (libimagequant palettes; --dither)\n"
+    "  x.webp           animated WebP (lossless; --quality Q for lossy)\n"
+    "  x.mp4 / x.webm   video through the ffmpeg program (H.264 yuv420p / VP9 with alpha)\n"
+    "  --sheet          a sprite sheet: OUT.png plus OUT.json (frame rectangles)\n"
+    "\n"
+    "options:\n"
+    "  --atlas TEX       texture atlas JSON (default: found next to FILE, e.g. X_tex.json)\n"
+    "  --armature NAME   armature to draw (default: the first)\n"
+    "  --animation NAME  animation to play (default: the armature's first)\n"
+    "  --skin NAME       skin overlaid on the default skin\n"
+    "  --fps N           frames per second (default: the data's frame rate)\n"
+    "  --loops N         plays of the animation (default 1: a looping animation plays once through)\n"
+    "  --scale S         pixels per data unit (default 1)\n"
+    "  --size WxH        fixed output size (default: fit the bounds of every frame)\n"
+    "  --origin X,Y      pixel of the armature origin with --size (default: centre the bounds)\n"
+    "  --padding P       pixels around the fitted bounds (default 4)\n"
+    "  --background C    #rgb, #rrggbb, #rrggbbaa, black, white or transparent (default)\n"
+    "  --frame K         the frame for a single .png (0-based)\n"
+    "  --quality Q       0..100: lossy WebP quality, GIF quantization quality, video CRF scale\n"
+    "  --dither          dither GIF palettes\n"
+    "  --quiet           no progress bar (it is only drawn when stderr is a terminal)\n"
+    "\n"
+    "exit codes: 0 ok, 1 usage, 2 bad input (file, atlas, texture, names), 3 output I/O, 4 internal\n";
+
+typedef enum out_kind { OUT_PNG, OUT_SEQUENCE, OUT_SHEET, OUT_GIF, OUT_WEBP, OUT_MP4, OUT_WEBM } out_kind;
+
+typedef struct render_opts {
+    const char *file, *atlas, *armature, *animation, *skin, *out;
+    double fps;
+    long loops;
+    float scale, padding;
+    bool have_size, have_origin, have_frame, have_quality, sheet, dither, quiet;
+    uint32_t width, height;
+    float origin_x, origin_y;
+    sinew_rgba8 background;
+    long frame;
+    int quality;
+} render_opts;
+
+/* ---- small parsers ----------------------------------------------------------------------- */
+
+static bool parse_double(const char *s, double *out) {
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_long(const char *s, long *out) {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_size(const char *s, uint32_t *w, uint32_t *h) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long a = strtoul(s, &end, 10);
+    if (errno || end == s || (*end != 'x' && *end != 'X') || s[0] == '-') return false;
+    const char *p = end + 1;
+    if (*p == '-' || *p == '+') return false;
+    unsigned long b = strtoul(p, &end, 10);
+    if (errno || end == p || *end) return false;
+    if (a == 0 || b == 0 || a > SINEW_MAX_IMAGE_SIDE || b > SINEW_MAX_IMAGE_SIDE) return false;
+    *w = (uint32_t)a;
+    *h = (uint32_t)b;
+    return true;
+}
+
+static bool parse_point(const char *s, float *x, float *y) {
+    char *end = NULL;
+    errno = 0;
+    double a = strtod(s, &end);
+    if (errno || end == s || *end != ',') return false;
+    const char *p = end + 1;
+    double b = strtod(p, &end);
+    if (errno || end == p || *end || !isfinite(a) || !isfinite(b)) return false;
+    if (fabs(a) > 1e7 || fabs(b) > 1e7) return false;
+    *x = (float)a;
+    *y = (float)b;
+    return true;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    if (m > n) return false;
+    for (size_t i = 0; i < m; i++) {
+        char a = s[n - m + i], b = suffix[i];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (a != b) return false;
+    }
+    return true;
+}
+
+/* A sequence pattern has exactly one %d / %0Nd (N < 10) and no other conversion except %%. */
+static int sequence_pattern(const char *s) {
+    int conversions = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p != '%') continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        const char *q = p + 1;
+        if (*q == '0') {
+            q++;
+            if (*q < '1' || *q > '9') return -1;
+            q++;
+        }
+        if (*q != 'd') return -1;
+        conversions++;
+        p = q;
+    }
+    return conversions;
+}
+
+/* ---- inputs are never overwritten: their paths go to the exporter ------------------------ */
+
+typedef struct input_files {
+    const char *path[66];
+    uint32_t count;
+} input_files;
+
+static void inputs_add(input_files *in, const char *path) {
+    if (in->count < 66 && path) in->path[in->count++] = path;
+}
+
+/* ---- progress ----------------------------------------------------------------------------- */
+
+typedef struct progress {
+    bool on;
+    uint32_t total;
+    const char *label;
+} progress;
+
+static void progress_show(const progress *p, uint32_t done) {
+    if (!p->on || p->total == 0) return;
+    enum { BAR = 30 };
+    uint32_t fill = (uint32_t)((uint64_t)done * BAR / p->total);
+    char bar[BAR + 1];
+    for (uint32_t i = 0; i < BAR; i++) bar[i] = i < fill ? '#' : '.';
+    bar[BAR] = '\0';
+    fprintf(stderr, "\r%s [%s] %u/%u", p->label, bar, done, p->total);
+    if (done == p->total) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static void progress_clear(const progress *p) {
+    if (p->on) fprintf(stderr, "\r%*s\r", 60, "");
+}
+
+/* ---- option parsing ----------------------------------------------------------------------- */
+
+static int parse_args(int argc, char **argv, render_opts *o) {
+    const char *cmd = "render";
+    memset(o, 0, sizeof *o);
+    o->scale = 1.0f;
+    o->padding = 4.0f;
+    o->loops = 0; /* 0 = the default: one play */
+    o->quality = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            fputs(usage_text, stdout);
+            return -1;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            if (o->file) return cli_usage_error(cmd, "more than one input file ('%s' and '%s')", o->file, a);
+            o->file = a;
+            continue;
+        }
+        bool flag = true;
+        if (strcmp(a, "--sheet") == 0) o->sheet = true;
+        else if (strcmp(a, "--dither") == 0) o->dither = true;
+        else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
+        else flag = false;
+        if (flag) continue;
+        if (i + 1 >= argc) return cli_usage_error(cmd, "%s needs a value", a);
+        const char *v = argv[++i];
+        if (strcmp(a, "--atlas") == 0) o->atlas = v;
+        else if (strcmp(a, "--armature") == 0) o->armature = v;
+        else if (strcmp(a, "--animation") == 0) o->animation = v;
+        else if (strcmp(a, "--skin") == 0) o->skin = v;
+        else if (strcmp(a, "--out") == 0 || strcmp(a, "-o") == 0) o->out = v;
+        else if (strcmp(a, "--fps") == 0) {
+            if (!parse_double(v, &o->fps) || o->fps <= 0.0 || o->fps > 1000.0)
+                return cli_usage_error(cmd, "--fps wants a number in (0, 1000], not '%s'", v);
+        } else if (strcmp(a, "--loops") == 0) {
+            if (!parse_long(v, &o->loops) || o->loops < 1 || o->loops > 10000)
+                return cli_usage_error(cmd, "--loops wants a whole number from 1 to 10000, not '%s'", v);
+        } else if (strcmp(a, "--scale") == 0) {
+            double s;
+            if (!parse_double(v, &s) || s <= 0.0 || s > 100.0)
+                return cli_usage_error(cmd, "--scale wants a number in (0, 100], not '%s'", v);
+            o->scale = (float)s;
+        } else if (strcmp(a, "--padding") == 0) {
+            double p;
+            if (!parse_double(v, &p) || p < 0.0 || p > 4096.0)
+                return cli_usage_error(cmd, "--padding wants a number from 0 to 4096, not '%s'", v);
+            o->padding = (float)p;
+        } else if (strcmp(a, "--size") == 0) {
+            if (!parse_size(v, &o->width, &o->height))
+                return cli_usage_error(cmd, "--size wants WxH (1..%u each), not '%s'", SINEW_MAX_IMAGE_SIDE, v);
+            o->have_size = true;
+        } else if (strcmp(a, "--origin") == 0) {
+            if (!parse_point(v, &o->origin_x, &o->origin_y))
+                return cli_usage_error(cmd, "--origin wants X,Y in pixels, not '%s'", v);
+            o->have_origin = true;
+        } else if (strcmp(a, "--background") == 0) {
+            if (!sinew_rgba8_parse(v, &o->background))
+                return cli_usage_error(cmd, "--background: '%s' is not a colour (#rgb, #rrggbb, #rrggbbaa, a name)", v);
+        } else if (strcmp(a, "--frame") == 0) {
+            if (!parse_long(v, &o->frame) || o->frame < 0)
+                return cli_usage_error(cmd, "--frame wants a frame number (0 or more), not '%s'", v);
+            o->have_frame = true;
+        } else if (strcmp(a, "--quality") == 0) {
+            long q;
+            if (!parse_long(v, &q) || q < 0 || q > 100)
+                return cli_usage_error(cmd, "--quality wants a whole number from 0 to 100, not '%s'", v);
+            o->quality = (int)q;
+            o->have_quality = true;
+        } else return cli_usage_error(cmd, "unknown option '%s'", a);
+    }
+    if (!o->file) return cli_usage_error(cmd, "no input file");
+    if (!o->out) return cli_usage_error(cmd, "no output: give --out OUT");
+    if (o->have_origin && !o->have_size) return cli_usage_error(cmd, "--origin needs --size");
+    return 0;
+}
+
+static int output_kind(const render_opts *o, out_kind *kind) {
+    const char *cmd = "render";
+    int conv = sequence_pattern(o->out);
+    if (conv < 0 || conv > 1)
+        return cli_usage_error(cmd, "'%s': a sequence pattern needs exactly one %%d or %%0Nd", o->out);
+    if (o->sheet) {
+        if (conv) return cli_usage_error(cmd, "--sheet writes one image; '%s' is a sequence pattern", o->out);
+        *kind = OUT_SHEET;
+    } else if (conv == 1) {
+        if (!ends_with(o->out, ".png")) return cli_usage_error(cmd, "a sequence pattern must end in .png: '%s'", o->out);
+        *kind = OUT_SEQUENCE;
+    } else if (ends_with(o->out, ".png")) *kind = OUT_PNG;
+    else if (ends_with(o->out, ".gif")) *kind = OUT_GIF;
+    else if (ends_with(o->out, ".webp")) *kind = OUT_WEBP;
+    else if (ends_with(o->out, ".mp4")) *kind = OUT_MP4;
+    else if (ends_with(o->out, ".webm")) *kind = OUT_WEBM;
+    else
+        return cli_usage_error(cmd, "cannot tell the format of '%s': use .png, a %%04d.png pattern, .gif, "
+                                    ".webp, .mp4, .webm or --sheet",
+                               o->out);
+    if (o->have_frame && *kind != OUT_PNG)
+        return cli_usage_error(cmd, "--frame selects the frame of a single .png output");
+    if (o->dither && *kind != OUT_GIF) return cli_usage_error(cmd, "--dither applies to .gif output");
+    return 0;
+}
+
+/* ---- the render -------------------------------------------------------------------------- */
+
+typedef struct job {
+    render_opts o;
+    out_kind kind;
+    sinew_data *data;
+    sinew_atlas *atlas;
+    sinew_texture_set *textures;
+    sinew_instance *inst;
+    sinew_renderer *renderer;
+    sinew_framebuffer fb;
+    char atlas_path[4096];
+    char anim_name[512];
+    uint32_t armature;
+    double fps, duration;
+    int32_t play_times;        /* what the instance is told: 0 = forever */
+    uint32_t first, count;     /* frames written: [first, first + count) */
+    uint32_t total;            /* frames of the whole render (framing covers them all) */
+    uint32_t file_plays;       /* GIF/WebP: times the file plays, 0 = forever */
+    input_files inputs;
+} job;
+
+static void job_free(job *j) {
+    sinew_framebuffer_free(&j->fb);
+    sinew_renderer_destroy(j->renderer);
+    sinew_instance_destroy(j->inst);
+    sinew_texture_set_destroy(j->textures);
+    sinew_atlas_destroy(j->atlas);
+    sinew_data_destroy(j->data);
+}
+
+/* Input problems are "bad input" (2) whatever their status, so a missing texture is not mistaken
+ * for a failure to write the output. Allocation failures stay internal (4). */
+static int input_error(const char *file, const sinew_error *err) {
+    cli_print_error(file, err);
+    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : SINEW_EXIT_INPUT;
+}
+
+static int fail_input(const char *file, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "%s: error: ", file);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return SINEW_EXIT_INPUT;
+}
+
+static int load_inputs(job *j) {
+    sinew_error err = {0};
+    sinew_load_options lo = {0};
+    lo.log = cli_log;
+    lo.log_user = (void *)j->o.file;
+    sinew_status st = sinew_data_load_file(j->o.file, &lo, &j->data, &err);
+    if (st != SINEW_OK) return input_error(j->o.file, &err);
+    inputs_add(&j->inputs, j->o.file);
+
+    if (j->o.atlas) {
+        size_t n = strlen(j->o.atlas);
+        if (n >= sizeof j->atlas_path) return fail_input(j->o.atlas, "path too long");
+        memcpy(j->atlas_path, j->o.atlas, n + 1);
+    } else {
+        st = sinew_atlas_find_for(j->o.file, j->atlas_path, sizeof j->atlas_path);
+        if (st != SINEW_OK)
+            return fail_input(j->o.file, "no texture atlas found next to it (looked for X_tex.json, texture.json, "
+                                         "*_texture_*.json); give one with --atlas");
+    }
+    lo.log_user = j->atlas_path;
+    memset(&err, 0, sizeof err);
+    st = sinew_atlas_load_file(j->atlas_path, &lo, &j->atlas, &err);
+    if (st != SINEW_OK) return input_error(j->atlas_path, &err);
+    inputs_add(&j->inputs, j->atlas_path);
+
+    sinew_atlas_info ai;
+    sinew_atlas_get_info(j->atlas, &ai);
+    if (ai.page_count == 0) return fail_input(j->atlas_path, "the atlas has no texture page (imagePath)");
+    if (ai.page_count > 64) return fail_input(j->atlas_path, "too many texture pages (%u)", ai.page_count);
+    const char *paths[64];
+    for (uint32_t p = 0; p < ai.page_count; p++) {
+        sinew_atlas_page_info pi;
+        if (sinew_atlas_page_info_get(j->atlas, p, &pi) != SINEW_OK || !pi.resolved_path)
+            return fail_input(j->atlas_path, "texture page %u has no image path", p);
+        paths[p] = pi.resolved_path;
+        struct stat sb;
+        if (stat(pi.resolved_path, &sb) != 0)
+            return fail_input(j->atlas_path, "texture page '%s' not found (looked for %s)",
+                              pi.image_path ? pi.image_path : "", pi.resolved_path);
+        inputs_add(&j->inputs, pi.resolved_path);
+    }
+    memset(&err, 0, sizeof err);
+    st = sinew_texture_set_load(paths, ai.page_count, NULL, &j->textures, &err);
+    if (st != SINEW_OK) return input_error(err.file ? err.file : j->atlas_path, &err);
+    return 0;
+}
+
+static int choose_animation(job *j) {
+    sinew_data_info di;
+    sinew_data_get_info(j->data, &di);
+    if (di.armature_count == 0) return fail_input(j->o.file, "the file has no armature");
+    j->armature = 0;
+    if (j->o.armature) {
+        j->armature = sinew_data_find_armature(j->data, j->o.armature);
+        if (j->armature == SINEW_INVALID_INDEX) {
+            fprintf(stderr, "%s: error: no armature named '%s' (armatures:", j->o.file, j->o.armature);
+            for (uint32_t i = 0; i < di.armature_count; i++) {
+                sinew_armature_info a;
+                if (sinew_data_armature_info(j->data, i, &a) == SINEW_OK) fprintf(stderr, " '%s'", a.name);
+            }
+            fprintf(stderr, ")\n");
+            return SINEW_EXIT_INPUT;
+        }
+    }
+    sinew_armature_info ai;
+    if (sinew_data_armature_info(j->data, j->armature, &ai) != SINEW_OK)
+        return fail_input(j->o.file, "cannot read armature %u", j->armature);
+    if (ai.animation_count == 0) return fail_input(j->o.file, "armature '%s' has no animation", ai.name);
+    uint32_t anim = 0;
+    if (j->o.animation) {
+        anim = sinew_data_find_animation(j->data, j->armature, j->o.animation);
+        if (anim == SINEW_INVALID_INDEX) {
+            fprintf(stderr, "%s: error: armature '%s' has no animation named '%s' (animations:", j->o.file,
+                    ai.name, j->o.animation);
+            for (uint32_t i = 0; i < ai.animation_count; i++) {
+                sinew_animation_info an;
+                if (sinew_data_animation_info(j->data, j->armature, i, &an) == SINEW_OK)
+                    fprintf(stderr, " '%s'", an.name);
+            }
+            fprintf(stderr, ")\n");
+            return SINEW_EXIT_INPUT;
+        }
+    }
+    sinew_animation_info an;
+    if (sinew_data_animation_info(j->data, j->armature, anim, &an) != SINEW_OK)
+        return fail_input(j->o.file, "cannot read animation %u", anim);
+    size_t n = strlen(an.name);
+    if (n >= sizeof j->anim_name) return fail_input(j->o.file, "animation name too long");
+    memcpy(j->anim_name, an.name, n + 1);
+
+    j->fps = j->o.fps > 0.0 ? j->o.fps : (double)ai.frame_rate;
+    if (!(j->fps > 0.0)) j->fps = 24.0;
+    j->duration = (double)an.duration_s;
+    if (!isfinite(j->duration) || j->duration < 0.0) j->duration = 0.0;
+
+    /* By default one pass through the animation; --loops N renders N passes. A looping
+     * animation's sample at the end of a pass equals the next pass's first one, so it is left out;
+     * a finite animation ends on its final pose (one extra sample). GIF and WebP carry the rest:
+     * a single rendered pass repeats as the data says (0 = forever, else playTimes times). */
+    bool looping = an.play_times == 0;
+    double passes = j->o.loops > 0 ? (double)j->o.loops : 1.0;
+    double frames = j->duration * j->fps * passes;
+    if (frames > 1e6) return fail_input(j->o.file, "the animation would need %.0f frames (limit 1000000)", frames);
+    uint32_t n_frames = (uint32_t)llround(frames);
+    if (looping && n_frames > 0) {
+        j->play_times = 0;
+    } else {
+        n_frames += 1;
+        j->play_times = (int32_t)passes;
+    }
+    if (j->o.loops > 0) j->file_plays = looping ? 0u : 1u;
+    else j->file_plays = looping ? 0u : (uint32_t)(an.play_times > 0 ? an.play_times : 1);
+    j->first = 0;
+    j->count = n_frames;
+    if (j->kind == OUT_PNG) {
+        long k = j->o.have_frame ? j->o.frame : 0;
+        if ((unsigned long)k >= n_frames)
+            return cli_usage_error("render", "--frame %ld is out of range: '%s' has frames 0..%u at %g fps", k,
+                                   j->anim_name, n_frames - 1, j->fps);
+        j->first = (uint32_t)k;
+        j->count = 1;
+    }
+    j->total = n_frames;
+    return 0;
+}
+
+static int start_instance(job *j) {
+    sinew_error err = {0};
+    sinew_instance_options io = {0};
+    sinew_armature_info ai;
+    sinew_data_armature_info(j->data, j->armature, &ai);
+    io.armature = ai.name;
+    io.skin = j->o.skin;
+    io.atlas = j->atlas;
+    if (!j->inst) {
+        sinew_status st = sinew_instance_create(j->data, &io, &j->inst, &err);
+        if (st != SINEW_OK) return input_error(j->o.file, &err);
+    }
+    memset(&err, 0, sizeof err);
+    if (sinew_instance_play(j->inst, j->anim_name, j->play_times, &err) != SINEW_OK)
+        return input_error(j->o.file, &err);
+    sinew_instance_update(j->inst, 0.0);
+    return 0;
+}
+
+/* Steps the instance to frame k (frames are visited in increasing order). */
+static void advance_to(job *j, uint32_t *at, uint32_t k) {
+    while (*at < k) {
+        sinew_instance_update(j->inst, 1.0 / j->fps);
+        sinew_event ev;
+        while (sinew_instance_poll_event(j->inst, &ev)) {
+        }
+        (*at)++;
+    }
+}
+
+static int compute_framing(job *j, sinew_framing *fr) {
+    sinew_error err = {0};
+    sinew_rect bounds = sinew_rect_empty();
+    bool any = false;
+    if (!j->o.have_size || !j->o.have_origin) {
+        int rc = start_instance(j);
+        if (rc) return rc;
+        /* the bounds of every frame, even for one --frame K: a single frame is framed exactly
+         * as it is in the sequence, so frames rendered one by one line up */
+        uint32_t at = 0;
+        for (uint32_t k = 0; k < j->total; k++) {
+            advance_to(j, &at, k);
+            sinew_drawlist dl;
+            sinew_instance_drawlist(j->inst, &dl);
+            if (sinew_drawlist_bounds(&dl, &bounds, any)) any = true;
+        }
+    }
+    sinew_status st;
+    if (j->o.have_size) {
+        float ox = j->o.origin_x, oy = j->o.origin_y;
+        if (!j->o.have_origin) {
+            if (any) {
+                ox = (float)j->o.width * 0.5f - (bounds.x0 + bounds.x1) * 0.5f * j->o.scale;
+                oy = (float)j->o.height * 0.5f - (bounds.y0 + bounds.y1) * 0.5f * j->o.scale;
+            } else {
+                ox = (float)j->o.width * 0.5f;
+                oy = (float)j->o.height * 0.5f;
+            }
+        }
+        st = sinew_framing_fixed(j->o.width, j->o.height, ox, oy, j->o.scale, fr, &err);
+    } else {
+        if (!any)
+            return fail_input(j->o.file, "animation '%s' draws nothing (no textured display); give --size to "
+                                         "render empty frames",
+                              j->anim_name);
+        st = sinew_framing_fit(bounds, j->o.scale, j->o.padding, fr, &err);
+    }
+    if (st != SINEW_OK) {
+        cli_print_error(j->o.file, &err);
+        return SINEW_EXIT_INPUT;
+    }
+    return 0;
+}
+
+static sinew_export_format export_format(out_kind k) {
+    switch (k) {
+    case OUT_PNG: return SINEW_EXPORT_PNG;
+    case OUT_SEQUENCE: return SINEW_EXPORT_PNG_SEQUENCE;
+    case OUT_SHEET: return SINEW_EXPORT_SHEET;
+    case OUT_GIF: return SINEW_EXPORT_GIF;
+    case OUT_WEBP: return SINEW_EXPORT_WEBP;
+    case OUT_MP4: return SINEW_EXPORT_MP4;
+    case OUT_WEBM: return SINEW_EXPORT_WEBM;
+    }
+    return SINEW_EXPORT_AUTO;
+}
+
+/* Output problems: a missing ffmpeg is its own kind of failure (the message says how to
+ * install it); everything else at this stage is I/O on the output side. */
+static int output_error(const char *path, const sinew_error *err) {
+    cli_print_error(path, err);
+    if (err->code == SINEW_E_NOMEM) return SINEW_EXIT_INTERNAL;
+    if (err->code == SINEW_E_ARG || err->code == SINEW_E_RANGE) return SINEW_EXIT_USAGE;
+    return SINEW_EXIT_IO;
+}
+
+static int render_frames(job *j, const sinew_framing *fr, const char *out_path, const char *sheet_json) {
+    sinew_error err = {0};
+    sinew_status st = sinew_renderer_create(NULL, &j->renderer, &err);
+    if (st == SINEW_OK) st = sinew_framebuffer_init(&j->fb, fr->width, fr->height, NULL, &err);
+    if (st != SINEW_OK) {
+        cli_print_error(j->o.file, &err);
+        return SINEW_EXIT_INTERNAL;
+    }
+    sinew_renderer_set_log(j->renderer, cli_log, (void *)j->o.file);
+
+    sinew_export_options eo = {0};
+    eo.format = export_format(j->kind);
+    eo.path = out_path;
+    eo.width = fr->width;
+    eo.height = fr->height;
+    eo.fps = j->fps;
+    eo.plays = j->file_plays;
+    if (j->o.have_quality) {
+        eo.quality = j->o.quality > 0 ? (float)j->o.quality : 1.0f;
+        eo.lossy = j->kind == OUT_WEBP;
+    }
+    eo.dither = j->o.dither ? 1 : -1;
+    eo.video_background = j->o.background;
+    eo.sheet_json = sheet_json;
+    eo.inputs = j->inputs.path;
+    eo.input_count = j->inputs.count;
+    eo.log = cli_log;
+    eo.log_user = (void *)out_path;
+    sinew_exporter *ex = NULL;
+    st = sinew_export_begin(&eo, &ex, &err);
+    if (st != SINEW_OK) return output_error(out_path, &err);
+
+    int rc = start_instance(j);
+    if (rc) {
+        sinew_export_abort(ex);
+        return rc;
+    }
+    progress pr = {!j->o.quiet && isatty(STDERR_FILENO), j->count, "rendering"};
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < j->count; i++) {
+        advance_to(j, &at, j->first + i);
+        sinew_drawlist dl;
+        sinew_instance_drawlist(j->inst, &dl);
+        sinew_framebuffer_clear(&j->fb, j->o.background);
+        memset(&err, 0, sizeof err);
+        st = sinew_renderer_draw(j->renderer, &dl, j->textures, &fr->view, &j->fb, &err);
+        if (st != SINEW_OK) {
+            progress_clear(&pr);
+            sinew_export_abort(ex);
+            cli_print_error(j->o.file, &err);
+            return SINEW_EXIT_INTERNAL;
+        }
+        st = sinew_export_frame(ex, &j->fb, &err);
+        if (st != SINEW_OK) {
+            progress_clear(&pr);
+            sinew_export_abort(ex);
+            return output_error(out_path, &err);
+        }
+        progress_show(&pr, i + 1);
+    }
+    memset(&err, 0, sizeof err);
+    st = sinew_export_end(ex, &err);
+    if (st != SINEW_OK) return output_error(out_path, &err);
+    return 0;
+}
+
+int sinew_cmd_render(int argc, char **argv) {
+    job j;
+    memset(&j, 0, sizeof j);
+    int rc = parse_args(argc, argv, &j.o);
+    if (rc < 0) return SINEW_EXIT_OK; /* --help */
+    if (rc) return rc;
+    rc = output_kind(&j.o, &j.kind);
+    if (rc) return rc;
+    if (j.o.have_quality && j.kind != OUT_WEBP && j.kind != OUT_GIF)
+        return cli_usage_error("render", "--quality applies to .webp (lossy) and .gif output");
+
+    /* --sheet OUT writes OUT.png and OUT.json (OUT may already end in .png or .json) */
+    char sheet_png[4096], sheet_json[4096];
+    const char *out_path = j.o.out;
+    const char *json_path = NULL;
+    if (j.kind == OUT_SHEET) {
+        size_t n = strlen(j.o.out);
+        if (ends_with(j.o.out, ".png") || ends_with(j.o.out, ".json")) n -= ends_with(j.o.out, ".png") ? 4 : 5;
+        if (n == 0 || n + 6 > sizeof sheet_png) return cli_usage_error("render", "bad --out for --sheet: '%s'", j.o.out);
+        memcpy(sheet_png, j.o.out, n);
+        memcpy(sheet_png + n, ".png", 5);
+        memcpy(sheet_json, j.o.out, n);
+        memcpy(sheet_json + n, ".json", 6);
+        out_path = sheet_png;
+        json_path = sheet_json;
+    }
+
+    rc = load_inputs(&j);
+    if (!rc) rc = choose_animation(&j);
+    sinew_framing fr;
+    if (!rc) rc = compute_framing(&j, &fr);
+    if (!rc) rc = render_frames(&j, &fr, out_path, json_path);
+    job_free(&j);
+    return rc;
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""The demo character against the official DragonBones runtime.
+
+1. Runs the oracle (the official JS runtime, headless: $SHARED/tools/oracle, installed into
+   $BUILD/demo-oracle with `npm ci` on first use) on examples/demo and checks that the rig does
+   what docs/demo.md says: IK reaches its targets, the ffd moves the scarf, displays switch,
+   events fire, the feet stay planted while the hip moves.
+2. Compares `sinew poses` of the demo with the oracle's dump via $SHARED/tools/posediff.py.
+
+Env: SINEW, SRC, SHARED, BUILD. Needs node and npm (Debian: apt-get install nodejs npm).
+"""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+SRC = os.environ["SRC"]
+SHARED = os.environ["SHARED"]
+BUILD = os.environ["BUILD"]
+SINEW = os.environ["SINEW"]
+DEMO = os.path.join(SRC, "examples", "demo")
+SKE = os.path.join(DEMO, "demo_ske.json")
+TEX = os.path.join(DEMO, "demo_tex.json")
+WORK = os.path.join(BUILD, "demo-conformance")
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def finish():
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(0 if failed == 0 else 1)
+
+
+def install_oracle():
+    """Copies the oracle (read-only in $SHARED) into $BUILD and installs its one npm dependency."""
+    src = os.path.join(SHARED, "tools", "oracle")
+    dst = os.path.join(BUILD, "demo-oracle")
+    if os.path.isdir(os.path.join(dst, "node_modules", "@cocos", "dragonbones-js")):
+        return dst
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        print("FAIL: the DragonBones oracle needs node and npm: install them with "
+              "'sudo apt-get install nodejs npm' (or run 'make deps')")
+        return None
+    for root, dirs, files in os.walk(src):
+        if "node_modules" in dirs:
+            dirs.remove("node_modules")
+        rel = os.path.relpath(root, src)
+        os.makedirs(os.path.join(dst, rel), exist_ok=True)
+        for f in files:
+            target = os.path.join(dst, rel, f)
+            if os.path.exists(target):
+                os.chmod(target, 0o644)
+            shutil.copyfile(os.path.join(root, f), target)
+    r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=dst,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print("FAIL: 'npm ci' for the oracle failed (network? run it by hand in " + dst + "):\n"
+              + r.stderr[-800:])
+        return None
+    return dst
+
+
+def bone_map(sample):
+    return {b["name"]: b for b in sample["bones"]}
+
+
+def slot_map(sample):
+    return {s["name"]: s for s in sample["slots"]}
+
+
+def inverse_apply(m, x, y):
+    a, b, c, d, tx, ty = m
+    det = a * d - b * c
+    x, y = x - tx, y - ty
+    return ((d * x - c * y) / det, (-b * x + a * y) / det)
+
+
+def oracle_checks(dump):
+    ske = json.load(open(SKE, encoding="utf-8"))
+    arm = ske["armature"][0]
+    length = {b["name"]: b.get("length", 0) for b in arm["bone"]}
+    mesh = None
+    for sl in arm["skin"][0]["slot"]:
+        for d in sl["display"]:
+            if d.get("type") == "mesh":
+                mesh = (sl["name"], d["vertices"])
+    anims = {a["name"]: a for a in dump["armatures"][0]["animations"]}
+    check(set(anims) == {"idle", "walk", "wave"}, f"oracle plays idle, walk, wave ({sorted(anims)})")
+    for name, an in anims.items():
+        samples = an["samples"]
+        check(an["playTimes"] == 0 and len(samples) > 20, f"{name}: loops, {len(samples)} samples")
+        first = bone_map(samples[0])
+        moved = set()
+        ik_miss = 0.0
+        ffd = 0.0
+        for s in samples:
+            bones = bone_map(s)
+            for n, b in bones.items():
+                if max(abs(p - q) for p, q in zip(b["matrix"], first[n]["matrix"])) > 1e-3:
+                    moved.add(n)
+            for side in ("front", "back"):
+                sh, ft = bones["shin_" + side]["matrix"], bones["foot_" + side]["matrix"]
+                tip = (sh[4] + sh[0] * length["shin_" + side], sh[5] + sh[1] * length["shin_" + side])
+                ik_miss = max(ik_miss, math.hypot(tip[0] - ft[4], tip[1] - ft[5]))
+            # ffd: the scarf vertices relative to their slot, against the setup vertices
+            slot = slot_map(s)[mesh[0]]
+            v = slot["mesh"]["vertices"]
+            for i in range(0, len(v), 2):
+                lx, ly = inverse_apply(slot["matrix"], v[i], v[i + 1])
+                ffd = max(ffd, math.hypot(lx - mesh[1][i], ly - mesh[1][i + 1]))
+        check(ik_miss < 0.01, f"{name}: IK puts both shin tips on their targets (worst {ik_miss:.4f} px)")
+        check(ffd > 2.0, f"{name}: the ffd deforms the scarf in slot space ({ffd:.1f} px)")
+        check({"hip", "torso", "head", "antenna", "thigh_front", "shin_front"} <= moved,
+              f"{name}: body, head, antenna and legs move")
+        if name == "walk":
+            check({"foot_front", "foot_back"} <= moved, "walk: the feet move")
+            events = [(e["name"], round(e["time"], 3)) for s in samples for e in s["events"]
+                      if e["type"] == "frameEvent"]
+            check(("step", 0.0) in events and ("step", 0.5) in events, f"walk: step events {events}")
+        else:
+            check(not {"foot_front", "foot_back"} & moved, f"{name}: the feet stay planted")
+        shown = {(sl["name"], sl["display"]["name"]) for s in samples for sl in s["slots"]
+                 if sl.get("display")}
+        want = {"idle": ("eyes", "eyes_blink"), "wave": ("eyes", "eyes_happy"), "walk": ("eyes", "eyes_open")}
+        check(want[name] in shown, f"{name}: shows {want[name]}")
+        if name == "wave":
+            check(("mouth", "mouth_open") in shown, "wave: the mouth opens")
+            hand = [bone_map(s)["hand_front"]["matrix"][5] for s in samples]
+            head = bone_map(samples[0])["head"]["matrix"][5]
+            check(min(hand) < head + 10, "wave: the hand rises to head height")
+
+
+def main():
+    os.makedirs(WORK, exist_ok=True)
+    oracle = install_oracle()
+    if oracle is None:
+        global failed
+        failed += 1
+        finish()
+    expected = os.path.join(WORK, "demo.oracle.json")
+    r = subprocess.run(["node", os.path.join(oracle, "oracle.mjs"), SKE, "--atlas", TEX, "--armature", "all",
+                        "--out", expected], capture_output=True, text=True)
+    check(r.returncode == 0, "the oracle loads and plays the demo: " + r.stderr[-500:])
+    if r.returncode != 0:
+        finish()
+    oracle_checks(json.load(open(expected, encoding="utf-8")))
+
+    actual = os.path.join(WORK, "demo.sinew.json")
+    r = subprocess.run([SINEW, "poses", SKE, "--atlas", TEX, "--armature", "all", "--out", actual],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, f"sinew poses exits 0 (got {r.returncode}): {r.stderr[-500:]}")
+    if r.returncode == 0:
+        r = subprocess.run([sys.executable, os.path.join(SHARED, "tools", "posediff.py"), expected, actual],
+                           capture_output=True, text=True)
+        print(r.stdout.strip())
+        check(r.returncode == 0, "posediff: sinew's poses of the demo match the official runtime's")
+    finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,601 @@
+#!/usr/bin/env python3
+"""`sinew render` end to end: every output kind on the demo robot and on the shared characters
+that have atlases, checked by decoding the results independently of sinew:
+
+- PNG: a stdlib PNG decoder (size, transparent padding, art present; --frame K equals frame K of
+  the sequence rendered with the same --size/--origin);
+- sequence: file count from the animation's duration, frame rate and playTimes read from the JSON;
+- sprite sheet: the JSON's frame rectangles, cropped from the sheet, equal the sequence frames;
+- GIF: the container (size, NETSCAPE loop count, frame delays adding up to the duration) and
+  ffmpeg decoding it back close to the sequence frames;
+- WebP: the RIFF container (VP8X animation flag, canvas, ANIM loop count, ANMF frames and their
+  durations; lossless VP8L by default, lossy VP8 with --quality);
+- MP4/WebM: ffprobe (codec, pixel format, alpha mode, size, frame count, duration);
+- errors: missing atlas / texture page, unknown names, bad options, writing over an input,
+  a missing output folder; progress bar only on a TTY.
+
+The exact pixel checks of the rasterizer live in the unit tests. Env: SINEW, SRC, SHARED, BUILD.
+"""
+import json
+import math
+import os
+import pty
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+
+SINEW = os.environ["SINEW"]
+SRC = os.environ["SRC"]
+SHARED = os.environ["SHARED"]
+BUILD = os.environ["BUILD"]
+WORK = os.path.join(BUILD, "render-cli")
+FFPROBE = shutil.which("ffprobe")
+FFMPEG = shutil.which("ffmpeg")
+
+DB = os.path.join(SHARED, "data", "dragonbones")
+DEMO = ("demo", os.path.join(SRC, "examples", "demo", "demo_ske.json"),
+        os.path.join(SRC, "examples", "demo", "demo_tex.json"))
+# the shared characters that come with an atlas (Robot_4.5's atlas JSON is corrupt upstream)
+# (name, skeleton, atlas, scale): small scales keep the big characters to a second or two
+SHARED_CHARS = [
+    ("CoreElement", "CoreElement_4.5/CoreElement.json", "CoreElement_4.5/CoreElement_texture_1.json", 0.5),
+    ("Knight", "Knight_4.5/Knight.json", "Knight_4.5/Knight_texture_1.json", 0.5),
+    ("Ubbie", "Ubbie_4.5/Ubbie.json", "Ubbie_4.5/texture.json", 0.25),
+    ("ZOrder16", "ZOrder16_4.5/16_ske.json", "ZOrder16_4.5/16_tex.json", 0.25),
+    ("ReplaceSkinMan", "ReplaceSkinMan_4.0/man.json", "ReplaceSkinMan_4.0/texture.json", 0.25),
+    ("mecha_1502b", "mecha_1502b_5.5/mecha_1502b_ske.json", "mecha_1502b_5.5/mecha_1502b_tex.json", 0.5),
+    ("you_xin_body", "you_xin_body_5.5/body_ske.json", "you_xin_body_5.5/body_tex.json", 0.2),
+    ("dragon_boy", "dragon_boy_5.0/dragon_boy_ske.json", "dragon_boy_5.0/dragon_boy_tex.json", 0.5),
+]
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, flush=True)
+    return cond
+
+
+def run(args, **kw):
+    return subprocess.run([SINEW] + args, capture_output=True, text=True, **kw)
+
+
+# ---- independent decoders ------------------------------------------------------------------
+
+def read_png(path):
+    """8-bit RGBA or RGB, non-interlaced PNG -> (w, h, RGBA bytes)."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    pos, idat, w, ctype = 8, b"", None, None
+    while pos < len(data):
+        ln, = struct.unpack(">I", data[pos:pos + 4])
+        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + ln]
+        crc, = struct.unpack(">I", data[pos + 8 + ln:pos + 12 + ln])
+        if zlib.crc32(tag + body) & 0xFFFFFFFF != crc:
+            raise ValueError("bad CRC in " + tag.decode("latin-1"))
+        pos += 12 + ln
+        if tag == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            if depth != 8 or ctype not in (2, 6) or interlace:
+                raise ValueError(f"unsupported PNG (depth {depth}, colour type {ctype}, interlace {interlace})")
+        elif tag == b"IDAT":
+            idat += body
+    bpp = 4 if ctype == 6 else 3
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    out = bytearray(w * h * 4)
+    prev = bytearray(stride)
+    p = 0
+    for y in range(h):
+        f = raw[p]
+        row = bytearray(raw[p + 1:p + 1 + stride])
+        p += 1 + stride
+        if f == 1:
+            for i in range(bpp, stride):
+                row[i] = (row[i] + row[i - bpp]) & 255
+        elif f == 2:
+            for i in range(stride):
+                row[i] = (row[i] + prev[i]) & 255
+        elif f == 3:
+            for i in range(stride):
+                row[i] = (row[i] + (((row[i - bpp] if i >= bpp else 0) + prev[i]) >> 1)) & 255
+        elif f == 4:
+            for i in range(stride):
+                a = row[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                c = prev[i - bpp] if i >= bpp else 0
+                pp = a + b - c
+                pa, pb, pc = abs(pp - a), abs(pp - b), abs(pp - c)
+                row[i] = (row[i] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
+        if bpp == 4:
+            out[y * w * 4:(y + 1) * w * 4] = row
+        else:
+            for x in range(w):
+                out[(y * w + x) * 4:(y * w + x) * 4 + 4] = bytes(row[x * 3:x * 3 + 3]) + b"\xff"
+        prev = row
+    return w, h, bytes(out)
+
+
+def gif_info(path):
+    """Parses the GIF container (no LZW decoding): size, loop count, frame delays (cs)."""
+    d = open(path, "rb").read()
+    if d[:6] not in (b"GIF87a", b"GIF89a"):
+        raise ValueError("not a GIF")
+    w, h, flags = struct.unpack("<HHB", d[6:11])
+    pos = 13
+    if flags & 0x80:
+        pos += 3 * (2 << (flags & 7))
+    info = {"width": w, "height": h, "loop": None, "delays": [], "frames": 0}
+    delay = 0
+    while pos < len(d):
+        b = d[pos]
+        if b == 0x3B:
+            info["trailer"] = True
+            break
+        if b == 0x21:
+            label = d[pos + 1]
+            pos += 2
+            blocks = []
+            while d[pos] != 0:
+                blocks.append(d[pos + 1:pos + 1 + d[pos]])
+                pos += 1 + d[pos]
+            pos += 1
+            if label == 0xF9 and blocks:
+                delay = struct.unpack("<H", blocks[0][1:3])[0]
+            elif label == 0xFF and blocks and blocks[0][:11] == b"NETSCAPE2.0" and len(blocks) > 1:
+                info["loop"] = struct.unpack("<H", blocks[1][1:3])[0]
+        elif b == 0x2C:
+            x, y, fw, fh, fl = struct.unpack("<HHHHB", d[pos + 1:pos + 10])
+            if x + fw > w or y + fh > h:
+                raise ValueError("frame outside the screen")
+            pos += 10
+            if fl & 0x80:
+                pos += 3 * (2 << (fl & 7))
+            pos += 1  # LZW minimum code size
+            while d[pos] != 0:
+                pos += 1 + d[pos]
+            pos += 1
+            info["frames"] += 1
+            info["delays"].append(delay)
+            delay = 0
+        else:
+            raise ValueError(f"bad GIF block 0x{b:02x} at {pos}")
+    return info
+
+
+def webp_info(path):
+    d = open(path, "rb").read()
+    if d[:4] != b"RIFF" or d[8:12] != b"WEBP":
+        raise ValueError("not a WebP")
+    if struct.unpack("<I", d[4:8])[0] + 8 != len(d):
+        raise ValueError("RIFF size does not match the file")
+    info = {"frames": 0, "durations": [], "codecs": set(), "alpha": False}
+    pos = 12
+    while pos + 8 <= len(d):
+        tag, size = d[pos:pos + 4], struct.unpack("<I", d[pos + 4:pos + 8])[0]
+        body = d[pos + 8:pos + 8 + size]
+        if tag == b"VP8X":
+            info["animated"] = bool(body[0] & 0x02)
+            info["alpha"] = bool(body[0] & 0x10)
+            info["width"] = 1 + int.from_bytes(body[4:7], "little")
+            info["height"] = 1 + int.from_bytes(body[7:10], "little")
+        elif tag == b"VP8L" and body[:1] == b"\x2f":
+            bits = int.from_bytes(body[1:5], "little")
+            info.setdefault("still", (1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)))
+        elif tag == b"VP8 " and body[3:6] == b"\x9d\x01\x2a":
+            info.setdefault("still", (int.from_bytes(body[6:8], "little") & 0x3FFF,
+                                      int.from_bytes(body[8:10], "little") & 0x3FFF))
+        elif tag == b"ANIM":
+            info["loop"] = struct.unpack("<H", body[4:6])[0]
+        elif tag == b"ANMF":
+            info["frames"] += 1
+            fx, fy = 2 * int.from_bytes(body[0:3], "little"), 2 * int.from_bytes(body[3:6], "little")
+            fw, fh = 1 + int.from_bytes(body[6:9], "little"), 1 + int.from_bytes(body[9:12], "little")
+            if fx + fw > info.get("width", 0) or fy + fh > info.get("height", 0):
+                raise ValueError("frame outside the canvas")
+            info["durations"].append(int.from_bytes(body[12:15], "little"))
+            sub = 16
+            while sub + 8 <= len(body):
+                st, ss = body[sub:sub + 4], struct.unpack("<I", body[sub + 4:sub + 8])[0]
+                info["codecs"].add(st.decode("latin-1").strip())
+                sub += 8 + ss + (ss & 1)
+        pos += 8 + size + (size & 1)
+    return info
+
+
+def ffprobe(path):
+    r = subprocess.run([FFPROBE, "-v", "error", "-count_frames", "-show_streams", "-show_format", "-of", "json",
+                        path], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise ValueError(r.stderr[-300:])
+    return json.loads(r.stdout)
+
+
+def ffmpeg_frames(path, w, h):
+    """Decodes a file with ffmpeg to RGBA frames (each w*h*4 bytes)."""
+    r = subprocess.run([FFMPEG, "-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"],
+                       capture_output=True)
+    if r.returncode != 0:
+        raise ValueError(r.stderr[-300:].decode("utf-8", "replace"))
+    n = w * h * 4
+    return [r.stdout[i:i + n] for i in range(0, len(r.stdout) - n + 1, n)]
+
+
+def one_bit_alpha(px):
+    """What a GIF can hold: alpha below 128 transparent, the rest opaque with its colour."""
+    out = bytearray(px)
+    for i in range(3, len(out), 4):
+        out[i] = 255 if out[i] >= 128 else 0
+    return bytes(out)
+
+
+def psnr_over_black(a, b):
+    """PSNR of two RGBA images composited over black (so invisible colours do not count)."""
+    se = 0
+    for i in range(0, len(a), 4):
+        aa, ab = a[i + 3], b[i + 3]
+        for k in range(3):
+            d = a[i + k] * aa - b[i + k] * ab
+            se += d * d
+        d = (aa - ab) * 255
+        se += d * d
+    mse = se / (len(a) / 4 * 4) / (255.0 * 255.0)
+    return 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+# ---- what the data says ----------------------------------------------------------------------
+
+def expected_frames(ske_path, fps=None, loops=None):
+    """Frames of one pass of the first armature's first animation, from the JSON itself."""
+    d = json.load(open(ske_path, encoding="utf-8"))
+    arm = d["armature"][0]
+    rate = arm.get("frameRate") or d.get("frameRate") or 24
+    an = arm["animation"][0]
+    frames = an.get("duration", 1)
+    plays = an.get("playTimes", 1)
+    fps = fps or rate
+    n = round(frames / rate * fps * (loops or 1))
+    looping = plays == 0
+    if not looping or n == 0:
+        n += 1
+    return n, rate, plays, an["name"]
+
+
+# ---- the checks ---------------------------------------------------------------------------
+
+def check_character(name, ske, tex, scale, fps=None):
+    out = os.path.join(WORK, name)
+    os.makedirs(out, exist_ok=True)
+    n, rate, plays, anim = expected_frames(ske, fps)
+    rate = fps or rate
+    base = ["render", ske, "--atlas", tex, "--scale", str(scale), "--quiet"]
+    if fps:
+        base += ["--fps", str(fps)]
+
+    # the sequence first: it is the reference for the other kinds
+    seq = os.path.join(out, "seq", "f_%04d.png")
+    os.makedirs(os.path.dirname(seq), exist_ok=True)
+    r = run(base + ["--out", seq])
+    if not check(r.returncode == 0, f"{name}: sequence renders ({r.stderr.strip()[-300:]})"):
+        return
+    files = sorted(f for f in os.listdir(os.path.dirname(seq)) if f.endswith(".png"))
+    check(files == [f"f_{k:04d}.png" for k in range(n)],
+          f"{name}: {n} sequence frames for '{anim}' ({len(files)} written: {files[:2]}...)")
+    # decode a sample of the frames (all of them for short animations); identical PNG files from
+    # the same encoder are identical images, so file bytes tell which frames repeat
+    raw = [open(os.path.join(os.path.dirname(seq), f), "rb").read() for f in files]
+    if len(raw) != n:
+        return
+    sample = sorted(set([0, n - 1] + [round(i * (n - 1) / 3) for i in range(4)]))
+    frames = {}
+    for k in sample:
+        try:
+            frames[k] = read_png(os.path.join(os.path.dirname(seq), files[k]))
+        except ValueError as e:
+            check(False, f"{name}: {files[k]} decodes ({e})")
+            return
+    w, h = frames[0][0], frames[0][1]
+    check(all((fw, fh) == (w, h) for fw, fh, _ in frames.values()), f"{name}: every frame has the same size")
+    all_same = len(set(raw)) == 1
+    # framing: the padding (4 px) is empty on every frame, and every frame shows something
+    pad_clear = True
+    for fw, fh, px in frames.values():
+        for y in list(range(3)) + list(range(fh - 3, fh)):
+            if any(px[(y * fw + x) * 4 + 3] for x in range(fw)):
+                pad_clear = False
+        for y in range(fh):
+            if any(px[(y * fw + x) * 4 + 3] for x in (0, 1, 2, fw - 3, fw - 2, fw - 1)):
+                pad_clear = False
+    check(pad_clear, f"{name}: the padding around the fitted bounds is transparent")
+    visible = max(sum(1 for i in range(3, len(px), 4) if px[i] > 128) for _, _, px in frames.values())
+    check(visible > 0.02 * w * h, f"{name}: the frames show the character ({visible} opaque px)")
+
+    # a single PNG
+    one = os.path.join(out, "one.png")
+    r = run(base + ["--out", one])
+    if check(r.returncode == 0 and os.path.exists(one), f"{name}: .png renders ({r.stderr.strip()[-200:]})"):
+        check(read_png(one) == frames[0], f"{name}: the .png is frame 0 of the sequence")
+
+    # --frame K with a fixed size/origin equals frame K of a sequence with the same framing
+    k = n // 2
+    fixed = ["--size", f"{w}x{h}", "--origin", f"{w // 2},{h - 10}"]
+    seq2 = os.path.join(out, "fixed", "%d.png")
+    os.makedirs(os.path.dirname(seq2), exist_ok=True)
+    r1 = run(base + fixed + ["--out", seq2])
+    r2 = run(base + fixed + ["--frame", str(k), "--out", os.path.join(out, "framek.png")])
+    if check(r1.returncode == 0 and r2.returncode == 0, f"{name}: fixed-size sequence and --frame {k} render"):
+        a = read_png(os.path.join(out, "fixed", f"{k}.png"))
+        b = read_png(os.path.join(out, "framek.png"))
+        check(a == b and (a[0], a[1]) == (w, h), f"{name}: --frame {k} equals sequence frame {k}")
+
+    # sprite sheet
+    sheet = os.path.join(out, "sheet")
+    r = run(base + ["--sheet", "--out", sheet])
+    if check(r.returncode == 0 and os.path.exists(sheet + ".png") and os.path.exists(sheet + ".json"),
+             f"{name}: --sheet writes sheet.png + sheet.json ({r.stderr.strip()[-200:]})"):
+        check_sheet(name, sheet, frames, raw)
+
+    # GIF
+    gif = os.path.join(out, "anim.gif")
+    r = run(base + ["--out", gif])
+    if check(r.returncode == 0, f"{name}: .gif renders ({r.stderr.strip()[-200:]})"):
+        try:
+            g = gif_info(gif)
+            check((g["width"], g["height"]) == (w, h), f"{name}: GIF size {g['width']}x{g['height']} == {w}x{h}")
+            want_loop = 0 if plays == 0 else None
+            if plays == 0:
+                check(g["loop"] == 0, f"{name}: looping animation -> GIF loops forever ({g['loop']})")
+            else:
+                check(g["loop"] is None or g["loop"] == plays - 1,
+                      f"{name}: playTimes {plays} -> GIF plays {plays} times (loop {g['loop']})")
+            del want_loop
+            total = sum(g["delays"])
+            want = n * 100.0 / rate  # every frame is shown for 1/fps
+            check(1 <= g["frames"] <= n and abs(total - want) <= 0.5 * g["frames"] + 5,
+                  f"{name}: GIF {g['frames']} frames, delays {total} cs ~ {want:.0f} cs")
+            if FFMPEG:
+                dec = ffmpeg_frames(gif, w, h)
+                check(len(dec) >= 1, f"{name}: ffmpeg decodes the GIF")
+                if len(dec) == n:
+                    # GIF transparency is one bit: compare with the frame cut at alpha 128
+                    worst = min(psnr_over_black(dec[k], one_bit_alpha(frames[k][2])) for k in sample)
+                    check(worst >= 26.0, f"{name}: GIF frames close to the PNG frames (PSNR {worst:.1f} dB)")
+        except ValueError as e:
+            check(False, f"{name}: GIF parses ({e})")
+
+    # WebP, lossless and lossy
+    for extra, codec in (([], "VP8L"), (["--quality", "80"], "VP8")):
+        webp = os.path.join(out, "anim%s.webp" % ("_lossy" if extra else ""))
+        r = run(base + extra + ["--out", webp])
+        if check(r.returncode == 0, f"{name}: .webp {extra} renders ({r.stderr.strip()[-200:]})"):
+            try:
+                wi = webp_info(webp)
+                if all_same and not wi.get("animated"):
+                    # every frame is the same picture: a still WebP is the faithful encoding
+                    check(wi.get("still") == (w, h) or (wi.get("width"), wi.get("height")) == (w, h),
+                          f"{name}: still WebP of {w}x{h} for an unchanging animation ({wi})")
+                    continue
+                check(wi.get("animated") and (wi["width"], wi["height"]) == (w, h),
+                      f"{name}: animated WebP canvas {wi.get('width')}x{wi.get('height')}")
+                check(wi.get("loop") == (0 if plays == 0 else plays),
+                      f"{name}: WebP loop count {wi.get('loop')} for playTimes {plays}")
+                total = sum(wi["durations"])
+                want = n * 1000.0 / rate
+                check(1 <= wi["frames"] <= n and abs(total - want) <= wi["frames"] + 50,
+                      f"{name}: WebP {wi['frames']} frames, {total} ms ~ {want:.0f} ms")
+                check(codec in wi["codecs"] and wi["alpha"],
+                      f"{name}: WebP frames are {codec} with alpha ({wi['codecs']})")
+            except ValueError as e:
+                check(False, f"{name}: WebP parses ({e})")
+
+    # MP4 / WebM through ffmpeg
+    if FFPROBE and FFMPEG:
+        for ext, codec in (("mp4", "h264"), ("webm", "vp9")):
+            vid = os.path.join(out, "anim." + ext)
+            r = run(base + ["--out", vid])
+            if not check(r.returncode == 0, f"{name}: .{ext} renders ({r.stderr.strip()[-300:]})"):
+                continue
+            try:
+                p = ffprobe(vid)
+                s = [x for x in p["streams"] if x["codec_type"] == "video"][0]
+                check(s["codec_name"] == codec, f"{name}: {ext} codec {s['codec_name']}")
+                check(abs(s["width"] - w) <= 1 and abs(s["height"] - h) <= 1,
+                      f"{name}: {ext} size {s['width']}x{s['height']} ~ {w}x{h}")
+                check(int(s.get("nb_read_frames", -1)) == n, f"{name}: {ext} has {s.get('nb_read_frames')} frames, want {n}")
+                dur = float(p["format"].get("duration", 0))
+                check(abs(dur - n / rate) <= 1.5 / rate + 0.05, f"{name}: {ext} lasts {dur:.3f} s ~ {n / rate:.3f} s")
+                if ext == "mp4":
+                    check(s.get("pix_fmt") == "yuv420p", f"{name}: mp4 pix_fmt {s.get('pix_fmt')}")
+                else:
+                    tags = {k.lower(): v for k, v in s.get("tags", {}).items()}
+                    check(tags.get("alpha_mode") == "1", f"{name}: webm carries alpha (tags {tags})")
+            except (ValueError, IndexError, KeyError) as e:
+                check(False, f"{name}: ffprobe reads the {ext} ({e})")
+    return frames
+
+
+def check_sheet(name, sheet, frames, raw):
+    """frames: {index: decoded sequence frame} for a sample; raw: every sequence file's bytes."""
+    try:
+        meta = json.load(open(sheet + ".json", encoding="utf-8"))
+        sw, sh, spx = read_png(sheet + ".png")
+    except (ValueError, OSError) as e:
+        check(False, f"{name}: sheet decodes ({e})")
+        return
+    subs = meta.get("SubTexture")
+    if not check(isinstance(subs, list) and len(subs) == len(raw),
+                 f"{name}: the sheet JSON lists {len(raw)} frames "
+                 f"({len(subs) if isinstance(subs, list) else subs!r})"):
+        return
+    check(meta.get("imagePath") == os.path.basename(sheet) + ".png", f"{name}: sheet imagePath {meta.get('imagePath')}")
+    check((meta.get("width"), meta.get("height")) == (sw, sh), f"{name}: sheet JSON size matches its PNG")
+    fw, fh = frames[0][0], frames[0][1]
+    ok = True
+    for st in subs:
+        if st["x"] < 0 or st["y"] < 0 or st["x"] + st["width"] > sw or st["y"] + st["height"] > sh:
+            ok = False
+            print(f"  {name}: sheet rectangle {st} outside the sheet")
+        if (st.get("frameWidth", st["width"]), st.get("frameHeight", st["height"])) != (fw, fh):
+            ok = False
+            print(f"  {name}: sheet frame {st.get('name')} is not {fw}x{fh}")
+    check(ok, f"{name}: sheet rectangles inside the sheet, frames {fw}x{fh}")
+    if not ok:
+        return
+    for i, (k, (_, _, ref)) in enumerate(sorted(frames.items())):
+        st = subs[k]
+        x, y, w, h = st["x"], st["y"], st["width"], st["height"]
+        # a trimmed frame: the stored rectangle sits at (-frameX, -frameY) inside the full frame
+        ox, oy = -st.get("frameX", 0), -st.get("frameY", 0)
+        bad = None
+        for yy in range(fh):
+            for xx in range(fw):
+                a = ref[(yy * fw + xx) * 4:(yy * fw + xx) * 4 + 4]
+                if ox <= xx < ox + w and oy <= yy < oy + h:
+                    o = ((y + yy - oy) * sw + x + xx - ox) * 4
+                    b = spx[o:o + 4]
+                else:
+                    b = b"\0\0\0\0"
+                if a != b and not (a[3] == 0 and b[3] == 0):
+                    bad = (xx, yy, tuple(a), tuple(b))
+                    break
+            if bad:
+                break
+        check(bad is None, f"{name}: sheet frame {k} equals sequence frame {k} (first difference {bad})")
+    rects = {(st["x"], st["y"], st["width"], st["height"]) for st in subs}
+    distinct = len(set(raw))
+    check(len(rects) <= distinct, f"{name}: identical frames share one rectangle "
+                                  f"({len(rects)} rectangles, {distinct} distinct frames)")
+
+
+def check_errors():
+    tmp = os.path.join(WORK, "errors")
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    demo_dir = os.path.join(SRC, "examples", "demo")
+    ske = os.path.join(tmp, "demo_ske.json")
+    shutil.copyfile(os.path.join(demo_dir, "demo_ske.json"), ske)
+
+    # no atlas next to the file
+    r = run(["render", ske, "--out", os.path.join(tmp, "a.png")])
+    check(r.returncode == 2 and "atlas" in r.stderr and r.stderr.startswith(ske + ": error:"),
+          f"no atlas: exit 2 with 'file: error: ... atlas' ({r.returncode}: {r.stderr.strip()})")
+    check(not os.path.exists(os.path.join(tmp, "a.png")), "no atlas: nothing written")
+
+    # the atlas is found next to the skeleton, but its page is missing
+    shutil.copyfile(os.path.join(demo_dir, "demo_tex.json"), os.path.join(tmp, "demo_tex.json"))
+    r = run(["render", ske, "--out", os.path.join(tmp, "a.gif")])
+    check(r.returncode == 2 and "demo_tex.png" in r.stderr and ": error:" in r.stderr,
+          f"missing texture page: exit 2 naming demo_tex.png ({r.returncode}: {r.stderr.strip()})")
+    check(not os.listdir(tmp) or sorted(os.listdir(tmp)) == ["demo_ske.json", "demo_tex.json"],
+          f"missing texture page: nothing written ({sorted(os.listdir(tmp))})")
+
+    shutil.copyfile(os.path.join(demo_dir, "demo_tex.png"), os.path.join(tmp, "demo_tex.png"))
+    before = open(os.path.join(tmp, "demo_tex.png"), "rb").read()
+    # never write over an input (the atlas page) whatever the format
+    for extra in ([], ["--sheet"]):
+        r = run(["render", ske, "--quiet", "--out", os.path.join(tmp, "demo_tex.png")] + extra)
+        check(r.returncode != 0 and "demo_tex.png" in r.stderr,
+              f"refuses to write over its input {extra} ({r.returncode}: {r.stderr.strip()})")
+    check(open(os.path.join(tmp, "demo_tex.png"), "rb").read() == before, "the input is untouched")
+
+    # Robot_4.5 has no usable atlas: a clear error, not a crash
+    robot = os.path.join(DB, "Robot_4.5", "robot_ske.json")
+    r = run(["render", robot, "--out", os.path.join(tmp, "robot.png")])
+    check(r.returncode == 2 and "atlas" in r.stderr, f"Robot without atlas: exit 2 ({r.returncode}: {r.stderr.strip()})")
+
+    cases = [
+        (["--animation", "moonwalk"], 2, "moonwalk"),
+        (["--armature", "nobody"], 2, "nobody"),
+        (["--skin", "gold"], 2, "gold"),
+        (["--fps", "0"], 1, "--fps"),
+        (["--size", "10"], 1, "--size"),
+        (["--origin", "1,2"], 1, "--origin"),
+        (["--frame", "999"], 1, "999"),
+        (["--bogus"], 1, "--bogus"),
+        (["--background", "chartreuse-ish"], 1, "--background"),
+    ]
+    for extra, code, word in cases:
+        r = run(["render", ske, "--out", os.path.join(tmp, "x.png")] + extra)
+        check(r.returncode == code and word in r.stderr, f"{extra}: exit {code} mentioning {word} "
+                                                         f"({r.returncode}: {r.stderr.strip()[-200:]})")
+    r = run(["render", ske, "--out", os.path.join(tmp, "x.bmp")])
+    check(r.returncode == 1 and ".gif" in r.stderr, f"unknown output format: exit 1 ({r.stderr.strip()})")
+    r = run(["render", ske, "--out", os.path.join(tmp, "no", "such", "dir", "x.png")])
+    check(r.returncode == 3, f"missing output folder: exit 3 ({r.returncode}: {r.stderr.strip()})")
+    r = run(["render", ske])
+    check(r.returncode == 1 and "--out" in r.stderr, "no --out: usage error")
+    r = run(["render", "--help"])
+    check(r.returncode == 0 and "--sheet" in r.stdout, "--help prints the usage")
+
+    # the named skin renders and differs from the default skin
+    a, b = os.path.join(tmp, "default.png"), os.path.join(tmp, "copper.png")
+    r1 = run(["render", ske, "--frame", "0", "--quiet", "--out", a])
+    r2 = run(["render", ske, "--frame", "0", "--quiet", "--skin", "copper", "--out", b])
+    if check(r1.returncode == 0 and r2.returncode == 0, "default and copper skins render"):
+        pa, pb = read_png(a), read_png(b)
+        check(pa[:2] == pb[:2] and pa[2] != pb[2], "the copper skin changes the picture, not the framing")
+    # --background fills the frame; --scale 2 doubles the size (within the padding's rounding)
+    r = run(["render", ske, "--quiet", "--background", "#336699", "--out", os.path.join(tmp, "bg.png")])
+    if check(r.returncode == 0, "--background renders"):
+        w, h, px = read_png(os.path.join(tmp, "bg.png"))
+        check(px[0:4] == bytes([0x33, 0x66, 0x99, 255]) and px[-4:] == bytes([0x33, 0x66, 0x99, 255]),
+              f"--background colours the corners ({list(px[0:4])})")
+        r = run(["render", ske, "--quiet", "--scale", "2", "--padding", "0", "--out", os.path.join(tmp, "s2.png")])
+        r1 = run(["render", ske, "--quiet", "--padding", "0", "--out", os.path.join(tmp, "s1.png")])
+        if check(r.returncode == 0 and r1.returncode == 0, "--scale 2 renders"):
+            w2, h2, _ = read_png(os.path.join(tmp, "s2.png"))
+            w1, h1, _ = read_png(os.path.join(tmp, "s1.png"))
+            check(abs(w2 - 2 * w1) <= 2 and abs(h2 - 2 * h1) <= 2, f"--scale 2: {w1}x{h1} -> {w2}x{h2}")
+
+    # progress: nothing on a pipe; a bar on a terminal unless --quiet
+    out = os.path.join(tmp, "p.gif")
+    r = run(["render", ske, "--out", out])
+    check(r.returncode == 0 and r.stderr == "", f"no progress output when stderr is not a TTY ({r.stderr[:80]!r})")
+    for quiet in (False, True):
+        master, slave = pty.openpty()
+        p = subprocess.Popen([SINEW, "render", ske, "--out", out] + (["--quiet"] if quiet else []),
+                             stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        text = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            text += chunk
+        os.close(master)
+        rc = p.wait()
+        has_bar = b"\r" in text and b"/" in text
+        check(rc == 0 and has_bar != quiet, f"TTY progress bar {'absent with --quiet' if quiet else 'shown'} "
+                                             f"({text[-60:]!r})")
+
+
+def main():
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    r = subprocess.run([SINEW, "render", "--help"], capture_output=True, text=True)
+    if r.returncode != 0:
+        check(False, "sinew has a render command")
+        print(f"{passed} passed, {failed} failed")
+        return 1
+    check_character(*DEMO, scale=1)
+    # the shared characters at a reduced size and 8 frames per second keep the test to seconds
+    for name, ske, tex, scale in SHARED_CHARS:
+        check_character(name, os.path.join(DB, ske), os.path.join(DB, tex), scale=scale, fps=8)
+    check_errors()
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
