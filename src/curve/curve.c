@@ -274,7 +274,7 @@ static uint32_t search(const sinew_curve_key *keys, uint32_t n, double t) {
 
 static inline uint32_t find_segment(const sinew_curve_key *keys, uint32_t n, double t, uint32_t hint) {
     /* playback moves forward a key or two per call: look a few segments ahead of the hint */
-    if (hint + 1 < n && keys[hint].time <= t) {
+    if (hint < n - 1 && keys[hint].time <= t) {
         for (uint32_t i = hint; i + 1 < n && i < hint + 4; i++)
             if (t < keys[i + 1].time)
                 return i;
@@ -284,6 +284,9 @@ static inline uint32_t find_segment(const sinew_curve_key *keys, uint32_t n, dou
 
 static double eval_at(const sinew_curve_key *keys, uint32_t n, int32_t pre, int32_t post, double t,
                       uint32_t *hint) {
+    /* playback fast path: t still inside the cursor's segment (so inside the key range) */
+    if (hint && n > 1 && *hint < n - 1 && keys[*hint].time <= t && t < keys[*hint + 1].time)
+        return eval_segment(&keys[*hint], &keys[*hint + 1], t);
     if (n == 0)
         return 0;
     if (n == 1)
@@ -315,6 +318,8 @@ double sinew_curve_eval_cursor(const sinew_curve *c, sinew_curve_cursor *cursor,
 static double step_at(const sinew_curve *c, double t, uint32_t *hint) {
     const sinew_curve_key *keys = c->eval_keys;
     uint32_t n = c->eval_count;
+    if (hint && n > 1 && *hint < n - 1 && keys[*hint].time <= t && t < keys[*hint + 1].time)
+        return keys[*hint].value;
     if (n == 0)
         return 0;
     if (n == 1)
