@@ -123,28 +123,37 @@ typedef struct tl_ctx {
     double anim_duration;
 } tl_ctx;
 
-static const sinew_model_timeline *tl_data(const tl_ctx *c, const tl_state *t) {
-    return t->timeline == SINEW_INVALID_INDEX ? NULL : &c->arm->data->timelines[t->timeline];
+/* The official timeline scale and offset: stored as round(x * 100), used as 100/s and o/100. */
+static void tl_scale_offset(const sinew_model_timeline *T, double *scale, double *offset) {
+    *scale = 1.0;
+    *offset = 0.0;
+    if (!T)
+        return;
+    double s100 = sinew__js_round((double)T->scale * 100.0);
+    *scale = s100 != 0.0 ? 100.0 / s100 : 1.0;
+    *offset = sinew__js_round((double)T->offset * 100.0) * 0.01;
 }
 
-static uint32_t tl_frame_count(const tl_ctx *c, const tl_state *t) {
-    if (t->kind == TLK_ACTION)
-        return c->anim->run_action_frame_count;
-    const sinew_model_timeline *T = tl_data(c, t);
-    return T ? T->grid_key_count : 0;
-}
-
-static void tl_reset(tl_state *t, uint8_t kind, uint32_t timeline, uint32_t target) {
+static void tl_reset(tl_state *t, uint8_t kind, const sinew_model_timeline *T, const sinew_model_animation *anim,
+                     uint32_t target) {
     memset(t, 0, sizeof *t);
     t->kind = kind;
-    t->timeline = timeline;
+    t->T = T;
     t->target = target;
-    t->mesh = SINEW_INVALID_INDEX;
     t->play_state = -1;
     t->current_play_times = -1;
     t->current_time = -1.0;
     t->frame_index = -1;
-    t->pose = timeline == SINEW_INVALID_INDEX;
+    if (kind == TLK_ACTION) {
+        t->fc = anim->run_action_frame_count;
+        return;
+    }
+    if (!T)
+        return;
+    t->fc = T->grid_key_count;
+    double sc, off;
+    tl_scale_offset(T, &sc, &off);
+    t->follow = t->fc > 1 && sc == 1.0 && off == 0.0;
 }
 
 static bool set_current_time(const tl_ctx *c, tl_state *t, double passed) {
@@ -152,24 +161,22 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, double passed) {
     int8_t prev_state = t->play_state;
     int32_t prev_times = t->current_play_times;
     double prev_time = t->current_time;
-    bool is_action = t->kind == TLK_ACTION;
-    const sinew_model_timeline *T = tl_data(c, t);
-    double tscale = 1.0, toffset = 0.0;
-    if (T && !is_action) {
-        double s100 = sinew__js_round((double)T->scale * 100.0);
-        tscale = s100 != 0.0 ? 100.0 / s100 : 1.0;
-        toffset = sinew__js_round((double)T->offset * 100.0) * 0.01;
-    }
-    uint32_t fc = tl_frame_count(c, t);
-    if (!is_action && fc <= 1) {
+    if (t->follow) {
+        t->play_state = st->action_tl.play_state;
+        t->current_play_times = st->action_tl.current_play_times;
+        t->current_time = st->action_tl.current_time;
+    } else if (t->kind != TLK_ACTION && t->fc <= 1) {
         t->play_state = st->action_tl.play_state >= 0 ? 1 : -1;
         t->current_play_times = 1;
         t->current_time = st->action_tl.current_time;
-    } else if (is_action || tscale != 1.0 || toffset != 0.0) {
+    } else {
         int32_t play_times = st->play_times;
         double duration = st->duration > 0.0 ? st->duration : 1e-9;
         double total = play_times * duration;
-        passed *= tscale;
+        double tscale, toffset;
+        tl_scale_offset(t->kind == TLK_ACTION ? NULL : t->T, &tscale, &toffset);
+        if (tscale != 1.0)
+            passed *= tscale;
         if (toffset != 0.0)
             passed += toffset * c->anim_duration;
         if (play_times > 0 && (passed >= total || passed <= -total)) {
@@ -192,10 +199,6 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, double passed) {
             t->current_play_times = times < 2147483647.0 ? (int32_t)times : INT32_MAX;
         }
         t->current_time += st->position;
-    } else {
-        t->play_state = st->action_tl.play_state;
-        t->current_play_times = st->action_tl.current_play_times;
-        t->current_time = st->action_tl.current_time;
     }
     if (t->current_play_times == prev_times && t->current_time == prev_time)
         return false;
@@ -205,83 +208,97 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, double passed) {
     return true;
 }
 
-static uint32_t frame_key(const tl_ctx *c, const uint32_t *table, double time) {
+static inline uint32_t frame_key(const tl_ctx *c, const uint32_t *table, double time) {
     double f = floor(time * c->frame_rate);
     uint32_t fi = f > 0.0 ? (f < (double)c->anim->frame_count ? (uint32_t)f : c->anim->frame_count) : 0;
     return table[fi];
 }
 
+/* Moves the timeline to the key at its current time. Returns true on arrival at a key. */
+static inline bool tl_seek(const tl_ctx *c, tl_state *t) {
+    if (t->fc > 1) {
+        uint32_t k = frame_key(c, t->T->frame_keys, t->current_time);
+        if (t->frame_index != (int32_t)k) {
+            t->frame_index = (int32_t)k;
+            return true;
+        }
+        return false;
+    }
+    if (t->frame_index < 0) {
+        t->frame_index = 0;
+        return true;
+    }
+    return false;
+}
+
 /* ---- keyframe arrival and frame update (tween timelines) ---------------------------------- */
 
 static void tween_arrive(const tl_ctx *c, tl_state *t) {
-    const sinew_model_timeline *T = tl_data(c, t);
-    uint32_t fc = tl_frame_count(c, t);
     anim_state *st = c->st;
-    if (T && fc > 1 &&
+    uint32_t fc = t->fc;
+    if (t->T && fc > 1 &&
         ((uint32_t)t->frame_index != fc - 1 || st->play_times == 0 ||
          st->action_tl.current_play_times < st->play_times - 1)) {
-        const sinew_model_keyframe *k = &c->anim->keys[T->first_key + (uint32_t)t->frame_index];
+        uint32_t fi = (uint32_t)t->frame_index;
+        const sinew_model_keyframe *keys = c->anim->keys + t->T->first_key;
+        const sinew_model_keyframe *k = &keys[fi];
         uint8_t type = k->frame_span > 0 ? k->tween : SINEW_TWEEN_NONE;
         if (type == SINEW_TWEEN_CURVE && k->sample_count == 0)
             type = SINEW_TWEEN_LINEAR;
         t->tween_type = type;
         t->tween_state = type == SINEW_TWEEN_NONE ? 1 : 2;
         t->easing = (float)key_strength(k);
+        double rate_r = 1.0 / c->frame_rate;
+        t->frame_pos = k->frame_start * rate_r;
+        if (fi == fc - 1) {
+            t->dur_r = 1.0 / (c->anim_duration - t->frame_pos);
+        } else {
+            double fd = keys[fi + 1].frame_start * rate_r - t->frame_pos;
+            t->dur_r = fd > 0.0 ? 1.0 / fd : 0.0;
+        }
     } else {
         t->tween_state = 1;
     }
     t->has_delta = t->tween_state == 2;
 }
 
-static void tween_update_frame(const tl_ctx *c, tl_state *t) {
+static inline void tween_update_frame(const tl_ctx *c, tl_state *t) {
     if (t->tween_state == 2) {
-        const sinew_model_timeline *T = tl_data(c, t);
-        uint32_t fc = tl_frame_count(c, t);
-        uint32_t fi = (uint32_t)t->frame_index;
-        const sinew_model_keyframe *keys = c->anim->keys + T->first_key;
-        double rate_r = 1.0 / c->frame_rate;
-        double pos = keys[fi].frame_start * rate_r;
-        double dur_r;
-        if (fi == fc - 1) {
-            dur_r = 1.0 / (c->anim_duration - pos);
-        } else {
-            double fd = keys[fi + 1].frame_start * rate_r - pos;
-            dur_r = fd > 0.0 ? 1.0 / fd : 0.0;
-        }
-        double p = (t->current_time - pos) * dur_r;
-        if (t->tween_type == SINEW_TWEEN_CURVE)
-            p = curve_value(p, c->anim->samples + keys[fi].sample_first, keys[fi].sample_count);
-        else if (t->tween_type != SINEW_TWEEN_LINEAR)
+        double p = (t->current_time - t->frame_pos) * t->dur_r;
+        if (t->tween_type == SINEW_TWEEN_CURVE) {
+            const sinew_model_keyframe *k = &c->anim->keys[t->T->first_key + (uint32_t)t->frame_index];
+            p = curve_value(p, c->anim->samples + k->sample_first, k->sample_count);
+        } else if (t->tween_type != SINEW_TWEEN_LINEAR) {
             p = easing_value(t->tween_type, p, t->easing);
-        t->progress = p;
+        }
+        t->progress = (float)p;
     } else {
-        t->progress = 0.0;
-    }
-    if (t->tween_state != 2)
+        t->progress = 0.0f;
         t->tween_state = 0;
+    }
     t->dirty = 1;
 }
 
-/* Value v of the timeline at its current key, tweened by its progress. */
 static inline const float *key_values(const sinew_model_timeline *T, uint32_t k) {
     return T->run_values + (size_t)k * T->values_per_key;
 }
 
+static inline uint32_t next_key(const tl_state *t) {
+    uint32_t fi = (uint32_t)t->frame_index;
+    return fi == t->fc - 1 ? 0 : fi + 1;
+}
+
 /* ---- IK, display, colour, deform, z-order --------------------------------------------------- */
 
-static void ik_apply(const tl_ctx *c, tl_state *t, bool arrived) {
+static void ik_apply(const tl_ctx *c, const tl_state *t, uint32_t ik, bool arrived) {
     arm_inst *arm = c->arm;
-    uint32_t ik = t->target;
-    const sinew_model_timeline *T = tl_data(c, t);
+    const sinew_model_timeline *T = t->T;
     double cur, delta = 0.0;
     if (T) {
-        uint32_t fi = (uint32_t)t->frame_index;
-        const float *v = key_values(T, fi);
+        const float *v = key_values(T, (uint32_t)t->frame_index);
         cur = v[0] * 0.01;
-        if (t->has_delta) {
-            uint32_t nk = fi == tl_frame_count(c, t) - 1 ? 0 : fi + 1;
-            delta = key_values(T, nk)[0] * 0.01 - cur;
-        }
+        if (t->has_delta)
+            delta = key_values(T, next_key(t))[0] * 0.01 - cur;
         if (arrived)
             arm->ik_bend[ik] = v[1] != 0.0f;
     } else {
@@ -289,25 +306,25 @@ static void ik_apply(const tl_ctx *c, tl_state *t, bool arrived) {
         if (arrived)
             arm->ik_bend[ik] = arm->data->iks[ik].bend_positive;
     }
-    arm->ik_weight[ik] = (float)(cur + delta * t->progress);
+    float w = (float)(cur + delta * t->progress);
+    arm->ik_weight[ik] = w;
+    uint32_t root = arm->data->iks[ik].root;
+    if (root < arm->bone_count)
+        arm->bone_dirty[root] = 1;
 }
 
-static void color_result(const tl_ctx *c, const tl_state *t, float res[8]) {
-    const sinew_model_timeline *T = tl_data(c, t);
+static void color_result(const tl_ctx *c, const tl_state *t, uint32_t slot, float res[8]) {
+    const sinew_model_timeline *T = t->T;
     double cur[8], nxt[8];
     if (T) {
-        uint32_t fi = (uint32_t)t->frame_index;
-        const float *v = key_values(T, fi);
-        for (int i = 0; i < 8; ++i)
-            cur[i] = nxt[i] = v[i];
-        if (t->has_delta) {
-            uint32_t nk = fi == tl_frame_count(c, t) - 1 ? 0 : fi + 1;
-            const float *w = key_values(T, nk);
-            for (int i = 0; i < 8; ++i)
-                nxt[i] = w[i];
+        const float *v = key_values(T, (uint32_t)t->frame_index);
+        const float *w = t->has_delta ? key_values(T, next_key(t)) : v;
+        for (int i = 0; i < 8; ++i) {
+            cur[i] = v[i];
+            nxt[i] = w[i];
         }
     } else {
-        const sinew_color_transform *s = &c->arm->data->slots[t->target].color;
+        const sinew_color_transform *s = &c->arm->data->slots[slot].color;
         cur[0] = s->a_mul * 100.0;
         cur[1] = s->r_mul * 100.0;
         cur[2] = s->g_mul * 100.0;
@@ -326,77 +343,38 @@ static void color_result(const tl_ctx *c, const tl_state *t, float res[8]) {
         res[i] = (float)(cur[i] + (nxt[i] - cur[i]) * p);
 }
 
-static void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
+/* Applies a colour / deform timeline's value to one slot (the official update tail). */
+static void slot_tl_apply(const tl_ctx *c, tl_state *t, uint32_t slot, uint32_t mesh, bool last_target) {
     arm_inst *arm = c->arm;
-    uint32_t slot = t->target;
-    const sinew_model_timeline *T = tl_data(c, t);
-    if (t->kind == TLK_DEFORM && arm->cur_mesh[slot] != t->mesh)
-        return;
-    if (!set_current_time(c, t, time))
-        goto apply;
-    uint32_t fc = tl_frame_count(c, t);
-    bool arrived = false;
-    if (fc > 1) {
-        uint32_t k = frame_key(c, T->frame_keys, t->current_time);
-        if ((uint32_t)t->frame_index != k || t->frame_index < 0) {
-            t->frame_index = (int32_t)k;
-            arrived = true;
-        }
-    } else if (t->frame_index < 0) {
-        t->frame_index = 0;
-        arrived = true;
-    }
-    if (arrived) {
-        if (t->kind == TLK_SLOT_DISPLAY) {
-            if (t->play_state >= 0) {
-                int32_t idx = T ? (int32_t)key_values(T, (uint32_t)t->frame_index)[0]
-                                : arm->data->slots[slot].display_index;
-                /* a value equal to the animation's last one is skipped, as officially */
-                if (arm->display_index[slot] != idx && arm->anim_display_index[slot] != idx) {
-                    arm->anim_display_index[slot] = idx;
-                    sinew__slot_set_display_index(c->inst, c->ai, slot, idx);
-                }
-            }
-            return;
-        }
-        tween_arrive(c, t);
-    }
-    if (t->kind == TLK_SLOT_DISPLAY)
-        return;
-    if (t->tween_state != 0)
-        tween_update_frame(c, t);
-apply:
-    if (t->kind == TLK_SLOT_DISPLAY)
-        return;
     if (t->tween_state == 0 && !t->dirty)
         return;
     bool fading = c->st->fade_state != 0 || c->st->sub_fade_state != 0;
     if (t->kind == TLK_SLOT_COLOR) {
         float res[8];
-        color_result(c, t, res);
-        sinew_color_transform *col = &arm->color[slot];
-        float *cv = &col->a_mul;
+        color_result(c, t, slot, res);
+        float *cv = &arm->color[slot].a_mul;
         if (fading) {
             double fp = pow(c->st->fade_progress, 4.0);
             for (int i = 0; i < 8; ++i)
                 cv[i] += (float)((res[i] - cv[i]) * fp);
         } else if (t->dirty) {
-            t->dirty = 0;
             for (int i = 0; i < 8; ++i)
                 cv[i] = res[i];
+            if (last_target)
+                t->dirty = 0;
         }
     } else if (t->kind == TLK_DEFORM) {
-        const sinew_model_mesh *mesh = &arm->data->meshes[t->mesh];
-        uint32_t n = 2 * mesh->vertex_count;
+        const sinew_model_mesh *m = &arm->data->meshes[mesh];
+        uint32_t n = 2 * m->vertex_count;
         if (n > arm->deform_cap[slot])
             n = arm->deform_cap[slot];
         float *dv = arm->deform + arm->deform_first[slot];
+        const sinew_model_timeline *T = t->T;
         const float *v0 = NULL, *v1 = NULL;
         if (T && t->frame_index >= 0 && T->values_per_key >= n) {
-            uint32_t fi = (uint32_t)t->frame_index;
-            v0 = key_values(T, fi);
+            v0 = key_values(T, (uint32_t)t->frame_index);
             if (t->has_delta)
-                v1 = key_values(T, fi == tl_frame_count(c, t) - 1 ? 0 : fi + 1);
+                v1 = key_values(T, next_key(t));
         }
         double p = t->progress;
         if (fading) {
@@ -405,69 +383,83 @@ apply:
                 double r = v0 ? v0[i] + (v1 ? (v1[i] - v0[i]) * p : 0.0) : 0.0;
                 dv[i] += (float)((r - dv[i]) * fp);
             }
+            arm->deform_dirty[slot] = 1;
         } else if (t->dirty) {
-            t->dirty = 0;
             for (uint32_t i = 0; i < n; ++i)
                 dv[i] = v0 ? (float)(v0[i] + (v1 ? (v1[i] - v0[i]) * p : 0.0)) : 0.0f;
+            arm->deform_dirty[slot] = 1;
+            if (last_target)
+                t->dirty = 0;
         }
     }
+}
+
+static void display_arrive(const tl_ctx *c, const tl_state *t, uint32_t slot) {
+    arm_inst *arm = c->arm;
+    if (t->play_state < 0)
+        return;
+    int32_t idx = t->T ? (int32_t)key_values(t->T, (uint32_t)t->frame_index)[0]
+                       : arm->data->slots[slot].display_index;
+    /* a value equal to the animation's last one is skipped, as officially */
+    if (arm->display_index[slot] != idx && arm->anim_display_index[slot] != idx) {
+        arm->anim_display_index[slot] = idx;
+        sinew__slot_set_display_index(c->inst, c->ai, slot, idx);
+    }
+}
+
+static void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
+    arm_inst *arm = c->arm;
+    uint32_t slot = t->target;
+    if (t->kind == TLK_DEFORM && arm->cur_mesh[slot] != t->T->mesh)
+        return;
+    if (set_current_time(c, t, time)) {
+        if (tl_seek(c, t)) {
+            if (t->kind == TLK_SLOT_DISPLAY) {
+                display_arrive(c, t, slot);
+                return;
+            }
+            tween_arrive(c, t);
+        }
+        if (t->kind == TLK_SLOT_DISPLAY)
+            return;
+        if (t->tween_state != 0)
+            tween_update_frame(c, t);
+    }
+    if (t->kind != TLK_SLOT_DISPLAY)
+        slot_tl_apply(c, t, slot, t->T ? t->T->mesh : SINEW_INVALID_INDEX, true);
 }
 
 static void ik_tl_update(const tl_ctx *c, tl_state *t, double time) {
-    const sinew_model_timeline *T = tl_data(c, t);
     if (!set_current_time(c, t, time))
         return;
-    uint32_t fc = tl_frame_count(c, t);
-    bool arrived = false;
-    if (fc > 1) {
-        uint32_t k = frame_key(c, T->frame_keys, t->current_time);
-        if ((uint32_t)t->frame_index != k || t->frame_index < 0) {
-            t->frame_index = (int32_t)k;
-            arrived = true;
-        }
-    } else if (t->frame_index < 0) {
-        t->frame_index = 0;
-        arrived = true;
-    }
-    if (arrived) {
+    if (tl_seek(c, t)) {
         tween_arrive(c, t);
-        t->progress = 0.0;
-        ik_apply(c, t, true);
+        t->progress = 0.0f;
+        ik_apply(c, t, t->target, true);
     }
     if (t->tween_state != 0) {
         tween_update_frame(c, t);
-        ik_apply(c, t, false);
+        ik_apply(c, t, t->target, false);
     }
 }
 
-static void bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
-    const sinew_model_timeline *T = tl_data(c, t);
+static inline void bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
     if (!set_current_time(c, t, time))
         return;
-    uint32_t fc = tl_frame_count(c, t);
-    if (fc > 1) {
-        uint32_t k = frame_key(c, T->frame_keys, t->current_time);
-        if ((uint32_t)t->frame_index != k || t->frame_index < 0) {
-            t->frame_index = (int32_t)k;
-            tween_arrive(c, t);
-        }
-    } else if (t->frame_index < 0) {
-        t->frame_index = 0;
+    if (tl_seek(c, t))
         tween_arrive(c, t);
-    }
     if (t->tween_state != 0)
         tween_update_frame(c, t);
 }
 
 /* Adds one bone timeline's channels to res (identity-initialised by the caller). */
-static void bone_tl_result(const tl_ctx *c, const tl_state *t, double res[6]) {
-    const sinew_model_timeline *T = tl_data(c, t);
-    if (!T || t->frame_index < 0)
+static inline void bone_tl_result(const tl_state *t, double res[6]) {
+    const sinew_model_timeline *T = t->T;
+    if (t->frame_index < 0)
         return;
     uint32_t fi = (uint32_t)t->frame_index;
-    uint32_t fc = tl_frame_count(c, t);
     const float *v0 = key_values(T, fi);
-    const float *v1 = t->has_delta ? key_values(T, fi == fc - 1 ? 0 : fi + 1) : v0;
+    const float *v1 = t->has_delta ? key_values(T, next_key(t)) : v0;
     double p = t->progress;
     switch (T->type) {
     case SINEW_TL_BONE_ALL:
@@ -480,7 +472,7 @@ static void bone_tl_result(const tl_ctx *c, const tl_state *t, double res[6]) {
         break;
     case SINEW_TL_BONE_ROTATE: {
         double dr = (double)v1[0] - v0[0];
-        if (t->has_delta && fi == fc - 1 && !T->rotation_plain) /* XML rigs: plain numbers */
+        if (t->has_delta && fi == t->fc - 1)
             dr = sinew__normalize_radian(dr);
         res[2] = v0[0] + dr * p;
         res[3] = v0[1] + ((double)v1[1] - v0[1]) * p;
@@ -495,17 +487,17 @@ static void bone_tl_result(const tl_ctx *c, const tl_state *t, double res[6]) {
     }
 }
 
-static int blend_update(blend_state *b, double weight, int32_t layer) {
+static int blend_update(blend_state *b, float weight, int32_t layer) {
     if (b->dirty) {
-        if (b->left_weight > 0.0) {
+        if (b->left_weight > 0.0f) {
             if (b->layer != layer) {
                 if (b->layer_weight >= b->left_weight) {
-                    b->left_weight = 0.0;
+                    b->left_weight = 0.0f;
                     return 0;
                 }
                 b->layer = layer;
                 b->left_weight -= b->layer_weight;
-                b->layer_weight = 0.0;
+                b->layer_weight = 0.0f;
             }
         } else {
             return 0;
@@ -523,26 +515,31 @@ static int blend_update(blend_state *b, double weight, int32_t layer) {
     return 1;
 }
 
-static void bone_blend(arm_inst *arm, uint32_t bone, int state, const double r[6]) {
+static inline void bone_blend(arm_inst *arm, uint32_t bone, int state, const double r[6]) {
     float *p = arm->pose + (size_t)bone * 6;
     double w = arm->blend[bone].blend_weight;
+    float v[6];
     if (state == 2) {
-        p[0] += (float)(r[0] * w);
-        p[1] += (float)(r[1] * w);
-        p[2] += (float)(r[2] * w);
-        p[3] += (float)(r[3] * w);
-        p[4] += (float)((r[4] - 1.0) * w);
-        p[5] += (float)((r[5] - 1.0) * w);
+        v[0] = p[0] + (float)(r[0] * w);
+        v[1] = p[1] + (float)(r[1] * w);
+        v[2] = p[2] + (float)(r[2] * w);
+        v[3] = p[3] + (float)(r[3] * w);
+        v[4] = p[4] + (float)((r[4] - 1.0) * w);
+        v[5] = p[5] + (float)((r[5] - 1.0) * w);
     } else if (w != 1.0) {
-        p[0] = (float)(r[0] * w);
-        p[1] = (float)(r[1] * w);
-        p[2] = (float)(r[2] * w);
-        p[3] = (float)(r[3] * w);
-        p[4] = (float)((r[4] - 1.0) * w + 1.0);
-        p[5] = (float)((r[5] - 1.0) * w + 1.0);
+        v[0] = (float)(r[0] * w);
+        v[1] = (float)(r[1] * w);
+        v[2] = (float)(r[2] * w);
+        v[3] = (float)(r[3] * w);
+        v[4] = (float)((r[4] - 1.0) * w + 1.0);
+        v[5] = (float)((r[5] - 1.0) * w + 1.0);
     } else {
         for (int i = 0; i < 6; ++i)
-            p[i] = (float)r[i];
+            v[i] = (float)r[i];
+    }
+    if (memcmp(p, v, sizeof v) != 0) {
+        memcpy(p, v, sizeof v);
+        arm->bone_dirty[bone] = 1;
     }
 }
 
@@ -612,7 +609,7 @@ static void action_tl_update(const tl_ctx *c, double time) {
         if (t->play_state > 0)
             complete = true;
     }
-    uint32_t fc = c->anim->run_action_frame_count;
+    uint32_t fc = t->fc;
     const uint32_t *table = c->anim->action_frame_keys;
     if (fc > 1 && table) {
         uint32_t k = frame_key(c, table, t->current_time);
@@ -686,22 +683,10 @@ static void action_tl_update(const tl_ctx *c, double time) {
 
 static void zorder_tl_update(const tl_ctx *c, double time) {
     tl_state *t = &c->st->zorder_tl;
-    const sinew_model_timeline *T = tl_data(c, t);
+    const sinew_model_timeline *T = t->T;
     if (!T || !set_current_time(c, t, time))
         return;
-    uint32_t fc = T->grid_key_count;
-    bool arrived = false;
-    if (fc > 1) {
-        uint32_t k = frame_key(c, T->frame_keys, t->current_time);
-        if (t->frame_index != (int32_t)k) {
-            t->frame_index = (int32_t)k;
-            arrived = true;
-        }
-    } else if (t->frame_index < 0) {
-        t->frame_index = 0;
-        arrived = true;
-    }
-    if (arrived && t->play_state >= 0) {
+    if (tl_seek(c, t) && t->play_state >= 0) {
         if (T->values_per_key >= c->arm->slot_count && T->values_per_key > 0)
             sinew__sort_zorder(c->arm, key_values(T, (uint32_t)t->frame_index));
         else
@@ -709,15 +694,16 @@ static void zorder_tl_update(const tl_ctx *c, double time) {
     }
 }
 
-/* ---- state set-up --------------------------------------------------------------------------- */
+/* ---- state set-up ---------------------------------------------------------------------------- */
 
-static void push_tl(anim_state *st, uint8_t kind, uint32_t timeline, uint32_t target, uint32_t mesh) {
+enum { COV_BONE = 1, COV_DISPLAY = 2, COV_COLOR = 4, COV_IK = 8 };
+
+static void push_tl(anim_state *st, uint8_t kind, const sinew_model_timeline *T, uint32_t target) {
     uint32_t n = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
     if (n >= st->tl_cap)
         return;
     tl_state *t = &st->tls[n];
-    tl_reset(t, kind, timeline, target);
-    t->mesh = mesh;
+    tl_reset(t, kind, T, st->anim, target);
     if (kind == TLK_BONE)
         st->bone_tl_count++;
     else if (kind == TLK_IK)
@@ -730,95 +716,162 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
     const sinew_model_armature *d = arm->data;
     const sinew_model_animation *anim = st->anim;
     st->bone_tl_count = st->slot_tl_count = st->ik_tl_count = 0;
+    uint32_t nb = arm->bone_count, ns = arm->slot_count, nk = d->ik_count;
+    memset(st->covered, 0, (size_t)nb + ns + nk);
     uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
-    /* bones, in update order */
-    for (uint32_t i = 0; i < arm->bone_count; ++i) {
+    for (uint32_t t = t0; t < t0 + tn; ++t) {
+        const sinew_model_timeline *T = &d->timelines[t];
+        if (T->key_count == 0)
+            continue;
+        if (T->type <= SINEW_TL_BONE_SCALE && T->target < nb)
+            st->covered[T->target] |= COV_BONE;
+        else if (T->type == SINEW_TL_SLOT_DISPLAY && T->target < ns)
+            st->covered[nb + T->target] |= COV_DISPLAY;
+        else if (T->type == SINEW_TL_SLOT_COLOR && T->target < ns)
+            st->covered[nb + T->target] |= COV_COLOR;
+        else if (T->type == SINEW_TL_IK && T->target < nk)
+            st->covered[nb + ns + T->target] |= COV_IK;
+    }
+    /* bones, in update order, each bone's timelines together */
+    for (uint32_t i = 0; i < nb; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
-        bool any = false;
+        if (!(st->covered[b] & COV_BONE))
+            continue;
         for (uint32_t t = t0; t < t0 + tn; ++t) {
             const sinew_model_timeline *T = &d->timelines[t];
-            if (T->type <= SINEW_TL_BONE_SCALE && T->target == b && T->key_count > 0) {
-                push_tl(st, TLK_BONE, t, b, SINEW_INVALID_INDEX);
-                any = true;
-            }
+            if (T->type <= SINEW_TL_BONE_SCALE && T->target == b && T->key_count > 0)
+                push_tl(st, TLK_BONE, T, b);
         }
-        if (!any && st->reset_to_pose)
-            push_tl(st, TLK_BONE, SINEW_INVALID_INDEX, b, SINEW_INVALID_INDEX);
     }
     /* slots, in draw order */
-    for (uint32_t i = 0; i < arm->slot_count; ++i) {
+    for (uint32_t i = 0; i < ns; ++i) {
         uint32_t s = arm->draw_order[i];
-        bool disp = false, color = false;
-        uint32_t covered[16];
-        uint32_t ncov = 0;
+        if (!(st->covered[nb + s] & (COV_DISPLAY | COV_COLOR))) {
+            bool any = false;
+            for (uint32_t t = t0; t < t0 + tn && !any; ++t)
+                any = d->timelines[t].type == SINEW_TL_FFD && d->timelines[t].target == s;
+            if (!any)
+                continue;
+        }
         for (uint32_t t = t0; t < t0 + tn; ++t) {
             const sinew_model_timeline *T = &d->timelines[t];
             if (T->target != s || T->key_count == 0)
                 continue;
-            if (T->type == SINEW_TL_SLOT_DISPLAY) {
-                push_tl(st, TLK_SLOT_DISPLAY, t, s, SINEW_INVALID_INDEX);
-                disp = true;
-            } else if (T->type == SINEW_TL_SLOT_COLOR) {
-                push_tl(st, TLK_SLOT_COLOR, t, s, SINEW_INVALID_INDEX);
-                color = true;
-            } else if (T->type == SINEW_TL_FFD && T->mesh < d->mesh_count) {
-                push_tl(st, TLK_DEFORM, t, s, T->mesh);
-                if (ncov < 16)
-                    covered[ncov++] = T->mesh;
-            }
-        }
-        if (!st->reset_to_pose)
-            continue;
-        if (!disp)
-            push_tl(st, TLK_SLOT_DISPLAY, SINEW_INVALID_INDEX, s, SINEW_INVALID_INDEX);
-        if (!color)
-            push_tl(st, TLK_SLOT_COLOR, SINEW_INVALID_INDEX, s, SINEW_INVALID_INDEX);
-        for (uint32_t k = 0; k < arm->list_count[s]; ++k) {
-            const sinew_model_display *dd = &d->displays[arm->list_first[s] + k];
-            if (dd->type != SINEW_DISPLAY_MESH || dd->mesh >= d->mesh_count)
-                continue;
-            bool cov = false;
-            for (uint32_t q = 0; q < ncov; ++q)
-                cov |= covered[q] == dd->mesh;
-            if (!cov)
-                push_tl(st, TLK_DEFORM, SINEW_INVALID_INDEX, s, dd->mesh);
+            if (T->type == SINEW_TL_SLOT_DISPLAY)
+                push_tl(st, TLK_SLOT_DISPLAY, T, s);
+            else if (T->type == SINEW_TL_SLOT_COLOR)
+                push_tl(st, TLK_SLOT_COLOR, T, s);
+            else if (T->type == SINEW_TL_FFD && T->mesh < d->mesh_count)
+                push_tl(st, TLK_DEFORM, T, s);
         }
     }
-    /* IK constraints */
-    for (uint32_t c = 0; c < d->ik_count; ++c) {
-        bool any = false;
+    for (uint32_t k = 0; k < nk; ++k)
         for (uint32_t t = t0; t < t0 + tn; ++t) {
             const sinew_model_timeline *T = &d->timelines[t];
-            if (T->type == SINEW_TL_IK && T->target == c && T->key_count > 0) {
-                push_tl(st, TLK_IK, t, c, SINEW_INVALID_INDEX);
-                any = true;
-            }
+            if (T->type == SINEW_TL_IK && T->target == k && T->key_count > 0)
+                push_tl(st, TLK_IK, T, k);
         }
-        if (!any && st->reset_to_pose)
-            push_tl(st, TLK_IK, SINEW_INVALID_INDEX, c, SINEW_INVALID_INDEX);
+    st->pose_active = st->reset_to_pose;
+    for (uint8_t k = 0; k <= TLK_IK; ++k)
+        tl_reset(&st->pose_tl[k], k, NULL, anim, 0);
+}
+
+/* True if the state has a deform timeline for (slot, mesh). */
+static bool deform_covered(const anim_state *st, uint32_t slot, uint32_t mesh) {
+    uint32_t end = st->bone_tl_count + st->slot_tl_count;
+    for (uint32_t i = st->bone_tl_count; i < end; ++i)
+        if (st->tls[i].kind == TLK_DEFORM && st->tls[i].target == slot && st->tls[i].T->mesh == mesh)
+            return true;
+    return false;
+}
+
+/* The pose timelines of a state that resets to the pose: while it fades in, the bones, slots and
+ * IK constraints it does not animate are driven back to their setup values. They share one
+ * timeline record per kind (their timing is the same). */
+static void pose_bones(const tl_ctx *c) {
+    arm_inst *arm = c->arm;
+    anim_state *st = c->st;
+    const sinew_model_armature *d = arm->data;
+    static const double identity[6] = {0, 0, 0, 0, 1, 1};
+    for (uint32_t i = 0; i < arm->bone_count; ++i) {
+        uint32_t b = d->bone_order ? d->bone_order[i] : i;
+        if (st->covered[b] & COV_BONE)
+            continue;
+        int bs = blend_update(&arm->blend[b], (float)st->weight_result, st->layer);
+        if (bs != 0)
+            bone_blend(arm, b, bs, identity);
     }
 }
 
-static void remove_pose_timelines(anim_state *st) {
-    uint32_t total = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
-    uint32_t w = 0, nb = 0, ns = 0, ni = 0;
-    for (uint32_t r = 0; r < total; ++r) {
-        tl_state *t = &st->tls[r];
-        if (t->pose)
-            continue;
-        if (r < st->bone_tl_count)
-            nb++;
-        else if (r < st->bone_tl_count + st->slot_tl_count)
-            ns++;
-        else
-            ni++;
-        if (w != r)
-            st->tls[w] = *t;
-        w++;
+static void pose_tween_step(const tl_ctx *c, tl_state *t, double time) {
+    if (set_current_time(c, t, time)) {
+        if (tl_seek(c, t))
+            tween_arrive(c, t);
+        if (t->tween_state != 0)
+            tween_update_frame(c, t);
     }
-    st->bone_tl_count = nb;
-    st->slot_tl_count = ns;
-    st->ik_tl_count = ni;
+}
+
+static void pose_slots(const tl_ctx *c, double time) {
+    arm_inst *arm = c->arm;
+    anim_state *st = c->st;
+    uint32_t nb = arm->bone_count;
+    tl_state *t = &st->pose_tl[TLK_SLOT_DISPLAY];
+    if (t->play_state <= 0 && set_current_time(c, t, time) && tl_seek(c, t))
+        for (uint32_t i = 0; i < arm->slot_count; ++i) {
+            uint32_t s = arm->draw_order[i];
+            if (!(st->covered[nb + s] & COV_DISPLAY))
+                display_arrive(c, t, s);
+        }
+    t = &st->pose_tl[TLK_SLOT_COLOR];
+    if (t->play_state <= 0) {
+        pose_tween_step(c, t, time);
+        uint32_t last = SINEW_INVALID_INDEX;
+        for (uint32_t s = 0; s < arm->slot_count; ++s)
+            if (!(st->covered[nb + s] & COV_COLOR))
+                last = s;
+        for (uint32_t s = 0; s < arm->slot_count; ++s)
+            if (!(st->covered[nb + s] & COV_COLOR))
+                slot_tl_apply(c, t, s, SINEW_INVALID_INDEX, s == last);
+    }
+    t = &st->pose_tl[TLK_DEFORM];
+    if (t->play_state <= 0) {
+        uint32_t last = SINEW_INVALID_INDEX;
+        for (uint32_t s = 0; s < arm->slot_count; ++s) {
+            uint32_t m = arm->cur_mesh[s];
+            if (m != SINEW_INVALID_INDEX && !deform_covered(st, s, m))
+                last = s;
+        }
+        if (last == SINEW_INVALID_INDEX)
+            return;
+        pose_tween_step(c, t, time);
+        for (uint32_t s = 0; s <= last; ++s) {
+            uint32_t m = arm->cur_mesh[s];
+            if (m != SINEW_INVALID_INDEX && !deform_covered(st, s, m))
+                slot_tl_apply(c, t, s, m, s == last);
+        }
+    }
+}
+
+static void pose_iks(const tl_ctx *c, double time) {
+    arm_inst *arm = c->arm;
+    anim_state *st = c->st;
+    tl_state *t = &st->pose_tl[TLK_IK];
+    uint32_t base = arm->bone_count + arm->slot_count;
+    if (t->play_state > 0 || !set_current_time(c, t, time))
+        return;
+    bool arrived = tl_seek(c, t);
+    if (arrived) {
+        tween_arrive(c, t);
+        t->progress = 0.0f;
+    }
+    if (arrived || t->tween_state != 0) {
+        if (t->tween_state != 0)
+            tween_update_frame(c, t);
+        for (uint32_t k = 0; k < arm->data->ik_count; ++k)
+            if (!(st->covered[base + k] & COV_IK))
+                ik_apply(c, t, k, arrived);
+    }
 }
 
 /* ---- states ---------------------------------------------------------------------------------- */
@@ -872,6 +925,10 @@ static void state_fade_out(anim_state *st, double t, bool pause) {
                 tl->dirty = 0;
             }
         }
+        for (int k = TLK_SLOT_COLOR; k <= TLK_DEFORM; ++k) {
+            st->pose_tl[k].tween_state = 0;
+            st->pose_tl[k].dirty = 0;
+        }
     }
     st->display_control = false;
     st->fade_total_time = st->fade_progress > 0.000001 ? t / st->fade_progress : 0.0;
@@ -907,15 +964,15 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         uint32_t bone = st->tls[i].target;
         uint32_t j = i;
         while (j < nb && st->tls[j].target == bone) {
-            if (st->tls[j].play_state <= 0 && !st->tls[j].pose)
+            if (st->tls[j].play_state <= 0)
                 bone_tl_update(&c, &st->tls[j], time);
             j++;
         }
-        int bs = blend_update(&arm->blend[bone], st->weight_result, st->layer);
+        int bs = blend_update(&arm->blend[bone], (float)st->weight_result, st->layer);
         if (bs != 0) {
             double r[6] = {0, 0, 0, 0, 1, 1};
             for (uint32_t k = i; k < j; ++k)
-                bone_tl_result(&c, &st->tls[k], r);
+                bone_tl_result(&st->tls[k], r);
             if (fading_out) {
                 r[2] = sinew__normalize_radian(r[2]);
                 r[3] = sinew__normalize_radian(r[3]);
@@ -924,6 +981,8 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         }
         i = j;
     }
+    if (st->pose_active)
+        pose_bones(&c);
     if (st->display_control) {
         uint32_t end = nb + st->slot_tl_count;
         for (uint32_t i = nb; i < end; ++i) {
@@ -931,15 +990,19 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
             if (t->play_state <= 0)
                 slot_tl_update(&c, t, time);
         }
+        if (st->pose_active)
+            pose_slots(&c, time);
     }
     uint32_t ik0 = nb + st->slot_tl_count, ik1 = ik0 + st->ik_tl_count;
     for (uint32_t i = ik0; i < ik1; ++i)
         if (st->tls[i].play_state <= 0)
             ik_tl_update(&c, &st->tls[i], time);
+    if (st->pose_active)
+        pose_iks(&c, time);
     if (st->fade_state == 0) {
         if (st->sub_fade_state > 0) {
             st->sub_fade_state = 0;
-            remove_pose_timelines(st);
+            st->pose_active = false;
         }
         if (st->action_tl.play_state > 0 && st->auto_fade_out_time >= 0.0f)
             state_fade_out(st, st->auto_fade_out_time, true);
@@ -950,11 +1013,13 @@ static void remove_state(arm_inst *arm, uint32_t i) {
     /* keep the timeline storage attached to its slot in the array: swap storage pointers */
     tl_state *keep = arm->states[i].tls;
     uint32_t cap = arm->states[i].tl_cap;
+    uint8_t *covered = arm->states[i].covered;
     for (uint32_t k = i; k + 1 < arm->state_count; ++k)
         arm->states[k] = arm->states[k + 1];
     arm->state_count--;
     arm->states[arm->state_count].tls = keep;
     arm->states[arm->state_count].tl_cap = cap;
+    arm->states[arm->state_count].covered = covered;
     if (arm->last_state == (int32_t)i)
         arm->last_state = -1;
     else if (arm->last_state > (int32_t)i)
@@ -1129,6 +1194,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
         }
     tl_state *store = arm->states[arm->state_count].tls;
     uint32_t cap = arm->states[arm->state_count].tl_cap;
+    uint8_t *covered = arm->states[arm->state_count].covered;
     for (uint32_t k = arm->state_count; k > at; --k)
         arm->states[k] = arm->states[k - 1];
     arm->state_count++;
@@ -1138,6 +1204,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     memset(st, 0, sizeof *st);
     st->tls = store;
     st->tl_cap = cap;
+    st->covered = covered;
     st->anim = anim;
     st->serial = ++inst->next_serial;
     st->anim_index = anim_index;
@@ -1168,14 +1235,14 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     st->fade_state = -1;
     st->sub_fade_state = -1;
     st->timeline_dirty = 2;
-    tl_reset(&st->action_tl, TLK_ACTION, SINEW_INVALID_INDEX, 0);
+    tl_reset(&st->action_tl, TLK_ACTION, NULL, anim, 0);
     st->action_tl.current_time = st->time;
     if (st->action_tl.current_time < 0.0)
         st->action_tl.current_time = st->duration - st->action_tl.current_time;
     st->has_zorder = false;
     for (uint32_t t = anim->first_timeline; t < anim->first_timeline + anim->timeline_count; ++t)
         if (arm->data->timelines[t].type == SINEW_TL_ZORDER && arm->data->timelines[t].key_count > 0) {
-            tl_reset(&st->zorder_tl, TLK_ZORDER, t, 0);
+            tl_reset(&st->zorder_tl, TLK_ZORDER, &arm->data->timelines[t], anim, 0);
             st->has_zorder = true;
             break;
         }

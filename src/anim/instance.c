@@ -76,16 +76,6 @@ static uint32_t slot_deform_cap(const sinew_model_armature *arm, uint32_t slot, 
     return cap;
 }
 
-static uint32_t mesh_display_count(const sinew_model_armature *arm) {
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < arm->skin_slot_count; ++k) {
-        const sinew_model_skin_slot *ss = &arm->skin_slots[k];
-        for (uint32_t i = 0; i < ss->display_count; ++i)
-            n += arm->displays[ss->first_display + i].type == SINEW_DISPLAY_MESH;
-    }
-    return n;
-}
-
 typedef struct layout_ctx {
     const struct sinew_data *data;
     carver *cv;
@@ -114,6 +104,8 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->global = carve(cv, (size_t)nb * 6, sizeof(double));
     a->global_valid = carve(cv, nb, 1);
     a->computed = carve(cv, nb, 1);
+    a->bone_dirty = carve(cv, nb, 1);
+    a->bone_changed = carve(cv, nb, 1);
     a->bone_has_tl = carve(cv, nb, 1);
     a->blend = carve(cv, nb, sizeof(blend_state));
     a->ik_weight = carve(cv, nk, sizeof(float));
@@ -130,6 +122,8 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->cur_mesh = carve(cv, ns, sizeof(uint32_t));
     a->cur_child = carve(cv, ns, sizeof(uint32_t));
     a->display_dirty = carve(cv, ns, 1);
+    a->deform_dirty = carve(cv, ns, 1);
+    a->slot_changed = carve(cv, ns, 1);
     a->slot_local = carve(cv, (size_t)ns * 6, sizeof(float));
     a->slot_world = carve(cv, (size_t)ns * 6, sizeof(float));
     a->deform_first = carve(cv, ns, sizeof(uint32_t));
@@ -150,10 +144,11 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->deform = carve(cv, deform_total, sizeof(float));
     a->mesh_out = carve(cv, deform_total, sizeof(float));
     a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
-    uint32_t tl_cap = d->max_anim_timelines + nb + 2 * ns + mesh_display_count(d) + nk + 1;
+    uint32_t tl_cap = d->max_anim_timelines + 1;
     for (uint32_t i = 0; i < SINEW_STATE_CAP; ++i) {
         a->states[i].tls = carve(cv, tl_cap, sizeof(tl_state));
         a->states[i].tl_cap = tl_cap;
+        a->states[i].covered = carve(cv, (size_t)nb + ns + nk + 1, 1);
     }
     if (lc->arms)
         for (uint32_t i = 0; i < d->display_count; ++i)
@@ -216,6 +211,7 @@ static void reset_arm(arm_inst *a) {
         p[0] = p[1] = p[2] = p[3] = 0.0f;
         p[4] = p[5] = 1.0f;
         memset(&a->blend[b], 0, sizeof(blend_state));
+        a->bone_dirty[b] = 1;
         a->global_valid[b] = 0;
         double *g = a->global + (size_t)b * 6;
         g[0] = g[1] = g[2] = g[3] = 0.0;

@@ -237,38 +237,54 @@ static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t targe
 }
 
 void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
-    (void)inst;
     arm_inst *arm = &inst->arms[ai];
     const sinew_model_armature *d = arm->data;
     uint32_t n = arm->bone_count;
     memset(arm->computed, 0, n);
+    memset(arm->bone_changed, 0, n);
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
         arm->blend[b].dirty = false;
+        uint32_t parent = d->bones[b].parent;
+        bool need = arm->bone_dirty[b] || (parent < n && arm->bone_changed[parent]);
         for (uint32_t c = 0; c < d->ik_count; ++c) {
             const sinew_model_ik *ik = &d->iks[c];
             if (ik->root != b || ik->target >= n)
                 continue;
             bool two = ik->chain > 0 && ik->bone != ik->root && ik->bone < n;
-            if (!arm->computed[b]) {
+            bool solve = need || arm->bone_changed[ik->target] || arm->bone_dirty[ik->target] ||
+                         (two && arm->bone_dirty[ik->bone]) || arm->bone_changed[b];
+            if (!solve) {
+                arm->computed[b] = 1;
+                if (two)
+                    arm->computed[ik->bone] = 1;
+                continue;
+            }
+            if (!arm->computed[b] || !arm->bone_changed[b]) {
                 compute_bone(arm, b, true);
                 arm->computed[b] = 1;
             }
             if (two) {
-                if (!arm->computed[ik->bone]) {
+                if (!arm->computed[ik->bone] || !arm->bone_changed[ik->bone]) {
                     compute_bone(arm, ik->bone, true);
                     arm->computed[ik->bone] = 1;
                 }
                 ik_two(arm, b, ik->bone, ik->target, arm->ik_bend[c] != 0, arm->ik_weight[c]);
+                arm->bone_changed[ik->bone] = 1;
             } else {
                 ik_one(arm, b, ik->target, arm->ik_weight[c]);
             }
+            arm->bone_changed[b] = 1;
         }
         if (!arm->computed[b]) {
-            compute_bone(arm, b, false);
             arm->computed[b] = 1;
+            if (need) {
+                compute_bone(arm, b, false);
+                arm->bone_changed[b] = 1;
+            }
         }
     }
+    memset(arm->bone_dirty, 0, n);
 }
 
 /* ---- draw order ------------------------------------------------------------------------------ */
@@ -324,6 +340,8 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
         /* a different mesh (or none) starts from an empty deform, as officially */
         if (mesh != arm->cur_mesh[s] && arm->deform_cap[s])
             memset(arm->deform + arm->deform_first[s], 0, arm->deform_cap[s] * sizeof(float));
+        arm->deform_dirty[s] = 1;
+        arm->slot_changed[s] = 1;
         arm->cur_display[s] = disp;
         arm->cur_mesh[s] = mesh;
         float *l = arm->slot_local + (size_t)s * 6;
@@ -446,6 +464,13 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
     }
 }
 
+static bool mesh_bones_changed(const arm_inst *arm, const sinew_model_mesh *mesh) {
+    for (uint32_t i = 0; i < mesh->run_bone_count; ++i)
+        if (arm->bone_changed[mesh->run_bones[i]])
+            return true;
+    return mesh->run_bones == NULL;
+}
+
 void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     uint32_t n = arm->slot_count;
@@ -456,10 +481,19 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
             arm = &inst->arms[ai];
         }
         uint32_t bone = arm->data->slots[s].parent;
-        float *w = arm->slot_world + (size_t)s * 6;
-        if (bone < arm->bone_count)
-            mat_concat(arm->slot_local + (size_t)s * 6, arm->world + (size_t)bone * 6, w);
-        if (arm->cur_mesh[s] != SINEW_INVALID_INDEX)
-            update_mesh(arm, s);
+        bool moved = arm->slot_changed[s] || (bone < arm->bone_count && arm->bone_changed[bone]);
+        if (moved && bone < arm->bone_count)
+            mat_concat(arm->slot_local + (size_t)s * 6, arm->world + (size_t)bone * 6,
+                       arm->slot_world + (size_t)s * 6);
+        uint32_t m = arm->cur_mesh[s];
+        if (m != SINEW_INVALID_INDEX) {
+            const sinew_model_mesh *mesh = &arm->data->meshes[m];
+            bool redo = arm->deform_dirty[s] || arm->slot_changed[s] ||
+                        (mesh->weighted ? mesh_bones_changed(arm, mesh) : moved);
+            if (redo)
+                update_mesh(arm, s);
+        }
+        arm->slot_changed[s] = 0;
+        arm->deform_dirty[s] = 0;
     }
 }

@@ -476,6 +476,40 @@ static sinew_status prepare_bone_order(sinew_arena *arena, sinew_model_armature 
     return SINEW_OK;
 }
 
+static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err) {
+    if (arm->bone_count == 0)
+        return SINEW_OK;
+    uint8_t *seen = sinew__arena_array(arena, arm->bone_count, 1);
+    if (!seen)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    for (uint32_t m = 0; m < arm->mesh_count; ++m) {
+        sinew_model_mesh *mesh = &arm->meshes[m];
+        mesh->run_bone_count = 0;
+        mesh->run_bones = NULL;
+        if (!mesh->weighted || mesh->influence_count == 0)
+            continue;
+        memset(seen, 0, arm->bone_count);
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < mesh->influence_count; ++k) {
+            uint32_t b = mesh->influence_bone[k];
+            if (b < arm->bone_count && !seen[b]) {
+                seen[b] = 1;
+                n++;
+            }
+        }
+        uint32_t *list = sinew__arena_array(arena, n ? n : 1, sizeof(uint32_t));
+        if (!list)
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        n = 0;
+        for (uint32_t b = 0; b < arm->bone_count; ++b)
+            if (seen[b])
+                list[n++] = b;
+        mesh->run_bones = list;
+        mesh->run_bone_count = n;
+    }
+    return SINEW_OK;
+}
+
 sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
     if (!data)
         return sinew__fail(err, SINEW_E_ARG, NULL, "no data");
@@ -483,6 +517,9 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
     for (uint32_t a = 0; a < data->armature_count; ++a) {
         sinew_model_armature *arm = &data->armatures[a];
         sinew_status st = prepare_bone_order(arena, arm, err);
+        if (st != SINEW_OK)
+            return st;
+        st = prepare_mesh_bones(arena, arm, err);
         if (st != SINEW_OK)
             return st;
         arm->max_anim_timelines = 0;

@@ -6,7 +6,7 @@
 #include "sinew/instance.h"
 
 #define SINEW_PI 3.14159265358979323846
-#define SINEW_STATE_CAP 6      /* animation states per armature (fading ones included) */
+#define SINEW_STATE_CAP 4      /* animation states per armature (fading ones included) */
 #define SINEW_ACTION_CAP 16    /* queued play actions per armature per update */
 #define SINEW_EVENT_CAP 64     /* queued events per instance */
 #define SINEW_MAX_DEPTH 8      /* child armature nesting */
@@ -22,27 +22,30 @@ enum {
     TLK_DEFORM,
     TLK_IK,
     TLK_ZORDER,
-    TLK_ACTION
+    TLK_ACTION,
+    TLK_KIND_COUNT
 };
 
-/* The playback state of one timeline inside one animation state. */
+/* The playback state of one timeline inside one animation state. Pose timelines (what a state
+ * applies to targets it has no timeline for while it fades in) share one record per kind. */
 typedef struct tl_state {
     double current_time;
-    double progress;           /* eased tween progress of the last frame update */
+    double frame_pos, dur_r;   /* tween: current key start (s) and 1 / its span (s) */
+    const sinew_model_timeline *T; /* NULL: the action timeline or a pose timeline */
+    float progress;            /* eased tween progress of the last frame update */
+    float easing;
     int32_t current_play_times;
     int32_t frame_index;       /* key index, -1 = not arrived */
-    uint32_t timeline;         /* model timeline index; INVALID = a pose timeline */
+    uint32_t fc;               /* keys on the frame grid */
     uint32_t target;           /* bone / slot / IK index */
-    uint32_t mesh;             /* deform: mesh index */
     int8_t play_state;         /* -1 not started, 0 playing, 1 complete */
     uint8_t tween_state;       /* 0 none, 1 once, 2 always */
     uint8_t kind;
     uint8_t has_delta;         /* arrived with a tween towards the next key */
     uint8_t dirty;
-    uint8_t pose;
     uint8_t tween_type;
+    uint8_t follow;            /* takes its time from the action timeline */
     uint8_t pad_;
-    float easing;
 } tl_state;
 
 typedef struct anim_state {
@@ -50,6 +53,7 @@ typedef struct anim_state {
     uint32_t serial;           /* unique per instance, for events */
     uint32_t anim_index;
     bool action_enabled, display_control, reset_to_pose;
+    bool pose_active;          /* pose timelines still in place (until the fade-in completes) */
     int8_t fade_state, sub_fade_state;
     uint8_t playhead_state;
     uint8_t timeline_dirty;
@@ -61,16 +65,20 @@ typedef struct anim_state {
     char group[32];
     tl_state action_tl;
     tl_state zorder_tl;
+    tl_state pose_tl[TLK_IK + 1]; /* shared pose timeline per kind */
     bool has_zorder;
     uint32_t bone_tl_count, slot_tl_count, ik_tl_count;
-    tl_state *tls;             /* tl_cap entries: bone timelines, then slot, then IK */
+    tl_state *tls;             /* tl_cap entries: bone timelines (grouped per bone, bone order),
+                                  then slot timelines (draw order), then IK */
     uint32_t tl_cap;
+    uint8_t *covered;          /* per bone / slot / IK: which kinds have a timeline (bit per kind);
+                                  bones first, then slots, then IK constraints */
 } anim_state;
 
 typedef struct blend_state {
     bool dirty;
     int32_t layer;
-    double left_weight, layer_weight, blend_weight;
+    float left_weight, layer_weight, blend_weight;
 } blend_state;
 
 typedef struct pending_action {
@@ -98,6 +106,8 @@ typedef struct arm_inst {
     double *global;            /* decomposed: x y rot skew sx sy */
     uint8_t *global_valid;
     uint8_t *computed;
+    uint8_t *bone_dirty;       /* animation pose changed since the last bone update */
+    uint8_t *bone_changed;     /* world matrix recomputed in the last bone update */
     blend_state *blend;
     uint8_t *bone_has_tl;      /* scratch for state set-up */
     /* IK */
@@ -115,6 +125,8 @@ typedef struct arm_inst {
     uint32_t *cur_mesh;        /* mesh index or INVALID */
     uint32_t *cur_child;       /* armature index of the displayed child or INVALID */
     uint8_t *display_dirty;
+    uint8_t *deform_dirty;     /* deform written since the last mesh update */
+    uint8_t *slot_changed;     /* display switched: the local matrix changed */
     float *slot_local;         /* 6 per slot */
     float *slot_world;         /* 6 per slot */
     uint32_t *deform_first;    /* into deform (floats), capacity 2*max vertices of the slot */

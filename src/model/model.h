@@ -119,6 +119,9 @@ typedef struct sinew_model_mesh {
     uint32_t bone_pose_count;          /* as given, for re-export */
     uint32_t *bone_pose_bone;    /* model bone index */
     sinew_affine *bone_pose;
+    /* Derived by sinew__model_prepare (runtime), not by loaders: */
+    uint32_t run_bone_count;           /* distinct bones the influences use */
+    uint32_t *run_bones;
 } sinew_model_mesh;
 
 typedef struct sinew_model_display {
