@@ -60,6 +60,10 @@ int32_t sinew__db_tween_rotate_for(double *prev_unwrapped, double deg, double de
     double best_u = unwrap_step(prev, deg, 0);
     int32_t best = 0;
     double best_err = fabs(best_u - want);
+    /* Half a turn is where the shortest way flips with the last bit; take the explicit way. */
+    double rotation0 = sinew__db_normalize_radian(deg * (DB_PI / 180.0));
+    if (fabs(sinew__db_normalize_radian(rotation0 - prev)) > DB_PI - 1e-4)
+        best_err = INFINITY;
     if (best_err > 1e-6) {
         double rotation = sinew__db_normalize_radian(deg * (DB_PI / 180.0));
         double m = round((want - rotation) / (DB_PI * 2.0));
@@ -615,7 +619,7 @@ static void bone_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
         if (first->pivot_y != 0)
             num(w, tl, "pY", fnum(first->pivot_y));
         cJSON *frames = arr(w, tl, "frame");
-        double prev_u = 0, prev_r = 0;
+        double prev_u = 0, prev_r = 0, prev_deg = 0;
         cJSON **fobjs = calloc(nk, sizeof *fobjs);
         if (!fobjs)
             w->nomem = true;
@@ -625,7 +629,17 @@ static void bone_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
             fobjs[j] = f;
             num(w, f, "duration", sig(keys[j].dur, 9));
             easing_json(w, f, &keys[j]);
-            double deg = sig(rad2deg(v[2]), 7);
+            /* Each angle is written as the previous one plus the short-way step, so that a step of
+             * whole turns repeats the previous number exactly: the runtime's "same angle" test
+             * (rotation >= previous) then does not depend on the last bit. */
+            double deg;
+            if (j == 0) {
+                deg = sig(rad2deg(v[2]), 7);
+            } else {
+                double step = sinew__db_normalize_radian(v[2] - prev_r);
+                deg = fabs(step) < 1e-9 ? prev_deg : sig(prev_deg + rad2deg(step), 7);
+            }
+            prev_deg = deg;
             if (j == 0) {
                 prev_u = sinew__db_unwrap_first(deg);
             } else {
