@@ -299,6 +299,22 @@ static void test_random_vs_reference(void) {
     CHECK(bad == 0);
 }
 
+static void test_stale_cursor(void) {
+    /* a cursor left over from another (longer) curve must not read outside the keys */
+    sinew_curve_key k[3] = {K(0, 0, 1, 1), K(1, 1, 1, 1), K(2, 2, 1, 1)};
+    sinew_curve c;
+    sinew_curve_init(&c);
+    sinew_curve_set_keys(&c, k, 3, NULL, NULL);
+    static const uint32_t stale[] = {2, 3, 1000, UINT32_MAX - 2, UINT32_MAX};
+    for (size_t i = 0; i < sizeof stale / sizeof *stale; i++) {
+        sinew_curve_cursor cur = {stale[i]};
+        CHECK_NEAR(sinew_curve_eval_cursor(&c, &cur, 0.5), 0.5, 1e-12);
+        cur.index = stale[i];
+        CHECK(sinew_curve_eval_bool_cursor(&c, &cur, 1.5));
+    }
+    sinew_curve_free(&c, NULL);
+}
+
 static void test_hermite_equals_thirds(void) {
     /* Unity's weighted path with weights 1/3 reproduces the Hermite segment */
     int bad = 0;
@@ -328,6 +344,7 @@ int main(void) {
     RUN(test_duplicate_times);
     RUN(test_bool);
     RUN(test_random_vs_reference);
+    RUN(test_stale_cursor);
     RUN(test_hermite_equals_thirds);
     return test_summary();
 }
