@@ -89,21 +89,21 @@ static sinew_status need(reader *r, size_t n, const char *what, const char *curv
 }
 
 static sinew_status read_curve(reader *r, uint32_t index) {
-    char path[64];
-    sinew_input_curve_path(index, path, sizeof path);
-    sinew_status st = need(r, 12, "curve header (pre-wrap, post-wrap, key count)", path);
-    if (st)
-        return st;
+    char path[64]; /* the curve's name, formatted only for an error */
+    if (remaining(r) < 12)
+        return need(r, 12, "curve header (pre-wrap, post-wrap, key count)",
+                    sinew_input_curve_path(index, path, sizeof path));
     const uint8_t *p = r->data + r->pos;
     int32_t pre = rd_i32(p), post = rd_i32(p + 4), count = rd_i32(p + 8);
     if (count < 0)
-        return fail_at(r, r->pos + 8, SINEW_E_PARSE, "negative key count %d for curve %s", count, path);
+        return fail_at(r, r->pos + 8, SINEW_E_PARSE, "negative key count %d for curve %s", count,
+                       sinew_input_curve_path(index, path, sizeof path));
     r->pos += 12;
     bool is_bool = sinew_input_curve_is_bool(index);
     size_t key_size = (is_bool || (r->minor == 1 && r->layout == SINEW_INPUT_LAYOUT_MRTK)) ? 8 : 28;
-    if ((size_t)count > remaining(r) / key_size)
+    if ((size_t)count > remaining(r) / key_size && sinew_input_curve_path(index, path, sizeof path))
         return fail_at(r, r->pos - 4, SINEW_E_PARSE,
-                       "key count %d of curve %s needs %zu bytes of %zu-byte keys at byte %zu, but only %zu bytes remain",
+                       "truncated or corrupt: key count %d of curve %s needs %zu bytes of %zu-byte keys at byte %zu, but only %zu bytes remain",
                        count, path, (size_t)count * key_size, key_size, r->pos, remaining(r));
     const uint8_t *k = r->data + r->pos;
     r->pos += (size_t)count * key_size;
@@ -117,7 +117,8 @@ static sinew_status read_curve(reader *r, uint32_t index) {
     const sinew_allocator *al = r->anim->allocator;
     sinew_curve_key *keys = sinew__alloc(al, (size_t)count * sizeof *keys);
     if (!keys)
-        return fail_at(r, r->pos, SINEW_E_NOMEM, "out of memory for %d keys of curve %s", count, path);
+        return fail_at(r, r->pos, SINEW_E_NOMEM, "out of memory for %d keys of curve %s", count,
+                       sinew_input_curve_path(index, path, sizeof path));
     uint32_t n = (uint32_t)count;
     if (key_size == 28) {
 #if HOST_LE
@@ -161,7 +162,7 @@ static sinew_status read_markers(reader *r) {
     r->pos += 4;
     if ((size_t)count > remaining(r) / 5)
         return fail_at(r, r->pos - 4, SINEW_E_PARSE,
-                       "marker count %d needs at least %zu bytes at byte %zu, but only %zu bytes remain",
+                       "truncated or corrupt: marker count %d needs at least %zu bytes at byte %zu, but only %zu bytes remain",
                        count, (size_t)count * 5, r->pos, remaining(r));
     if (r->anim && count) {
         r->anim->markers = sinew__calloc(r->anim->allocator, (size_t)count, sizeof *r->anim->markers);
