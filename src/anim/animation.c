@@ -472,7 +472,7 @@ static inline void bone_tl_result(const tl_state *t, double res[6]) {
         break;
     case SINEW_TL_BONE_ROTATE: {
         double dr = (double)v1[0] - v0[0];
-        if (t->has_delta && fi == t->fc - 1)
+        if (t->has_delta && fi == t->fc - 1 && !T->rotation_plain) /* XML rigs: plain numbers */
             dr = sinew__normalize_radian(dr);
         res[2] = v0[0] + dr * p;
         res[3] = v0[1] + ((double)v1[1] - v0[1]) * p;
