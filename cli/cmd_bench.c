@@ -99,7 +99,16 @@ int sinew_cmd_bench(int argc, char **argv) {
         sinew_data_destroy(d2);
     }
     uint32_t ai = 0;
-    if (armature) {
+    if (!armature) {
+        /* the first armature that has the animation */
+        sinew_data_info di;
+        sinew_data_get_info(data, &di);
+        for (uint32_t a = 0; a < di.armature_count; ++a)
+            if (sinew_data_find_animation(data, a, anim) != SINEW_INVALID_INDEX) {
+                ai = a;
+                break;
+            }
+    } else {
         ai = sinew_data_find_armature(data, armature);
         if (ai == SINEW_INVALID_INDEX) {
             fprintf(stderr, "%s: error: no armature '%s'\n", file, armature);
