@@ -101,6 +101,8 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->slot_count = ns;
     a->pose = carve(cv, (size_t)nb * 6, sizeof(float));
     a->world = carve(cv, (size_t)nb * 6, sizeof(float));
+    a->local = carve(cv, (size_t)nb * 6, sizeof(float));
+    a->local_ok = carve(cv, nb, 1);
     a->global = carve(cv, (size_t)nb * 6, sizeof(double));
     a->global_valid = carve(cv, nb, 1);
     a->computed = carve(cv, nb, 1);
@@ -212,6 +214,7 @@ static void reset_arm(arm_inst *a) {
         p[4] = p[5] = 1.0f;
         memset(&a->blend[b], 0, sizeof(blend_state));
         a->bone_dirty[b] = 1;
+        a->local_ok[b] = 0;
         a->global_valid[b] = 0;
         double *g = a->global + (size_t)b * 6;
         g[0] = g[1] = g[2] = g[3] = 0.0;

@@ -111,12 +111,17 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     if (parent != SINEW_INVALID_INDEX) {
         const float *pm = arm->world + (size_t)parent * 6;
         if (bd->inherit_scale) {
+            float *local = arm->local + (size_t)b * 6;
             if (!bd->inherit_rotation) {
                 const double *pg = bone_global(arm, parent);
                 g[2] = g[2] - pg[2];
+                tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], local);
+                arm->local_ok[b] = 0;
+            } else if (arm->bone_dirty[b] || !arm->local_ok[b]) {
+                /* sin/cos only when the bone's own transform changed */
+                tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], local);
+                arm->local_ok[b] = 1;
             }
-            float local[6];
-            tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], local);
             mat_concat(local, pm, m);
             if (bd->inherit_translation) {
                 g[0] = m[4];
@@ -440,22 +445,44 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
         return;
     }
     const float *world = arm->world;
+    const uint32_t *first = mesh->vertex_first_influence;
+    const uint32_t *ib = mesh->influence_bone;
+    const float *iw = mesh->influence_weight;
+    const float *il = mesh->influence_local;
+    const float *idm = mesh->influence_deform;
+    uint32_t nb = arm->bone_count;
+    bool any_deform = false;
+    for (uint32_t i = 0; i < 2 * vc && !any_deform; ++i)
+        any_deform = deform[i] != 0.0f;
+    if (!any_deform || !idm) {
+        for (uint32_t i = 0; i < vc; ++i) {
+            float xg = 0.0f, yg = 0.0f;
+            for (uint32_t k = first[i], e = first[i + 1]; k < e; ++k) {
+                uint32_t b = ib[k];
+                if (b >= nb)
+                    continue;
+                const float *m = world + (size_t)b * 6;
+                float w = iw[k], xl = il[2 * k], yl = il[2 * k + 1];
+                xg += (m[0] * xl + m[2] * yl + m[4]) * w;
+                yg += (m[1] * xl + m[3] * yl + m[5]) * w;
+            }
+            out[2 * i] = xg;
+            out[2 * i + 1] = yg;
+        }
+        return;
+    }
     for (uint32_t i = 0; i < vc; ++i) {
         float xg = 0.0f, yg = 0.0f;
         float dx = deform[2 * i], dy = deform[2 * i + 1];
-        bool has_deform = dx != 0.0f || dy != 0.0f;
-        for (uint32_t k = mesh->vertex_first_influence[i]; k < mesh->vertex_first_influence[i + 1]; ++k) {
-            uint32_t b = mesh->influence_bone[k];
-            if (b >= arm->bone_count)
+        for (uint32_t k = first[i], e = first[i + 1]; k < e; ++k) {
+            uint32_t b = ib[k];
+            if (b >= nb)
                 continue;
             const float *m = world + (size_t)b * 6;
-            float w = mesh->influence_weight[k];
-            float xl = mesh->influence_local[2 * k], yl = mesh->influence_local[2 * k + 1];
-            if (has_deform && mesh->influence_deform) {
-                const float *dm = mesh->influence_deform + 4 * (size_t)k;
-                xl += dm[0] * dx + dm[2] * dy;
-                yl += dm[1] * dx + dm[3] * dy;
-            }
+            const float *dm = idm + 4 * (size_t)k;
+            float w = iw[k];
+            float xl = il[2 * k] + dm[0] * dx + dm[2] * dy;
+            float yl = il[2 * k + 1] + dm[1] * dx + dm[3] * dy;
             xg += (m[0] * xl + m[2] * yl + m[4]) * w;
             yg += (m[1] * xl + m[3] * yl + m[5]) * w;
         }

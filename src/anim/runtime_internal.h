@@ -103,6 +103,8 @@ typedef struct arm_inst {
     uint32_t bone_count;
     float *pose;               /* animation pose: x y rot skew sx sy */
     float *world;              /* a b c d tx ty */
+    float *local;              /* cached local matrix (normal inheritance), valid if local_ok */
+    uint8_t *local_ok;
     double *global;            /* decomposed: x y rot skew sx sy */
     uint8_t *global_valid;
     uint8_t *computed;
