@@ -195,7 +195,7 @@ typedef struct sinew_atlas_page_info {
     const char *name;
     const char *image_path;         /**< as written */
     const char *resolved_path;      /**< joined to the atlas file's folder */
-    uint32_t width, height;         /**< 0 when the atlas does not say */
+    uint32_t width, height;         /**< from the JSON, else the PNG's header; 0 if neither says */
     float scale;
 } sinew_atlas_page_info;
 

@@ -6,6 +6,7 @@
 
 #include "format/dragonbones_json.h"
 #include "format/json_read.h"
+#include "format/png_header.h"
 
 #define TRY(x)                          \
     do {                                \
@@ -136,6 +137,15 @@ static sinew_status build_atlas(abuild *b, const cJSON *root, const char *dir) {
                              A->regions[i].name);
                 sinew__jpop(b->c);
             }
+    }
+    /* No page size in the JSON (most 4.x atlases): draw-list UVs are normalised to the real page,
+     * so take the size from the PNG header. Left 0 when the image cannot be read. */
+    if (!P->width || !P->height) {
+        uint32_t w, h;
+        if (sinew__png_file_size(P->resolved_path, &w, &h) == SINEW_OK) {
+            P->width = w;
+            P->height = h;
+        }
     }
     return SINEW_OK;
 }
