@@ -50,7 +50,7 @@ fuzz: deps
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	@sh tools/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-demo: build
+demo: deps build
 	@sh examples/demo.sh $(BUILD)/sinew
 
 install: build
