@@ -69,7 +69,24 @@ static void region_uv(const sinew_model_region *r, float pw, float ph, float u, 
     }
 }
 
-static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *parent_color, uint32_t depth) {
+/* out = p ∘ c (c applied first); p NULL means identity. */
+static void affine_concat(const float *p, const float *c, float *out) {
+    if (!p) {
+        memcpy(out, c, 6 * sizeof(float));
+        return;
+    }
+    out[0] = p[0] * c[0] + p[2] * c[1];
+    out[1] = p[1] * c[0] + p[3] * c[1];
+    out[2] = p[0] * c[2] + p[2] * c[3];
+    out[3] = p[1] * c[2] + p[3] * c[3];
+    out[4] = p[0] * c[4] + p[2] * c[5] + p[4];
+    out[5] = p[1] * c[4] + p[3] * c[5] + p[5];
+}
+
+/* `xf`: the matrix from this armature's space to the top armature's (NULL for the top one): a
+ * child armature's pose is in its own space, placed by its parent slot's world matrix. */
+static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *parent_color, const float *xf,
+                     uint32_t depth) {
     sinew_instance *inst = b->inst;
     const arm_inst *a = &inst->arms[ai];
     const sinew_model_armature *d = a->data;
@@ -82,8 +99,11 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
         const sinew_model_display *dd = &d->displays[disp];
         sinew_color_transform col = color_concat(a->color[s], parent_color);
         if (dd->type == SINEW_DISPLAY_ARMATURE) {
-            if (a->cur_child[s] != SINEW_INVALID_INDEX)
-                emit_arm(b, a->cur_child[s], &col, depth + 1);
+            if (a->cur_child[s] != SINEW_INVALID_INDEX) {
+                float cm[6];
+                affine_concat(xf, a->slot_world + (size_t)s * 6, cm);
+                emit_arm(b, a->cur_child[s], &col, cm, depth + 1);
+            }
             continue;
         }
         if (dd->type != SINEW_DISPLAY_IMAGE && dd->type != SINEW_DISPLAY_MESH)
@@ -130,7 +150,8 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
                 pivx = dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f);
                 pivy = dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f);
             }
-            const float *m = a->slot_world + (size_t)s * 6;
+            float m[6];
+            affine_concat(xf, a->slot_world + (size_t)s * 6, m);
             static const float cu[4] = {0, 1, 1, 0}, cvv[4] = {0, 0, 1, 1};
             for (int i = 0; i < 4; ++i) {
                 float x = -pivx + cu[i] * dw, y = -pivy + cvv[i] * dh;
@@ -157,6 +178,14 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
                 return;
             const float *wv = a->mesh_out + a->deform_first[s];
             memcpy(inst->dl_positions + 2 * (size_t)v0, wv, (size_t)vc * 2 * sizeof(float));
+            if (xf) {
+                for (uint32_t i = 0; i < vc; ++i) {
+                    float *q = inst->dl_positions + 2 * (size_t)(v0 + i);
+                    float x = q[0], y = q[1];
+                    q[0] = xf[0] * x + xf[2] * y + xf[4];
+                    q[1] = xf[1] * x + xf[3] * y + xf[5];
+                }
+            }
             for (uint32_t i = 0; i < vc; ++i) {
                 float *uv = inst->dl_uvs + 2 * (size_t)(v0 + i);
                 if (r)
@@ -183,7 +212,7 @@ void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out) {
     if (!inst)
         return;
     dl_build b = {inst, 0, 0, 0};
-    emit_arm(&b, 0, NULL, 0);
+    emit_arm(&b, 0, NULL, NULL, 0);
     out->positions = inst->dl_positions;
     out->uvs = inst->dl_uvs;
     out->indices = inst->dl_indices;
