@@ -580,6 +580,214 @@ def check_errors():
                                              f"({text[-60:]!r})")
 
 
+# ---- frames against an independent reference ------------------------------------------------
+# The official runtime's poses ($SHARED/data/expected, made by the DragonBones JS runtime with the
+# atlas) drawn by the small rasterizer below (point-sampled coverage, bilinear texels, straight
+# alpha "over"), with UVs taken from the atlas regions and the real page size. sinew's frame at
+# the same sample, scale and origin must look the same: PSNR over a grey background.
+
+REFERENCE = [  # (name, skeleton, atlas, expected dump, armature, scale)
+    ("Ubbie", "Ubbie_4.5/Ubbie.json", "Ubbie_4.5/texture.json", "Ubbie_4.5", "ubbie", 0.3),
+    ("ZOrder16", "ZOrder16_4.5/16_ske.json", "ZOrder16_4.5/16_tex.json", "ZOrder16_4.5", "armatureName", 0.2),
+    ("ReplaceSkinMan", "ReplaceSkinMan_4.0/man.json", "ReplaceSkinMan_4.0/texture.json", "ReplaceSkinMan_4.0",
+     "man", 0.3),
+    ("CoreElement", "CoreElement_4.5/CoreElement.json", "CoreElement_4.5/CoreElement_texture_1.json",
+     "CoreElement_4.5", "mecha_1502b", 0.4),
+    ("Knight", "Knight_4.5/Knight.json", "Knight_4.5/Knight_texture_1.json", "Knight_4.5", "knight", 0.5),
+    ("mecha_1502b", "mecha_1502b_5.5/mecha_1502b_ske.json", "mecha_1502b_5.5/mecha_1502b_tex.json",
+     "mecha_1502b_5.5", "mecha_1502b", 0.4),
+    ("you_xin_body", "you_xin_body_5.5/body_ske.json", "you_xin_body_5.5/body_tex.json", "you_xin_body_5.5",
+     "body", 0.15),
+    ("dragon_boy", "dragon_boy_5.0/dragon_boy_ske.json", "dragon_boy_5.0/dragon_boy_tex.json", "dragon_boy_5.0",
+     "DragonBoy", 0.4),
+]
+BG = (128, 128, 128)
+
+
+def decode_page(path):
+    """Atlas pages can be large: ffmpeg decodes them to straight RGBA quickly."""
+    r = subprocess.run([FFPROBE, "-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", path],
+                       capture_output=True, text=True)
+    w, h = (int(v) for v in r.stdout.strip().split(",")[:2])
+    return w, h, ffmpeg_frames(path, w, h)[0]
+
+
+def mat_mul(p, c):
+    """World of a child given the parent matrix p: p ∘ c (both [a, b, c, d, tx, ty])."""
+    return [p[0] * c[0] + p[2] * c[1], p[1] * c[0] + p[3] * c[1],
+            p[0] * c[2] + p[2] * c[3], p[1] * c[2] + p[3] * c[3],
+            p[0] * c[4] + p[2] * c[5] + p[4], p[1] * c[4] + p[3] * c[5] + p[5]]
+
+
+def color_mul(p, c):
+    if p is None:
+        return c
+    out = {}
+    for ch in "argb":
+        out[ch + "M"] = c[ch + "M"] * p[ch + "M"]
+        out[ch + "O"] = c[ch + "O"] * p[ch + "M"] + p[ch + "O"]
+    return out
+
+
+class Reference:
+    def __init__(self, ske, tex):
+        self.ske = json.load(open(ske, encoding="utf-8"))
+        self.atlas = json.load(open(tex, encoding="utf-8"))
+        self.regions = {st["name"]: st for st in self.atlas["SubTexture"]}
+        self.pw, self.ph, self.page = decode_page(os.path.join(os.path.dirname(tex), self.atlas["imagePath"]))
+        self.meshes = {}
+        for arm in self.ske["armature"]:
+            for skin in arm.get("skin", [])[:1]:
+                for sl in skin.get("slot", []):
+                    for d in sl.get("display", []):
+                        if d.get("type") == "mesh":
+                            self.meshes[(arm["name"], sl["name"], d["name"])] = d
+
+    def render(self, armature, sample, w, h, scale, ox, oy):
+        self.img = [list(BG) for _ in range(w * h)]
+        self.w, self.h = w, h
+        self.view = [scale, 0, 0, scale, ox, oy]
+        self.draw(armature, sample, self.view, None)
+        return bytes(int(round(min(255, max(0, v)))) for px in self.img for v in (px[0], px[1], px[2], 255))
+
+    def draw(self, armature, pose, parent_m, parent_c):
+        for sl in pose["slots"]:
+            disp = sl.get("display")
+            if sl.get("displayIndex", 0) < 0 or not disp or not sl.get("visible", True):
+                continue
+            col = color_mul(parent_c, sl["color"])
+            add = sl.get("blendMode") == "add"
+            if disp["type"] == "armature" and sl.get("childArmature"):
+                ch = sl["childArmature"]
+                self.draw(ch["name"], ch["pose"], mat_mul(parent_m, sl["matrix"]), col)
+            elif disp["type"] == "image":
+                reg = self.regions.get(disp.get("path") or disp["name"])
+                if reg is None or "pivot" not in sl:
+                    continue
+                m = mat_mul(parent_m, sl["matrix"])
+                px_, py_ = sl["pivot"]
+                rw, rh = reg["width"], reg["height"]
+                # the region's top-left is at -pivot in slot space (the pivot includes frameX/Y)
+                quad = [(-px_, -py_), (rw - px_, -py_), (rw - px_, rh - py_), (-px_, rh - py_)]
+                uv = [(0, 0), (rw, 0), (rw, rh), (0, rh)]
+                for t in ((0, 1, 2), (0, 2, 3)):
+                    self.tri(m, [quad[k] for k in t], [uv[k] for k in t], reg, col, add)
+            elif disp["type"] == "mesh" and "mesh" in sl:
+                d = self.meshes.get((armature, sl["name"], disp["name"]))
+                reg = self.regions.get(disp.get("path") or disp["name"])
+                if d is None or reg is None:
+                    continue
+                v = sl["mesh"]["vertices"]
+                pts = [(v[2 * i], v[2 * i + 1]) for i in range(len(v) // 2)]
+                uvs = [(d["uvs"][2 * i] * reg["width"], d["uvs"][2 * i + 1] * reg["height"])
+                       for i in range(len(d["uvs"]) // 2)]
+                tris = d["triangles"]
+                for k in range(0, len(tris), 3):
+                    t = tris[k:k + 3]
+                    self.tri(parent_m, [pts[i] for i in t], [uvs[i] for i in t], reg, col, add)
+
+    def tri(self, m, pts, uvs, reg, col, add):
+        P = [(m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]) for x, y in pts]
+        (ax, ay), (bx, by), (cx, cy) = P
+        den = (by - cy) * (ax - cx) + (cx - bx) * (ay - cy)
+        if abs(den) < 1e-12:
+            return
+        x0, x1 = max(0, int(min(ax, bx, cx))), min(self.w - 1, int(max(ax, bx, cx)) + 1)
+        y0, y1 = max(0, int(min(ay, by, cy))), min(self.h - 1, int(max(ay, by, cy)) + 1)
+        rx, ry, rw, rh = reg["x"], reg["y"], reg["width"], reg["height"]
+        page, pw = self.page, self.pw
+        for Y in range(y0, y1 + 1):
+            qy = Y + 0.5
+            for X in range(x0, x1 + 1):
+                qx = X + 0.5
+                l1 = ((by - cy) * (qx - cx) + (cx - bx) * (qy - cy)) / den
+                l2 = ((cy - ay) * (qx - cx) + (ax - cx) * (qy - cy)) / den
+                l3 = 1.0 - l1 - l2
+                if l1 < 0 or l2 < 0 or l3 < 0:
+                    continue
+                u = l1 * uvs[0][0] + l2 * uvs[1][0] + l3 * uvs[2][0] - 0.5
+                v = l1 * uvs[0][1] + l2 * uvs[1][1] + l3 * uvs[2][1] - 0.5
+                u = min(max(u, 0.0), rw - 1.0)
+                v = min(max(v, 0.0), rh - 1.0)
+                iu, iv = int(u), int(v)
+                fu, fv = u - iu, v - iv
+                iu1, iv1 = min(iu + 1, int(rw) - 1), min(iv + 1, int(rh) - 1)
+                acc = [0.0, 0.0, 0.0, 0.0]
+                for uu, vv, wt in ((iu, iv, (1 - fu) * (1 - fv)), (iu1, iv, fu * (1 - fv)),
+                                   (iu, iv1, (1 - fu) * fv), (iu1, iv1, fu * fv)):
+                    o = ((int(ry) + vv) * pw + int(rx) + uu) * 4
+                    a = page[o + 3] * wt
+                    acc[0] += page[o] * a
+                    acc[1] += page[o + 1] * a
+                    acc[2] += page[o + 2] * a
+                    acc[3] += a
+                if acc[3] <= 0:
+                    continue
+                r, g, b = acc[0] / acc[3], acc[1] / acc[3], acc[2] / acc[3]
+                a = acc[3] / 255.0
+                r = min(255.0, max(0.0, r * col["rM"] + col["rO"]))
+                g = min(255.0, max(0.0, g * col["gM"] + col["gO"]))
+                b = min(255.0, max(0.0, b * col["bM"] + col["bO"]))
+                a = min(1.0, max(0.0, a * col["aM"] + col["aO"] / 255.0))
+                px = self.img[Y * self.w + X]
+                if add:
+                    px[0] += r * a
+                    px[1] += g * a
+                    px[2] += b * a
+                else:
+                    px[0] = r * a + px[0] * (1 - a)
+                    px[1] = g * a + px[1] * (1 - a)
+                    px[2] = b * a + px[2] * (1 - a)
+
+
+def psnr_rgb(a, b):
+    se = sum((a[i] - b[i]) ** 2 for i in range(len(a)) if i % 4 != 3)
+    mse = se / (len(a) * 3 / 4)
+    return 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def check_reference():
+    if not (FFMPEG and FFPROBE):
+        check(False, "the reference comparison decodes atlas pages with ffmpeg: apt-get install ffmpeg")
+        return
+    out = os.path.join(WORK, "reference")
+    os.makedirs(out, exist_ok=True)
+    for name, ske, tex, dump, armature, scale in REFERENCE:
+        exp = json.load(open(os.path.join(SHARED, "data", "expected", dump + ".poses.json"), encoding="utf-8"))
+        arm = [a for a in exp["armatures"] if a["name"] == armature][0]
+        an = arm["animations"][0]
+        # a looping animation's last sample is the wrap to t=0, which sinew does not render
+        k = min(5, max(0, len(an["samples"]) - (2 if an["playTimes"] == 0 else 1)))
+        sample = an["samples"][k]
+        # frame the reference sample: every vertex of it, in pixels
+        xs, ys = [], []
+
+        def collect(pose, m):
+            for sl in pose["slots"]:
+                mm = mat_mul(m, sl["matrix"])
+                if sl.get("childArmature"):
+                    collect(sl["childArmature"]["pose"], mm)
+                xs.append(mm[4])
+                ys.append(mm[5])
+        collect(sample, [1, 0, 0, 1, 0, 0])
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        w = int((max(xs) - min(xs)) * scale) + 80
+        h = int((max(ys) - min(ys)) * scale) + 80
+        ox, oy = round(w / 2 - cx * scale), round(h / 2 - cy * scale)
+        got = os.path.join(out, name + ".png")
+        r = run(["render", os.path.join(DB, ske), "--atlas", os.path.join(DB, tex), "--armature", armature,
+                 "--animation", an["name"], "--frame", str(k), "--scale", str(scale), "--size", f"{w}x{h}",
+                 "--origin", f"{ox},{oy}", "--background", "#808080", "--quiet", "--out", got])
+        if not check(r.returncode == 0, f"{name}: renders {armature}/{an['name']} frame {k} ({r.stderr.strip()[-200:]})"):
+            continue
+        gw, gh, gpx = read_png(got)
+        ref = Reference(os.path.join(DB, ske), os.path.join(DB, tex)).render(armature, sample, w, h, scale, ox, oy)
+        p = psnr_rgb(gpx, ref)
+        check((gw, gh) == (w, h) and p >= 32.0,
+              f"{name}: {armature}/{an['name']} frame {k} matches the official pose drawn independently "
+              f"(PSNR {p:.1f} dB)")
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -593,6 +801,7 @@ def main():
     for name, ske, tex, scale in SHARED_CHARS:
         check_character(name, os.path.join(DB, ske), os.path.join(DB, tex), scale=scale, fps=8)
     check_errors()
+    check_reference()
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
