@@ -5,7 +5,9 @@
    $BUILD/demo-oracle with `npm ci` on first use) on examples/demo and checks that the rig does
    what docs/demo.md says: IK reaches its targets, the ffd moves the scarf, displays switch,
    events fire, the feet stay planted while the hip moves.
-2. Compares `sinew poses` of the demo with the oracle's dump via $SHARED/tools/posediff.py.
+2. Renders demo frames with `sinew render` and compares them with the oracle's poses drawn by
+   the reference rasterizer in render_cli.py (PSNR).
+3. Compares `sinew poses` of the demo with the oracle's dump via $SHARED/tools/posediff.py.
 
 Env: SINEW, SRC, SHARED, BUILD. Needs node and npm (Debian: apt-get install nodejs npm).
 """
@@ -156,6 +158,26 @@ def main():
     if r.returncode != 0:
         finish()
     oracle_checks(json.load(open(expected, encoding="utf-8")))
+
+    # 2. sinew's picture of the demo against the official pose drawn by render_cli's independent
+    #    reference rasterizer (a walk frame and a wave frame)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import render_cli as rc
+    dump = json.load(open(expected, encoding="utf-8"))
+    for anim, k in (("walk", 5), ("wave", 14)):
+        an = [a for a in dump["armatures"][0]["animations"] if a["name"] == anim][0]
+        w, h, scale, ox, oy = 200, 320, 1.0, 100, 300
+        got = os.path.join(WORK, f"demo_{anim}_{k}.png")
+        r = subprocess.run([SINEW, "render", SKE, "--atlas", TEX, "--animation", anim, "--frame", str(k),
+                            "--size", f"{w}x{h}", "--origin", f"{ox},{oy}", "--background", "#808080",
+                            "--quiet", "--out", got], capture_output=True, text=True)
+        if not check(r.returncode == 0, f"sinew renders {anim} frame {k}: {r.stderr[-300:]}"):
+            continue
+        gw, gh, gpx = rc.read_png(got)
+        ref = rc.Reference(SKE, TEX).render("Bolt", an["samples"][k], w, h, scale, ox, oy)
+        p = rc.psnr_rgb(gpx, ref)
+        check((gw, gh) == (w, h) and p >= 32.0,
+              f"demo {anim} frame {k} matches the official pose drawn independently (PSNR {p:.1f} dB)")
 
     actual = os.path.join(WORK, "demo.sinew.json")
     r = subprocess.run([SINEW, "poses", SKE, "--atlas", TEX, "--armature", "all", "--out", actual],
