@@ -328,7 +328,9 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
             const sinew_model_action *A = &arm->actions[a];
             if (A->slot != SINEW_INVALID_INDEX)
                 continue;
-            if (A->bone != SINEW_INVALID_INDEX && has_bone_all(arm, anim, A->bone, NULL))
+            /* a bone frame's actions are merged with their bone timeline below; an animation
+               frame's action that merely names a bone stays here (official parser) */
+            if (A->from_bone_frame && A->bone != SINEW_INVALID_INDEX && has_bone_all(arm, anim, A->bone, NULL))
                 continue;
             tmp[n++] = a;
         }
@@ -353,7 +355,8 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
                 if (f->position != key->position)
                     continue;
                 for (uint32_t a = f->first_action; a < f->first_action + f->action_count && a < arm->action_count; ++a)
-                    if (arm->actions[a].bone == T->target && arm->actions[a].slot == SINEW_INVALID_INDEX)
+                    if (arm->actions[a].from_bone_frame && arm->actions[a].bone == T->target &&
+                        arm->actions[a].slot == SINEW_INVALID_INDEX)
                         tmp[n++] = a;
             }
             /* a zero-length key at the same raw position as the next one takes them first */

@@ -1520,8 +1520,11 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
             int64_t tr;
             TRY(sinew__jint(d->c, f[F_TWEENROTATE], "tweenRotate", 0, -1e6, 1e6, &tr));
             k->tween_rotate = (int32_t)tr;
+            uint32_t first_pending = d->pending_count;
             TRY(frame_actions(d, pos, f[F_EVENT], f[F_SOUND], f[F_ACTION], f[F_EVENTS], f[F_ACTIONS], sp->target,
                               SINEW_INVALID_INDEX, NULL));
+            for (uint32_t q = first_pending; q < d->pending_count; q++)
+                d->pending[q].action.from_bone_frame = 1;
             break;
         }
         case FK_TRANSLATE:

@@ -72,6 +72,8 @@ typedef struct sinew_model_action {
     float *floats;
     const char *const *strings;
     uint32_t int_count, float_count, string_count;
+    uint8_t from_bone_frame;   /* 1: written in a 4.x bone frame (not an animation frame that
+                                  merely names a bone); the runtime merges it per bone timeline */
 } sinew_model_action;
 
 typedef struct sinew_model_slot {

@@ -2,6 +2,7 @@
  * unwrapping, frame grid), bone transforms, tweening and looping, events, IK, draw list, no
  * allocation in update, bad input. Expected values are computed independently here. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -479,11 +480,73 @@ static void test_bad_input(void) {
     free_rig(&r);
 }
 
+/* A 4.5 animation frame whose event names a bone that has a combined bone timeline is still an
+ * animation-level event (the official parser merges it with the animation frames); a bone
+ * frame's own event fires at its key. */
+typedef struct named_log {
+    int n;
+    char names[8][16];
+    char bones[8][16];
+    int at[8];
+    int tick;
+} named_log;
+
+static void on_named(void *user, const sinew_instance *inst, const sinew_event *ev) {
+    (void)inst;
+    named_log *l = user;
+    if (ev->type != SINEW_EVENT_FRAME || l->n >= 8)
+        return;
+    snprintf(l->names[l->n], sizeof l->names[0], "%s", ev->name);
+    snprintf(l->bones[l->n], sizeof l->bones[0], "%s", ev->bone ? ev->bone : "");
+    l->at[l->n] = l->tick;
+    l->n++;
+}
+
+static void test_event_tagged_with_bone_45(void) {
+    static const char json[] =
+        "{\"version\":\"4.5\",\"name\":\"t\",\"frameRate\":10,\"armature\":[{\"name\":\"arm\",\"type\":\"Armature\","
+        "\"bone\":[{\"name\":\"root\",\"transform\":{}}],\"slot\":[],\"skin\":[{\"name\":\"\",\"slot\":[]}],"
+        "\"animation\":[{\"name\":\"a\",\"duration\":10,\"playTimes\":1,"
+        "\"frame\":[{\"duration\":5},{\"duration\":5,\"events\":[{\"name\":\"step\",\"bone\":\"root\"}]}],"
+        "\"bone\":[{\"name\":\"root\",\"frame\":[{\"duration\":3,\"transform\":{}},"
+        "{\"duration\":7,\"transform\":{\"x\":1},\"event\":\"hit\"}]}]}]}]}";
+    sinew_data *data = NULL;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    CHECK(sinew_data_load_buffer(json, sizeof json - 1, "t.json", NULL, &data, &err) == SINEW_OK);
+    if (!data)
+        return;
+    sinew_instance *inst = NULL;
+    CHECK(sinew_instance_create(data, NULL, &inst, &err) == SINEW_OK);
+    named_log log;
+    memset(&log, 0, sizeof log);
+    sinew_instance_set_event_callback(inst, on_named, &log);
+    CHECK(sinew_instance_play(inst, "a", -1, NULL) == SINEW_OK);
+    sinew_instance_update(inst, 0.0);
+    for (log.tick = 1; log.tick <= 12; ++log.tick)
+        sinew_instance_update(inst, 0.1);
+    /* 10 fps. Official merge: the animation frames give [0, 5]; the bone frame at 3 is then
+     * inserted one place after the first later frame, giving [0, 5, 3], which the frame grid lays
+     * out as 0 -> 0, 5 -> 5 and the last one at the first free frame, 6. So "step" (tagged with
+     * the bone, but an animation frame) fires on tick 5 and the bone frame's "hit" on tick 6
+     * (the official runtime run on this file agrees). */
+    CHECK(log.n == 2);
+    CHECK_STR(log.names[0], "step");
+    CHECK_STR(log.bones[0], "root");
+    CHECK(log.at[0] == 5);
+    CHECK_STR(log.names[1], "hit");
+    CHECK_STR(log.bones[1], "root");
+    CHECK(log.at[1] == 6);
+    sinew_instance_destroy(inst);
+    sinew_data_destroy(data);
+}
+
 int main(void) {
     RUN(test_prepare_grid_and_unwrap);
     RUN(test_curve_samples);
     RUN(test_tween_and_loop);
     RUN(test_events);
+    RUN(test_event_tagged_with_bone_45);
     RUN(test_ik_one_bone);
     RUN(test_inherit_rotation_off);
     RUN(test_drawlist_image);
