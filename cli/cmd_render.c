@@ -549,13 +549,12 @@ static sinew_export_format export_format(out_kind k) {
     return SINEW_EXPORT_AUTO;
 }
 
-/* Output problems: a missing ffmpeg is its own kind of failure (the message says how to
- * install it); everything else at this stage is I/O on the output side. */
+/* Output problems (a missing folder, an output that is one of the inputs, a failed write, ffmpeg
+ * missing or failing; the exporter's message says which and how to fix it) are I/O: exit 3.
+ * The options were validated before, so nothing here is a usage error. */
 static int output_error(const char *path, const sinew_error *err) {
     cli_print_error(path, err);
-    if (err->code == SINEW_E_NOMEM) return SINEW_EXIT_INTERNAL;
-    if (err->code == SINEW_E_ARG || err->code == SINEW_E_RANGE) return SINEW_EXIT_USAGE;
-    return SINEW_EXIT_IO;
+    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : SINEW_EXIT_IO;
 }
 
 static int render_frames(job *j, const sinew_framing *fr, const char *out_path, const char *sheet_json) {

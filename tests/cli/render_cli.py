@@ -502,9 +502,15 @@ def check_errors():
     # never write over an input (the atlas page) whatever the format
     for extra in ([], ["--sheet"]):
         r = run(["render", ske, "--quiet", "--out", os.path.join(tmp, "demo_tex.png")] + extra)
-        check(r.returncode != 0 and "demo_tex.png" in r.stderr,
+        check(r.returncode == 3 and "demo_tex.png" in r.stderr,
               f"refuses to write over its input {extra} ({r.returncode}: {r.stderr.strip()})")
     check(open(os.path.join(tmp, "demo_tex.png"), "rb").read() == before, "the input is untouched")
+    # a sheet's JSON would land on the atlas JSON: refused too, and nothing is written
+    json_before = open(os.path.join(tmp, "demo_tex.json"), "rb").read()
+    r = run(["render", ske, "--quiet", "--sheet", "--out", os.path.join(tmp, "demo_tex")])
+    check(r.returncode == 3 and "demo_tex.json" in r.stderr and
+          open(os.path.join(tmp, "demo_tex.json"), "rb").read() == json_before,
+          f"--sheet refuses to write its JSON over the atlas ({r.returncode}: {r.stderr.strip()})")
 
     # Robot_4.5 has no usable atlas: a clear error, not a crash
     robot = os.path.join(DB, "Robot_4.5", "robot_ske.json")
