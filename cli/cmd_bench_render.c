@@ -1,0 +1,529 @@
+/* sinew bench-render: sinew's rasterizer against cairo on the same draw lists, in one run.
+ *
+ * The animation's frames are stepped once with the runtime and their draw lists copied; the timed
+ * loops then only rasterize: sinew_renderer_draw for sinew, the reference renderer of cairo_ref.c
+ * (each triangle a clipped, affine-mapped image) for cairo. A last, untimed pass draws every frame
+ * both ways and reports the PSNR between them, so the speed is compared at equal quality. */
+#define _POSIX_C_SOURCE 199309L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cairo_ref.h"
+#include "cli.h"
+#include "sinew/data.h"
+#include "sinew/instance.h"
+#include "sinew/render.h"
+
+const char sinew_cmd_bench_render_help[] = "benchmark the rasterizer against cairo on an animation's draw lists";
+
+static const char usage_text[] =
+    "usage: sinew bench-render FILE --animation NAME [--atlas TEX] [--armature NAME] [--skin NAME]\n"
+    "                          [--size WxH] [--scale S] [--frames N] [--runs R] [--json]\n"
+    "\n"
+    "Steps the animation once with the runtime (at the data's frame rate, looping) and keeps the\n"
+    "draw lists of N frames (default: one pass of the animation). Then, R times (default 5), draws\n"
+    "every frame with sinew's rasterizer, with cairo drawing each triangle as a clipped,\n"
+    "affine-mapped image with the triangles of one command added into a group (the same quality:\n"
+    "no seams on shared edges), and with cairo drawing the triangles straight onto the target\n"
+    "(faster, shows seams). Prints the best and the median ms per frame of each (thread CPU time),\n"
+    "the ratios, and the PSNR of sinew against the seamless cairo image at every frame.\n"
+    "\n"
+    "Framing: the bounds of all frames at --scale S (default 1) with 4 px of padding, or with\n"
+    "--size WxH the bounds fitted and centred into WxH (--scale then multiplies the fit).\n"
+    "The atlas is found next to FILE unless --atlas is given; the armature is the first that has\n"
+    "the animation unless --armature is given.\n";
+
+typedef struct bench_opts {
+    const char *file, *atlas, *armature, *animation, *skin;
+    bool have_size, json;
+    uint32_t width, height;
+    double scale;
+    long frames, runs;
+} bench_opts;
+
+/* One frame's draw list, copied out of the instance. */
+typedef struct frame_list {
+    float *positions, *uvs;
+    uint32_t *indices;
+    sinew_draw_cmd *cmds;
+    sinew_drawlist list;
+} frame_list;
+
+typedef struct bench {
+    bench_opts o;
+    sinew_data *data;
+    sinew_atlas *atlas;
+    sinew_texture_set *textures;
+    sinew_instance *inst;
+    sinew_renderer *renderer;
+    sinew_framebuffer fb;
+    ref_cairo rc;
+    cairo_surface_t *surface;
+    cairo_t *cr;
+    uint8_t *ref_pixels;
+    frame_list *frames;
+    uint32_t frame_count;
+    char atlas_path[4096];
+    const char *armature_name, *animation_name;
+    double fps;
+} bench;
+
+static double cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out) {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_size(const char *s, uint32_t *w, uint32_t *h) {
+    char *end = NULL;
+    errno = 0;
+    if (s[0] < '0' || s[0] > '9') return false;
+    unsigned long a = strtoul(s, &end, 10);
+    if (errno || end == s || (*end != 'x' && *end != 'X')) return false;
+    const char *p = end + 1;
+    if (*p < '0' || *p > '9') return false;
+    unsigned long b = strtoul(p, &end, 10);
+    if (errno || end == p || *end) return false;
+    if (a == 0 || b == 0 || a > 4096 || b > 4096) return false;
+    *w = (uint32_t)a;
+    *h = (uint32_t)b;
+    return true;
+}
+
+static int parse_args(int argc, char **argv, bench_opts *o) {
+    const char *cmd = "bench-render";
+    memset(o, 0, sizeof *o);
+    o->scale = 1.0;
+    o->runs = 5;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            fputs(usage_text, stdout);
+            return -1;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            if (o->file) return cli_usage_error(cmd, "more than one input file ('%s' and '%s')", o->file, a);
+            o->file = a;
+            continue;
+        }
+        if (strcmp(a, "--json") == 0) {
+            o->json = true;
+            continue;
+        }
+        if (i + 1 >= argc) return cli_usage_error(cmd, "%s needs a value", a);
+        const char *v = argv[++i];
+        if (strcmp(a, "--atlas") == 0) o->atlas = v;
+        else if (strcmp(a, "--armature") == 0) o->armature = v;
+        else if (strcmp(a, "--animation") == 0) o->animation = v;
+        else if (strcmp(a, "--skin") == 0) o->skin = v;
+        else if (strcmp(a, "--size") == 0) {
+            if (!parse_size(v, &o->width, &o->height))
+                return cli_usage_error(cmd, "--size wants WxH (1..4096 each), not '%s'", v);
+            o->have_size = true;
+        } else if (strcmp(a, "--scale") == 0) {
+            char *end = NULL;
+            errno = 0;
+            double s = strtod(v, &end);
+            if (errno || end == v || *end || !(s > 0.0) || s > 100.0)
+                return cli_usage_error(cmd, "--scale wants a number in (0, 100], not '%s'", v);
+            o->scale = s;
+        } else if (strcmp(a, "--frames") == 0) {
+            if (!parse_long(v, 1, 10000, &o->frames))
+                return cli_usage_error(cmd, "--frames wants a whole number from 1 to 10000, not '%s'", v);
+        } else if (strcmp(a, "--runs") == 0) {
+            if (!parse_long(v, 1, 1000, &o->runs))
+                return cli_usage_error(cmd, "--runs wants a whole number from 1 to 1000, not '%s'", v);
+        } else return cli_usage_error(cmd, "unknown option '%s'", a);
+    }
+    if (!o->file) return cli_usage_error(cmd, "no input file");
+    if (!o->animation) return cli_usage_error(cmd, "missing --animation NAME");
+    return 0;
+}
+
+static void bench_free(bench *b) {
+    for (uint32_t k = 0; b->frames && k < b->frame_count; k++) {
+        free(b->frames[k].positions);
+        free(b->frames[k].uvs);
+        free(b->frames[k].indices);
+        free(b->frames[k].cmds);
+    }
+    free(b->frames);
+    free(b->ref_pixels);
+    if (b->cr) cairo_destroy(b->cr);
+    if (b->surface) cairo_surface_destroy(b->surface);
+    ref_cairo_free(&b->rc);
+    sinew_framebuffer_free(&b->fb);
+    sinew_renderer_destroy(b->renderer);
+    sinew_instance_destroy(b->inst);
+    sinew_texture_set_destroy(b->textures);
+    sinew_atlas_destroy(b->atlas);
+    sinew_data_destroy(b->data);
+}
+
+static int input_error(const char *file, const sinew_error *err) {
+    cli_print_error(file, err);
+    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : SINEW_EXIT_INPUT;
+}
+
+static int out_of_memory(void) {
+    fprintf(stderr, "sinew bench-render: out of memory\n");
+    return SINEW_EXIT_INTERNAL;
+}
+
+/* The skeleton, its atlas and the atlas pages. */
+static int load_inputs(bench *b) {
+    sinew_error err = {0};
+    sinew_load_options lo = {0};
+    lo.log = cli_log;
+    lo.log_user = (void *)b->o.file;
+    if (sinew_data_load_file(b->o.file, &lo, &b->data, &err) != SINEW_OK) return input_error(b->o.file, &err);
+    if (b->o.atlas) {
+        size_t n = strlen(b->o.atlas);
+        if (n >= sizeof b->atlas_path) {
+            fprintf(stderr, "%s: error: path too long\n", b->o.atlas);
+            return SINEW_EXIT_INPUT;
+        }
+        memcpy(b->atlas_path, b->o.atlas, n + 1);
+    } else if (sinew_atlas_find_for(b->o.file, b->atlas_path, sizeof b->atlas_path) != SINEW_OK) {
+        fprintf(stderr, "%s: error: no texture atlas found next to it (looked for X_tex.json, texture.json, "
+                        "*_texture_*.json); give one with --atlas\n", b->o.file);
+        return SINEW_EXIT_INPUT;
+    }
+    lo.log_user = b->atlas_path;
+    memset(&err, 0, sizeof err);
+    if (sinew_atlas_load_file(b->atlas_path, &lo, &b->atlas, &err) != SINEW_OK)
+        return input_error(b->atlas_path, &err);
+    sinew_atlas_info ai;
+    sinew_atlas_get_info(b->atlas, &ai);
+    if (ai.page_count == 0 || ai.page_count > 64) {
+        fprintf(stderr, "%s: error: the atlas has %u texture pages (1..64 supported)\n", b->atlas_path,
+                ai.page_count);
+        return SINEW_EXIT_INPUT;
+    }
+    const char *paths[64];
+    for (uint32_t p = 0; p < ai.page_count; p++) {
+        sinew_atlas_page_info pi;
+        if (sinew_atlas_page_info_get(b->atlas, p, &pi) != SINEW_OK || !pi.resolved_path) {
+            fprintf(stderr, "%s: error: texture page %u has no image path\n", b->atlas_path, p);
+            return SINEW_EXIT_INPUT;
+        }
+        struct stat sb;
+        if (stat(pi.resolved_path, &sb) != 0) {
+            fprintf(stderr, "%s: error: texture page '%s' not found (looked for %s)\n", b->atlas_path,
+                    pi.image_path ? pi.image_path : "", pi.resolved_path);
+            return SINEW_EXIT_INPUT;
+        }
+        paths[p] = pi.resolved_path;
+    }
+    memset(&err, 0, sizeof err);
+    if (sinew_texture_set_load(paths, ai.page_count, NULL, &b->textures, &err) != SINEW_OK)
+        return input_error(err.file ? err.file : b->atlas_path, &err);
+    return 0;
+}
+
+/* The armature (given, or the first with the animation) and the animation. */
+static int choose(bench *b, uint32_t *armature, sinew_animation_info *anim) {
+    sinew_data_info di;
+    sinew_data_get_info(b->data, &di);
+    uint32_t ai = SINEW_INVALID_INDEX;
+    if (b->o.armature) {
+        ai = sinew_data_find_armature(b->data, b->o.armature);
+        if (ai == SINEW_INVALID_INDEX) {
+            fprintf(stderr, "%s: error: no armature named '%s' (armatures:", b->o.file, b->o.armature);
+            for (uint32_t i = 0; i < di.armature_count; i++) {
+                sinew_armature_info a;
+                if (sinew_data_armature_info(b->data, i, &a) == SINEW_OK) fprintf(stderr, " '%s'", a.name);
+            }
+            fputs(")\n", stderr);
+            return SINEW_EXIT_INPUT;
+        }
+    } else {
+        for (uint32_t i = 0; i < di.armature_count && ai == SINEW_INVALID_INDEX; i++)
+            if (sinew_data_find_animation(b->data, i, b->o.animation) != SINEW_INVALID_INDEX) ai = i;
+        if (ai == SINEW_INVALID_INDEX) ai = 0;
+        if (di.armature_count == 0) {
+            fprintf(stderr, "%s: error: the file has no armature\n", b->o.file);
+            return SINEW_EXIT_INPUT;
+        }
+    }
+    sinew_armature_info info;
+    if (sinew_data_armature_info(b->data, ai, &info) != SINEW_OK) {
+        fprintf(stderr, "%s: error: cannot read armature %u\n", b->o.file, ai);
+        return SINEW_EXIT_INPUT;
+    }
+    uint32_t an = sinew_data_find_animation(b->data, ai, b->o.animation);
+    if (an == SINEW_INVALID_INDEX || sinew_data_animation_info(b->data, ai, an, anim) != SINEW_OK) {
+        fprintf(stderr, "%s: error: armature '%s' has no animation named '%s' (animations:", b->o.file, info.name,
+                b->o.animation);
+        for (uint32_t i = 0; i < info.animation_count; i++) {
+            sinew_animation_info ni;
+            if (sinew_data_animation_info(b->data, ai, i, &ni) == SINEW_OK) fprintf(stderr, " '%s'", ni.name);
+        }
+        fputs(")\n", stderr);
+        return SINEW_EXIT_INPUT;
+    }
+    *armature = ai;
+    b->armature_name = info.name;
+    b->animation_name = anim->name;
+    b->fps = info.frame_rate > 0.0f ? (double)info.frame_rate : 24.0;
+    return 0;
+}
+
+static bool copy_list(frame_list *f, const sinew_drawlist *dl) {
+    size_t v = dl->vertex_count, i = dl->index_count, c = dl->cmd_count;
+    f->positions = malloc(v ? v * 2 * sizeof(float) : 1);
+    f->uvs = malloc(v ? v * 2 * sizeof(float) : 1);
+    f->indices = malloc(i ? i * sizeof(uint32_t) : 1);
+    f->cmds = malloc(c ? c * sizeof(sinew_draw_cmd) : 1);
+    if (!f->positions || !f->uvs || !f->indices || !f->cmds) return false;
+    if (v) {
+        memcpy(f->positions, dl->positions, v * 2 * sizeof(float));
+        memcpy(f->uvs, dl->uvs, v * 2 * sizeof(float));
+    }
+    if (i) memcpy(f->indices, dl->indices, i * sizeof(uint32_t));
+    if (c) memcpy(f->cmds, dl->cmds, c * sizeof(sinew_draw_cmd));
+    f->list = (sinew_drawlist){f->positions, f->uvs, f->indices, f->cmds, dl->vertex_count, dl->index_count,
+                               dl->cmd_count};
+    return true;
+}
+
+/* Steps the animation (looping) and copies the draw list of every frame; unites their bounds. */
+static int capture(bench *b, uint32_t armature, const sinew_animation_info *anim, sinew_rect *bounds, bool *any) {
+    sinew_error err = {0};
+    sinew_armature_info info;
+    sinew_data_armature_info(b->data, armature, &info);
+    sinew_instance_options io = {0};
+    io.armature = info.name;
+    io.skin = b->o.skin;
+    io.atlas = b->atlas;
+    if (sinew_instance_create(b->data, &io, &b->inst, &err) != SINEW_OK) return input_error(b->o.file, &err);
+    memset(&err, 0, sizeof err);
+    if (sinew_instance_play(b->inst, anim->name, 0, &err) != SINEW_OK) return input_error(b->o.file, &err);
+    double d = (double)anim->duration_s;
+    long n = b->o.frames;
+    if (n == 0) {
+        double f = isfinite(d) && d > 0.0 ? d * b->fps : 1.0;
+        n = f > 10000.0 ? 10000 : (long)llround(f);
+        if (n < 1) n = 1;
+    }
+    b->frames = calloc((size_t)n, sizeof *b->frames);
+    if (!b->frames) return out_of_memory();
+    *bounds = sinew_rect_empty();
+    *any = false;
+    sinew_instance_update(b->inst, 0.0);
+    for (long k = 0; k < n; k++) {
+        if (k > 0) sinew_instance_update(b->inst, 1.0 / b->fps);
+        while (sinew_instance_poll_event(b->inst, NULL)) {
+        }
+        sinew_drawlist dl;
+        sinew_instance_drawlist(b->inst, &dl);
+        b->frame_count = (uint32_t)k + 1;
+        if (!copy_list(&b->frames[k], &dl)) return out_of_memory();
+        if (sinew_drawlist_bounds(&dl, bounds, *any)) *any = true;
+    }
+    return 0;
+}
+
+static int make_framing(bench *b, sinew_rect bounds, sinew_framing *fr) {
+    sinew_error err = {0};
+    sinew_status st;
+    const float pad = 4.0f;
+    if (b->o.have_size) {
+        double bw = (double)bounds.x1 - bounds.x0, bh = (double)bounds.y1 - bounds.y0;
+        double aw = (double)b->o.width - 2.0 * pad, ah = (double)b->o.height - 2.0 * pad;
+        if (aw < 1.0) aw = 1.0;
+        if (ah < 1.0) ah = 1.0;
+        double s = 1.0;
+        if (bw > 0.0 && bh > 0.0) s = fmin(aw / bw, ah / bh);
+        else if (bw > 0.0) s = aw / bw;
+        else if (bh > 0.0) s = ah / bh;
+        s *= b->o.scale;
+        float ox = (float)((double)b->o.width * 0.5 - ((double)bounds.x0 + bounds.x1) * 0.5 * s);
+        float oy = (float)((double)b->o.height * 0.5 - ((double)bounds.y0 + bounds.y1) * 0.5 * s);
+        st = sinew_framing_fixed(b->o.width, b->o.height, ox, oy, (float)s, fr, &err);
+    } else {
+        st = sinew_framing_fit(bounds, (float)b->o.scale, pad, fr, &err);
+    }
+    if (st != SINEW_OK) {
+        cli_print_error(b->o.file, &err);
+        return SINEW_EXIT_INPUT;
+    }
+    return 0;
+}
+
+static void cairo_clear(cairo_t *cr) {
+    cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR);
+    cairo_paint(cr);
+    cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+}
+
+/* One pass over every frame; returns ms per frame (thread CPU time). mode 0 = sinew,
+ * 1 = cairo seamless, 2 = cairo plain. */
+static double timed_pass(bench *b, const sinew_framing *fr, int mode) {
+    double t0 = cpu_ms();
+    for (uint32_t k = 0; k < b->frame_count; k++) {
+        const sinew_drawlist *l = &b->frames[k].list;
+        if (mode == 0) {
+            sinew_framebuffer_clear(&b->fb, (sinew_rgba8){0, 0, 0, 0});
+            sinew_renderer_draw(b->renderer, l, b->textures, &fr->view, &b->fb, NULL);
+        } else {
+            cairo_clear(b->cr);
+            ref_cairo_draw(&b->rc, b->cr, l, &fr->view, mode == 1);
+            cairo_surface_flush(b->surface);
+        }
+    }
+    return (cpu_ms() - t0) / (double)b->frame_count;
+}
+
+static void stats(double *v, long n, double *best, double *median) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    *best = v[0];
+    *median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void json_string(const char *s) {
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') printf("\\%c", *p);
+        else if (*p < 0x20) printf("\\u%04x", *p);
+        else putchar(*p);
+    }
+    putchar('"');
+}
+
+int sinew_cmd_bench_render(int argc, char **argv) {
+    bench b;
+    memset(&b, 0, sizeof b);
+    int rc = parse_args(argc, argv, &b.o);
+    if (rc < 0) return SINEW_EXIT_OK;
+    if (rc) return rc;
+
+    uint32_t armature = 0;
+    sinew_animation_info anim;
+    sinew_rect bounds;
+    bool any = false;
+    sinew_framing fr;
+    rc = load_inputs(&b);
+    if (!rc) rc = choose(&b, &armature, &anim);
+    if (!rc) rc = capture(&b, armature, &anim, &bounds, &any);
+    if (!rc && !any) {
+        fprintf(stderr, "%s: error: animation '%s' draws nothing (no textured display)\n", b.o.file,
+                b.animation_name);
+        rc = SINEW_EXIT_INPUT;
+    }
+    if (!rc) rc = make_framing(&b, bounds, &fr);
+    if (rc) {
+        bench_free(&b);
+        return rc;
+    }
+
+    sinew_error err = {0};
+    if (sinew_renderer_create(NULL, &b.renderer, &err) != SINEW_OK ||
+        sinew_framebuffer_init(&b.fb, fr.width, fr.height, NULL, &err) != SINEW_OK) {
+        cli_print_error(b.o.file, &err);
+        bench_free(&b);
+        return SINEW_EXIT_INTERNAL;
+    }
+    sinew_renderer_set_log(b.renderer, cli_log, (void *)b.o.file);
+    size_t px_bytes = (size_t)fr.width * fr.height * 4;
+    b.surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)fr.width, (int)fr.height);
+    b.ref_pixels = malloc(px_bytes);
+    if (ref_cairo_init(&b.rc, b.textures) != 0 || cairo_surface_status(b.surface) != CAIRO_STATUS_SUCCESS ||
+        !b.ref_pixels || cairo_status(b.cr = cairo_create(b.surface)) != CAIRO_STATUS_SUCCESS) {
+        bench_free(&b);
+        return out_of_memory();
+    }
+
+    /* the work per frame */
+    uint64_t cmds = 0, tris = 0;
+    for (uint32_t k = 0; k < b.frame_count; k++) {
+        cmds += b.frames[k].list.cmd_count;
+        tris += b.frames[k].list.index_count / 3;
+    }
+
+    /* warm-up (sinew's scratch buffers grow, caches fill), then the runs interleaved so that any
+     * change in the machine's load hits all three alike */
+    for (int m = 0; m < 3; m++) timed_pass(&b, &fr, m);
+    long runs = b.o.runs;
+    double *ms = malloc((size_t)runs * 3 * sizeof(double));
+    double *psnr = malloc((size_t)b.frame_count * sizeof(double));
+    if (!ms || !psnr) {
+        free(ms);
+        free(psnr);
+        bench_free(&b);
+        return out_of_memory();
+    }
+    for (long r = 0; r < runs; r++)
+        for (int m = 0; m < 3; m++) ms[(size_t)m * (size_t)runs + (size_t)r] = timed_pass(&b, &fr, m);
+    double best[3], median[3];
+    for (int m = 0; m < 3; m++) stats(ms + (size_t)m * (size_t)runs, runs, &best[m], &median[m]);
+
+    /* quality: every frame both ways (untimed) */
+    double psnr_min = 1e9, psnr_sum = 0;
+    for (uint32_t k = 0; k < b.frame_count; k++) {
+        const sinew_drawlist *l = &b.frames[k].list;
+        sinew_framebuffer_clear(&b.fb, (sinew_rgba8){0, 0, 0, 0});
+        sinew_renderer_draw(b.renderer, l, b.textures, &fr.view, &b.fb, NULL);
+        cairo_clear(b.cr);
+        ref_cairo_draw(&b.rc, b.cr, l, &fr.view, true);
+        ref_surface_to_rgba(b.surface, b.ref_pixels);
+        psnr[k] = ref_psnr(b.fb.pixels, b.ref_pixels, px_bytes);
+        psnr_sum += psnr[k];
+        if (psnr[k] < psnr_min) psnr_min = psnr[k];
+    }
+    double psnr_mean = psnr_sum / (double)b.frame_count;
+    double per_cmds = (double)cmds / (double)b.frame_count, per_tris = (double)tris / (double)b.frame_count;
+
+    if (b.o.json) {
+        printf("{\"file\":");
+        json_string(b.o.file);
+        printf(",\"armature\":");
+        json_string(b.armature_name);
+        printf(",\"animation\":");
+        json_string(b.animation_name);
+        printf(",\"width\":%u,\"height\":%u,\"frames\":%u,\"runs\":%ld,\"commands_per_frame\":%.1f,"
+               "\"triangles_per_frame\":%.1f,",
+               fr.width, fr.height, b.frame_count, runs, per_cmds, per_tris);
+        printf("\"sinew_ms\":%.4f,\"sinew_ms_median\":%.4f,\"cairo_ms\":%.4f,\"cairo_ms_median\":%.4f,"
+               "\"cairo_plain_ms\":%.4f,\"cairo_plain_ms_median\":%.4f,\"ratio\":%.3f,\"ratio_plain\":%.3f,",
+               best[0], median[0], best[1], median[1], best[2], median[2], best[1] / best[0], best[2] / best[0]);
+        printf("\"psnr_min\":%.3f,\"psnr_mean\":%.3f,\"psnr\":[", psnr_min, psnr_mean);
+        for (uint32_t k = 0; k < b.frame_count; k++) printf("%s%.2f", k ? "," : "", psnr[k]);
+        printf("]}\n");
+    } else {
+        printf("%s %s/%s: %u frames at %g fps, %ux%u px, %.1f commands and %.1f triangles per frame\n", b.o.file,
+               b.armature_name, b.animation_name, b.frame_count, b.fps, fr.width, fr.height, per_cmds, per_tris);
+        printf("  %ld runs, ms per frame (thread CPU time), best / median:\n", runs);
+        printf("  sinew rasterizer   %8.3f / %8.3f\n", best[0], median[0]);
+        printf("  cairo (seamless)   %8.3f / %8.3f   cairo/sinew %.2fx  (equal quality)\n", best[1], median[1],
+               best[1] / best[0]);
+        printf("  cairo (plain)      %8.3f / %8.3f   cairo/sinew %.2fx  (triangles straight onto the target)\n",
+               best[2], median[2], best[2] / best[0]);
+        printf("  PSNR sinew vs cairo (seamless): min %.2f dB, mean %.2f dB; per frame:", psnr_min, psnr_mean);
+        for (uint32_t k = 0; k < b.frame_count; k++) printf("%s%.1f", k % 16 ? " " : "\n   ", psnr[k]);
+        putchar('\n');
+    }
+    free(ms);
+    free(psnr);
+    bench_free(&b);
+    return SINEW_EXIT_OK;
+}
