@@ -506,10 +506,12 @@ def check_errors():
               f"refuses to write over its input {extra} ({r.returncode}: {r.stderr.strip()})")
     check(open(os.path.join(tmp, "demo_tex.png"), "rb").read() == before, "the input is untouched")
     # a sheet's JSON would land on the atlas JSON: refused too, and nothing is written
-    json_before = open(os.path.join(tmp, "demo_tex.json"), "rb").read()
-    r = run(["render", ske, "--quiet", "--sheet", "--out", os.path.join(tmp, "demo_tex")])
-    check(r.returncode == 3 and "demo_tex.json" in r.stderr and
-          open(os.path.join(tmp, "demo_tex.json"), "rb").read() == json_before,
+    other = os.path.join(tmp, "other.json")
+    shutil.copyfile(os.path.join(tmp, "demo_tex.json"), other)
+    json_before = open(other, "rb").read()
+    r = run(["render", ske, "--atlas", other, "--quiet", "--sheet", "--out", os.path.join(tmp, "other")])
+    check(r.returncode == 3 and "other.json" in r.stderr and open(other, "rb").read() == json_before
+          and not os.path.exists(os.path.join(tmp, "other.png")),
           f"--sheet refuses to write its JSON over the atlas ({r.returncode}: {r.stderr.strip()})")
 
     # Robot_4.5 has no usable atlas: a clear error, not a crash
