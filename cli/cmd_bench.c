@@ -13,12 +13,13 @@
 const char sinew_cmd_bench_help[] = "benchmark instance updates (ns per update, ns per bone)";
 
 static const char usage_text[] =
-    "usage: sinew bench FILE --animation NAME [--armature NAME] [--instances N] [--ticks T]\n"
-    "                   [--runs R] [--json]\n"
+    "usage: sinew bench FILE --animation NAME [--armature NAME] [--skin NAME] [--instances N]\n"
+    "                   [--ticks T] [--runs R] [--json]\n"
     "Builds N instances playing NAME looping, out of phase (start at i*0.0371 s mod duration),\n"
     "warms up max(120, 20000/N) ticks, then times R runs of T ticks of update(1/60) each\n"
     "(timelines, bones, IK, slots and mesh world vertices). Prints min and median ns per\n"
-    "instance update and ns per bone. Defaults: N=100, T=300, R=5.\n";
+    "instance update and ns per bone. Defaults: N=100, T=300, R=5. --skin: for DragonBones\n"
+    "data the skin overlaid on the default skin; for an XML rig the armature NAME@SKIN.\n";
 
 static double now_ns(void) {
     struct timespec ts;
@@ -41,7 +42,7 @@ static bool parse_count(const char *s, long lo, long hi, long *out) {
 }
 
 int sinew_cmd_bench(int argc, char **argv) {
-    const char *file = NULL, *anim = NULL, *armature = NULL;
+    const char *file = NULL, *anim = NULL, *armature = NULL, *skin = NULL;
     long n = 100, ticks = 300, runs = 5;
     bool json = false;
     for (int i = 1; i < argc; ++i) {
@@ -54,6 +55,8 @@ int sinew_cmd_bench(int argc, char **argv) {
             anim = argv[++i];
         } else if (strcmp(a, "--armature") == 0 && v) {
             armature = argv[++i];
+        } else if (strcmp(a, "--skin") == 0 && v) {
+            skin = argv[++i];
         } else if (strcmp(a, "--instances") == 0 && v) {
             if (!parse_count(argv[++i], 1, 1000000, &n))
                 return cli_usage_error("bench", "--instances must be 1..1000000");
@@ -108,13 +111,15 @@ int sinew_cmd_bench(int argc, char **argv) {
                 ai = a;
                 break;
             }
-    } else {
-        ai = sinew_data_find_armature(data, armature);
-        if (ai == SINEW_INVALID_INDEX) {
-            fprintf(stderr, "%s: error: no armature '%s'\n", file, armature);
-            sinew_data_destroy(data);
-            return SINEW_EXIT_INPUT;
-        }
+        sinew_armature_info first;
+        if (sinew_data_armature_info(data, ai, &first) == SINEW_OK)
+            armature = first.name;
+    }
+    const char *overlay = NULL;
+    if (sinew_data_resolve_skin(data, armature, skin, &ai, &overlay, &err) != SINEW_OK) {
+        cli_print_error(file, &err);
+        sinew_data_destroy(data);
+        return cli_exit_code(err.code);
     }
     sinew_armature_info info;
     sinew_data_armature_info(data, ai, &info);
@@ -145,6 +150,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     sinew_instance_options io;
     memset(&io, 0, sizeof io);
     io.armature = info.name;
+    io.skin = overlay;
     int rc = SINEW_EXIT_OK;
     size_t mem = 0;
     for (long i = 0; i < n; ++i) {

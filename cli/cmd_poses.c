@@ -11,11 +11,13 @@
 const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference oracle's schema)";
 
 static const char usage_text[] =
-    "usage: sinew poses FILE [--atlas TEX] [--armature NAME|all] [--animation NAME|all]\n"
+    "usage: sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
     "                   [--fps N] [--frames N] [--precision N] [--out FILE]\n"
     "Samples every chosen animation on a fresh instance: sample 0 after a zero-time update,\n"
     "then one sample per 1/fps step (default fps: the armature's frame rate; default frames:\n"
-    "round(duration*fps)+1). Output: the oracle's pose-dump JSON (stdout or --out).\n";
+    "round(duration*fps)+1). Output: the oracle's pose-dump JSON (stdout or --out).\n"
+    "--skin: for DragonBones data the skin overlaid on the default skin (with --armature all:\n"
+    "the armatures that have it); for an XML rig the armature NAME@SKIN.\n";
 
 typedef struct out_ctx {
     FILE *f;
@@ -200,11 +202,32 @@ static void put_events(out_ctx *o, sinew_instance *inst) {
 
 
 typedef struct opts {
-    const char *file, *atlas, *armature, *animation, *out;
+    const char *file, *atlas, *armature, *animation, *skin, *out;
     double fps;
     long frames;
     int precision;
 } opts;
+
+static bool all_armatures(const opts *op) { return op->armature && strcmp(op->armature, "all") == 0; }
+
+/* Whether armature `a` is dumped, and with which skin overlay. One named armature (or the first)
+ * plus --skin goes through sinew_data_resolve_skin (an XML rig's skin is the armature NAME@SKIN);
+ * with --armature all and --skin, the armatures the skin resolves to themselves. */
+static bool arm_selected(const opts *op, const sinew_data *data, uint32_t a, const char **overlay) {
+    *overlay = NULL;
+    sinew_armature_info ai;
+    if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+        return false;
+    uint32_t target = SINEW_INVALID_INDEX;
+    if (all_armatures(op)) {
+        if (!op->skin)
+            return true;
+        return sinew_data_resolve_skin(data, ai.name, op->skin, &target, overlay, NULL) == SINEW_OK && target == a;
+    }
+    if (sinew_data_resolve_skin(data, op->armature, op->skin, &target, overlay, NULL) != SINEW_OK)
+        return false;
+    return target == a;
+}
 
 static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas) {
     out_ctx o = {f, op->precision};
@@ -238,9 +261,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         sinew_armature_info ai;
         if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
             continue;
-        if (op->armature && strcmp(op->armature, "all") != 0 && strcmp(op->armature, ai.name) != 0)
-            continue;
-        if (!op->armature && a != 0)
+        const char *overlay = NULL;
+        if (!arm_selected(op, data, a, &overlay))
             continue;
         double fps = op->fps > 0.0 ? op->fps : (double)ai.frame_rate;
         double dt = 1.0 / fps;
@@ -256,6 +278,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         sinew_instance_options io;
         memset(&io, 0, sizeof io);
         io.armature = ai.name;
+        io.skin = overlay;
         io.atlas = atlas;
         sinew_error err;
         memset(&err, 0, sizeof err);
@@ -349,6 +372,8 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.armature = argv[++i];
         else if (strcmp(a, "--animation") == 0 && has_val)
             op.animation = argv[++i];
+        else if (strcmp(a, "--skin") == 0 && has_val)
+            op.skin = argv[++i][0] ? argv[i] : NULL;
         else if (strcmp(a, "--out") == 0 && has_val)
             op.out = argv[++i];
         else if (strcmp(a, "--fps") == 0 && has_val) {
@@ -397,26 +422,31 @@ int sinew_cmd_poses(int argc, char **argv) {
     sinew_data_info di;
     sinew_data_get_info(data, &di);
     int rc = SINEW_EXIT_OK;
-    if (op.armature && strcmp(op.armature, "all") != 0 &&
-        sinew_data_find_armature(data, op.armature) == SINEW_INVALID_INDEX) {
-        fprintf(stderr, "%s: error: no armature '%s' (have:", op.file, op.armature);
-        for (uint32_t a = 0; a < di.armature_count; ++a) {
-            sinew_armature_info ai;
-            if (sinew_data_armature_info(data, a, &ai) == SINEW_OK)
-                fprintf(stderr, " '%s'", ai.name);
+    if (!all_armatures(&op)) {
+        /* one armature: its name and the skin must exist (the error lists the names) */
+        uint32_t target;
+        const char *overlay;
+        if (sinew_data_resolve_skin(data, op.armature, op.skin, &target, &overlay, &err) != SINEW_OK) {
+            cli_print_error(op.file, &err);
+            rc = cli_exit_code(err.code);
         }
-        fputs(")\n", stderr);
-        rc = SINEW_EXIT_INPUT;
+    } else if (op.skin) {
+        bool any = false;
+        for (uint32_t a = 0; a < di.armature_count && !any; ++a) {
+            const char *overlay;
+            any = arm_selected(&op, data, a, &overlay);
+        }
+        if (!any) {
+            fprintf(stderr, "%s: error: no armature has the skin '%s'\n", op.file, op.skin);
+            rc = SINEW_EXIT_INPUT;
+        }
     }
     if (rc == SINEW_EXIT_OK && op.animation && strcmp(op.animation, "all") != 0) {
         bool found = false;
         for (uint32_t a = 0; a < di.armature_count && !found; ++a) {
             sinew_armature_info ai;
-            if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
-                continue;
-            if (op.armature && strcmp(op.armature, "all") != 0 && strcmp(op.armature, ai.name) != 0)
-                continue;
-            if (!op.armature && a != 0)
+            const char *overlay;
+            if (sinew_data_armature_info(data, a, &ai) != SINEW_OK || !arm_selected(&op, data, a, &overlay))
                 continue;
             found = sinew_data_find_animation(data, a, op.animation) != SINEW_INVALID_INDEX;
             if (!found) {

@@ -66,6 +66,22 @@ void sinew_instance_destroy(sinew_instance *inst);
 /** Bytes of the instance's single allocation. */
 size_t sinew_instance_memory(const sinew_instance *inst);
 
+/**
+ * Resolves a skin choice (the CLI's `--skin`) to what sinew_instance_create needs, the same way
+ * for every front end:
+ * - data loaded from an XML rig (sinew_data_info.format "xml") holds one armature per skin,
+ *   `NAME` and `NAME@SKIN` (docs/xml.md): `skin` selects the armature `NAME@skin` and
+ *   `*skin_overlay` is NULL;
+ * - DragonBones data: `skin` is overlaid on the default skin of the armature itself, so
+ *   `*armature_index` is that armature and `*skin_overlay` is the skin's name (owned by `data`).
+ * `armature` NULL means the first armature; for an XML rig `NAME@OTHER` counts as `NAME`.
+ * `skin` NULL or "" means no skin: the armature itself, `*skin_overlay` NULL.
+ * Fails with SINEW_E_NOT_FOUND, the message listing the names that exist, for an unknown
+ * armature or skin.
+ */
+sinew_status sinew_data_resolve_skin(const struct sinew_data *data, const char *armature, const char *skin,
+                                     uint32_t *armature_index, const char **skin_overlay, sinew_error *err);
+
 /** Replaces the skin overlay (NULL/"" = default skin only). */
 sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sinew_error *err);
 

@@ -306,6 +306,67 @@ static sinew_status anim_names_error(const sinew_model_armature *arm, const char
     return not_found(err, "animation", name, names, n);
 }
 
+static uint32_t find_armature(const struct sinew_data *data, const char *name, size_t len) {
+    for (uint32_t i = 0; i < data->armature_count; ++i) {
+        const char *n = data->armatures[i].name;
+        if (n && strlen(n) == len && memcmp(n, name, len) == 0)
+            return i;
+    }
+    return SINEW_INVALID_INDEX;
+}
+
+sinew_status sinew_data_resolve_skin(const struct sinew_data *data, const char *armature, const char *skin,
+                                     uint32_t *armature_index, const char **skin_overlay, sinew_error *err) {
+    if (armature_index)
+        *armature_index = SINEW_INVALID_INDEX;
+    if (skin_overlay)
+        *skin_overlay = NULL;
+    if (!data || !armature_index || !skin_overlay)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "data, armature_index and skin_overlay are required");
+    if (data->armature_count == 0)
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "the data has no armature");
+    uint32_t ai = 0;
+    if (armature) {
+        ai = find_armature(data, armature, strlen(armature));
+        if (ai == SINEW_INVALID_INDEX)
+            return arm_names_error(data, armature, err);
+    }
+    const bool xml = data->source_format && strcmp(data->source_format, "xml") == 0;
+    if (!skin || !skin[0]) {
+        *armature_index = ai;
+        return SINEW_OK;
+    }
+    const sinew_model_armature *arm = &data->armatures[ai];
+    if (!xml) {
+        uint32_t k = find_skin(arm, skin);
+        if (k == SINEW_INVALID_INDEX)
+            return skin_names_error(arm, skin, err);
+        *armature_index = ai;
+        *skin_overlay = arm->skins[k].name;
+        return SINEW_OK;
+    }
+    /* XML rig: the base armature NAME, then NAME@skin */
+    const char *base = arm->name ? arm->name : "";
+    size_t base_len = strlen(base);
+    const char *at = strchr(base, '@');
+    if (at && find_armature(data, base, (size_t)(at - base)) != SINEW_INVALID_INDEX)
+        base_len = (size_t)(at - base);
+    const char *names[64];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < data->armature_count; ++i) {
+        const char *nm = data->armatures[i].name;
+        if (!nm || strncmp(nm, base, base_len) != 0 || nm[base_len] != '@')
+            continue;
+        if (strcmp(nm + base_len + 1, skin) == 0) {
+            *armature_index = i;
+            return SINEW_OK;
+        }
+        if (n < 64)
+            names[n++] = nm + base_len + 1;
+    }
+    return not_found(err, "skin", skin, names, n);
+}
+
 sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_instance_options *opt,
                                    sinew_instance **out, sinew_error *err) {
     if (!out)

@@ -66,5 +66,51 @@ if r.returncode == 0:
 r = run("bench", BOY, "--animation", "fly")
 check(r.returncode == 2 and "walk" in r.stderr, "bench unknown animation lists names")
 
+# --skin: DragonBones data overlays the named skin on the default skin
+SKINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "runtime", "skins_ske.json")
+
+
+def slot_displays(stdout):
+    d = json.loads(stdout)
+    return [d["armatures"][0]["name"]] + [s["display"]["name"] for s in d["armatures"][0]["animations"][0]["samples"][0]["slots"]]
+
+
+r = run("poses", SKINS, "--frames", "1")
+check(r.returncode == 0 and slot_displays(r.stdout) == ["man", "body_plain", "hand_plain"], "no skin: default displays")
+r = run("poses", SKINS, "--frames", "1", "--skin", "gold")
+check(r.returncode == 0 and slot_displays(r.stdout) == ["man", "body_plain", "hand_gold"],
+      "--skin gold replaces only the slots it has: " + r.stdout[:200] + r.stderr)
+r = run("poses", SKINS, "--skin", "silver")
+check(r.returncode == 2 and "silver" in r.stderr and "gold" in r.stderr and "error" in r.stderr,
+      "unknown DragonBones skin lists the skins: " + r.stderr)
+r = run("bench", SKINS, "--animation", "idle", "--skin", "silver", "--instances", "1", "--ticks", "1", "--runs", "1")
+check(r.returncode == 2 and "gold" in r.stderr, "bench: unknown skin lists the skins: " + r.stderr)
+r = run("bench", SKINS, "--animation", "idle", "--skin", "gold", "--instances", "2", "--ticks", "5", "--runs", "1", "--json")
+check(r.returncode == 0 and json.loads(r.stdout)["bones"] == 2, "bench --skin gold runs: " + r.stderr)
+
+# --skin on an XML rig selects the armature NAME@SKIN (docs/xml.md)
+CAT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "xml", "cat.xml")
+if os.path.exists(CAT):
+    plain = run("poses", CAT, "--animation", "wave", "--frames", "3")
+    by_skin = run("poses", CAT, "--animation", "wave", "--frames", "3", "--skin", "black")
+    by_name = run("poses", CAT, "--animation", "wave", "--frames", "3", "--armature", "cat@black")
+    check(by_skin.returncode == 0 and json.loads(by_skin.stdout)["armatures"][0]["name"] == "cat@black",
+          "xml --skin black dumps cat@black: " + by_skin.stderr)
+    check(by_skin.stdout == by_name.stdout, "xml --skin black == --armature cat@black")
+    check(plain.returncode == 0 and plain.stdout != by_skin.stdout, "the black skin differs from the plain cat")
+    r = run("poses", CAT, "--armature", "cat", "--skin", "black", "--frames", "1")
+    check(r.returncode == 0 and json.loads(r.stdout)["armatures"][0]["name"] == "cat@black", "xml --armature cat --skin black")
+    r = run("poses", CAT, "--armature", "all", "--skin", "black", "--frames", "1")
+    check(r.returncode == 0 and [a["name"] for a in json.loads(r.stdout)["armatures"]] == ["cat@black"],
+          "xml --armature all --skin black: only cat@black")
+    r = run("poses", CAT, "--skin", "white")
+    check(r.returncode == 2 and "white" in r.stderr and "black" in r.stderr, "xml unknown skin lists the skins: " + r.stderr)
+    r = run("bench", CAT, "--animation", "wave", "--skin", "black", "--instances", "2", "--ticks", "5", "--runs", "1")
+    check(r.returncode == 0 and "cat@black/wave" in r.stdout, "xml bench --skin black uses cat@black: " + r.stdout + r.stderr)
+    r = run("bench", CAT, "--animation", "wave", "--skin", "white", "--instances", "1", "--ticks", "1", "--runs", "1")
+    check(r.returncode == 2 and "black" in r.stderr, "xml bench unknown skin: " + r.stderr)
+else:
+    check(False, "examples/xml/cat.xml is missing")
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
