@@ -302,6 +302,7 @@ typedef struct job {
     char atlas_path[4096];
     char anim_name[512];
     uint32_t armature;
+    const char *skin_overlay;  /* owned by data; NULL = the default skin only */
     double fps, duration;
     int32_t play_times;        /* what the instance is told: 0 = forever */
     uint32_t first, count;     /* frames written: [first, first + count) */
@@ -387,19 +388,12 @@ static int choose_animation(job *j) {
     sinew_data_info di;
     sinew_data_get_info(j->data, &di);
     if (di.armature_count == 0) return fail_input(j->o.file, "the file has no armature");
-    j->armature = 0;
-    if (j->o.armature) {
-        j->armature = sinew_data_find_armature(j->data, j->o.armature);
-        if (j->armature == SINEW_INVALID_INDEX) {
-            fprintf(stderr, "%s: error: no armature named '%s' (armatures:", j->o.file, j->o.armature);
-            for (uint32_t i = 0; i < di.armature_count; i++) {
-                sinew_armature_info a;
-                if (sinew_data_armature_info(j->data, i, &a) == SINEW_OK) fprintf(stderr, " '%s'", a.name);
-            }
-            fprintf(stderr, ")\n");
-            return SINEW_EXIT_INPUT;
-        }
-    }
+    /* the armature and skin, resolved as every command does: an XML rig's skin is the armature
+     * NAME@SKIN, a DragonBones skin is overlaid on the armature's default skin */
+    sinew_error err = {0};
+    if (sinew_data_resolve_skin(j->data, j->o.armature, j->o.skin, &j->armature, &j->skin_overlay, &err) !=
+        SINEW_OK)
+        return input_error(j->o.file, &err);
     sinew_armature_info ai;
     if (sinew_data_armature_info(j->data, j->armature, &ai) != SINEW_OK)
         return fail_input(j->o.file, "cannot read armature %u", j->armature);
@@ -468,7 +462,7 @@ static int start_instance(job *j) {
     sinew_armature_info ai;
     sinew_data_armature_info(j->data, j->armature, &ai);
     io.armature = ai.name;
-    io.skin = j->o.skin;
+    io.skin = j->skin_overlay;
     io.atlas = j->atlas;
     if (!j->inst) {
         sinew_status st = sinew_instance_create(j->data, &io, &j->inst, &err);
