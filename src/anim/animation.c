@@ -377,6 +377,8 @@ static void slot_tl_apply(const tl_ctx *c, tl_state *t, uint32_t slot, uint32_t 
                 v1 = key_values(T, next_key(t));
         }
         double p = t->progress;
+        if (v0)
+            arm->deform_nz[slot] = 1;
         if (fading) {
             double fp = pow(c->st->fade_progress, 2.0);
             for (uint32_t i = 0; i < n; ++i) {

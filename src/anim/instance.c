@@ -125,6 +125,7 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->cur_child = carve(cv, ns, sizeof(uint32_t));
     a->display_dirty = carve(cv, ns, 1);
     a->deform_dirty = carve(cv, ns, 1);
+    a->deform_nz = carve(cv, ns, 1);
     a->slot_changed = carve(cv, ns, 1);
     a->slot_local = carve(cv, (size_t)ns * 6, sizeof(float));
     a->slot_world = carve(cv, (size_t)ns * 6, sizeof(float));
@@ -247,6 +248,7 @@ static void reset_arm(arm_inst *a) {
         l[4] = l[5] = 0.0f;
         if (a->deform_cap[s])
             memset(a->deform + a->deform_first[s], 0, a->deform_cap[s] * sizeof(float));
+        a->deform_nz[s] = 0;
         /* the official build: _setDisplayIndex(setup, true) */
         a->anim_display_index[s] = sd->display_index;
         a->display_index[s] = sd->display_index;

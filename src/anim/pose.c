@@ -64,15 +64,16 @@ static inline void mat_concat(const float *l, const float *p, float *out) {
 
 /* The official matrix decomposition; g holds the previous values (the scale signs are kept). */
 static void from_matrix(const float *m, double *g) {
-    const double pi_q = SINEW_PI / 4.0;
     double backup_sx = g[4], backup_sy = g[5];
     double a = m[0], b = m[1], c = m[2], d = m[3];
     g[0] = m[4];
     g[1] = m[5];
     double rot = atan(b / a);
     double skew_x = atan(-c / d);
-    double sx = (rot > -pi_q && rot < pi_q) ? a / cos(rot) : b / sin(rot);
-    double sy = (skew_x > -pi_q && skew_x < pi_q) ? d / cos(skew_x) : -c / sin(skew_x);
+    /* the official a / cos(rot) (or b / sin(rot)) is |(a, b)| with the sign of a, and
+     * d / cos(skewX) (or -c / sin(skewX)) is |(c, d)| with the sign of d: no trigonometry */
+    double sx = copysign(sqrt(a * a + b * b), a);
+    double sy = copysign(sqrt(c * c + d * d), d);
     if (backup_sx >= 0.0 && sx < 0.0) {
         sx = -sx;
         rot = rot - SINEW_PI;
@@ -252,7 +253,8 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
         arm->blend[b].dirty = false;
         uint32_t parent = d->bones[b].parent;
         bool need = arm->bone_dirty[b] || (parent < n && arm->bone_changed[parent]);
-        for (uint32_t c = 0; c < d->ik_count; ++c) {
+        uint32_t nik = d->run_ik_root && d->run_ik_root[b] ? d->ik_count : 0;
+        for (uint32_t c = 0; c < nik; ++c) {
             const sinew_model_ik *ik = &d->iks[c];
             if (ik->root != b || ik->target >= n)
                 continue;
@@ -343,8 +345,10 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
         mesh = d->displays[disp].mesh;
     if (disp != arm->cur_display[s] || mesh != arm->cur_mesh[s]) {
         /* a different mesh (or none) starts from an empty deform, as officially */
-        if (mesh != arm->cur_mesh[s] && arm->deform_cap[s])
+        if (mesh != arm->cur_mesh[s] && arm->deform_cap[s]) {
             memset(arm->deform + arm->deform_first[s], 0, arm->deform_cap[s] * sizeof(float));
+            arm->deform_nz[s] = 0;
+        }
         arm->deform_dirty[s] = 1;
         arm->slot_changed[s] = 1;
         arm->cur_display[s] = disp;
@@ -446,45 +450,40 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
     }
     const float *world = arm->world;
     const uint32_t *first = mesh->vertex_first_influence;
-    const uint32_t *ib = mesh->influence_bone;
-    const float *iw = mesh->influence_weight;
-    const float *il = mesh->influence_local;
-    const float *idm = mesh->influence_deform;
-    uint32_t nb = arm->bone_count;
-    bool any_deform = false;
-    for (uint32_t i = 0; i < 2 * vc && !any_deform; ++i)
-        any_deform = deform[i] != 0.0f;
-    if (!any_deform || !idm) {
+    const float *inf = mesh->run_inf;
+    if (!inf)
+        return;
+    if (!arm->deform_nz[s] || !mesh->run_inf_deform) {
+        /* out = sum over influences of M_bone * (w * bind) */
         for (uint32_t i = 0; i < vc; ++i) {
             float xg = 0.0f, yg = 0.0f;
             for (uint32_t k = first[i], e = first[i + 1]; k < e; ++k) {
-                uint32_t b = ib[k];
-                if (b >= nb)
-                    continue;
-                const float *m = world + (size_t)b * 6;
-                float w = iw[k], xl = il[2 * k], yl = il[2 * k + 1];
-                xg += (m[0] * xl + m[2] * yl + m[4]) * w;
-                yg += (m[1] * xl + m[3] * yl + m[5]) * w;
+                const float *q = inf + 4 * (size_t)k;
+                uint32_t off;
+                memcpy(&off, q + 3, sizeof off);
+                const float *m = world + off;
+                xg += m[0] * q[0] + m[2] * q[1] + m[4] * q[2];
+                yg += m[1] * q[0] + m[3] * q[1] + m[5] * q[2];
             }
             out[2 * i] = xg;
             out[2 * i + 1] = yg;
         }
         return;
     }
+    const float *infd = mesh->run_inf_deform;
     for (uint32_t i = 0; i < vc; ++i) {
         float xg = 0.0f, yg = 0.0f;
         float dx = deform[2 * i], dy = deform[2 * i + 1];
         for (uint32_t k = first[i], e = first[i + 1]; k < e; ++k) {
-            uint32_t b = ib[k];
-            if (b >= nb)
-                continue;
-            const float *m = world + (size_t)b * 6;
-            const float *dm = idm + 4 * (size_t)k;
-            float w = iw[k];
-            float xl = il[2 * k] + dm[0] * dx + dm[2] * dy;
-            float yl = il[2 * k + 1] + dm[1] * dx + dm[3] * dy;
-            xg += (m[0] * xl + m[2] * yl + m[4]) * w;
-            yg += (m[1] * xl + m[3] * yl + m[5]) * w;
+            const float *q = inf + 4 * (size_t)k;
+            const float *dm = infd + 4 * (size_t)k;
+            uint32_t off;
+            memcpy(&off, q + 3, sizeof off);
+            const float *m = world + off;
+            float xl = q[0] + dm[0] * dx + dm[2] * dy;
+            float yl = q[1] + dm[1] * dx + dm[3] * dy;
+            xg += m[0] * xl + m[2] * yl + m[4] * q[2];
+            yg += m[1] * xl + m[3] * yl + m[5] * q[2];
         }
         out[2 * i] = xg;
         out[2 * i + 1] = yg;

@@ -489,6 +489,8 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
         sinew_model_mesh *mesh = &arm->meshes[m];
         mesh->run_bone_count = 0;
         mesh->run_bones = NULL;
+        mesh->run_inf = NULL;
+        mesh->run_inf_deform = NULL;
         if (!mesh->weighted || mesh->influence_count == 0)
             continue;
         memset(seen, 0, arm->bone_count);
@@ -509,7 +511,43 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
                 list[n++] = b;
         mesh->run_bones = list;
         mesh->run_bone_count = n;
+        /* packed influences for the skinning loop */
+        float *inf = sinew__arena_array(arena, (size_t)mesh->influence_count, 4 * sizeof(float));
+        float *infd = NULL;
+        if (mesh->influence_deform)
+            infd = sinew__arena_array(arena, (size_t)mesh->influence_count, 4 * sizeof(float));
+        if (!inf || (mesh->influence_deform && !infd))
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        for (uint32_t k = 0; k < mesh->influence_count; ++k) {
+            uint32_t b = mesh->influence_bone[k];
+            float w = b < arm->bone_count ? mesh->influence_weight[k] : 0.0f;
+            uint32_t off = b < arm->bone_count ? 6u * b : 0u;
+            inf[4 * k] = w * mesh->influence_local[2 * k];
+            inf[4 * k + 1] = w * mesh->influence_local[2 * k + 1];
+            inf[4 * k + 2] = w;
+            memcpy(&inf[4 * k + 3], &off, sizeof off);
+            if (infd)
+                for (int q = 0; q < 4; ++q)
+                    infd[4 * k + (uint32_t)q] = w * mesh->influence_deform[4 * k + (uint32_t)q];
+        }
+        mesh->run_inf = inf;
+        mesh->run_inf_deform = infd;
     }
+    return SINEW_OK;
+}
+
+static sinew_status prepare_ik_roots(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err) {
+    arm->run_ik_root = NULL;
+    if (arm->bone_count == 0)
+        return SINEW_OK;
+    uint8_t *r = sinew__arena_array(arena, arm->bone_count, 1);
+    if (!r)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    memset(r, 0, arm->bone_count);
+    for (uint32_t c = 0; c < arm->ik_count; ++c)
+        if (arm->iks[c].root < arm->bone_count)
+            r[arm->iks[c].root] = 1;
+    arm->run_ik_root = r;
     return SINEW_OK;
 }
 
@@ -523,6 +561,9 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
         if (st != SINEW_OK)
             return st;
         st = prepare_mesh_bones(arena, arm, err);
+        if (st != SINEW_OK)
+            return st;
+        st = prepare_ik_roots(arena, arm, err);
         if (st != SINEW_OK)
             return st;
         arm->max_anim_timelines = 0;

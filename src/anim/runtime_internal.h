@@ -128,6 +128,7 @@ typedef struct arm_inst {
     uint32_t *cur_child;       /* armature index of the displayed child or INVALID */
     uint8_t *display_dirty;
     uint8_t *deform_dirty;     /* deform written since the last mesh update */
+    uint8_t *deform_nz;        /* deform may be non-zero (0: all zero, the skinning fast path) */
     uint8_t *slot_changed;     /* display switched: the local matrix changed */
     float *slot_local;         /* 6 per slot */
     float *slot_world;         /* 6 per slot */

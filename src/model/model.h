@@ -124,6 +124,11 @@ typedef struct sinew_model_mesh {
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
     uint32_t run_bone_count;           /* distinct bones the influences use */
     uint32_t *run_bones;
+    float *run_inf;                    /* 4 per influence, for skinning: w*x, w*y, w (bind position
+                                          pre-multiplied by the weight) and the bone's world
+                                          matrix offset (6*bone) stored as float bits; an
+                                          influence on a missing bone has weight 0 */
+    float *run_inf_deform;             /* 4 per influence: w * influence_deform (NULL if none) */
 } sinew_model_mesh;
 
 typedef struct sinew_model_display {
@@ -297,6 +302,7 @@ typedef struct sinew_model_armature {
     uint32_t *bone_order;      /* update order: parents first, IK targets before the IK root
                                   (the official sortBones walk) */
     uint32_t max_anim_timelines; /* most timelines in one animation */
+    uint8_t *run_ik_root;      /* per bone: 1 if it is the root of an IK constraint */
 } sinew_model_armature;
 
 /* The whole loaded file. */
