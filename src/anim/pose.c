@@ -102,13 +102,35 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     const float *p = arm->pose + (size_t)b * 6;
     double *g = arm->global + (size_t)b * 6;
     float *m = arm->world + (size_t)b * 6;
+    uint32_t parent = bd->parent;
+    if (parent != SINEW_INVALID_INDEX && bd->inherit_scale && bd->inherit_rotation && bd->inherit_translation) {
+        /* the common case: world = local x parent; the local matrix (and its sin/cos) is redone
+         * only when the bone's own transform changed. The decomposed global is left invalid (made
+         * on demand from the matrix) except for the scale, whose signs the decomposition keeps. */
+        float *local = arm->local + (size_t)b * 6;
+        if (arm->bone_dirty[b] || !arm->local_ok[b]) {
+            tf_matrix((double)bd->setup.rotation + p[2], (double)bd->setup.skew + p[3],
+                      (double)bd->setup.scale_x * p[4], (double)bd->setup.scale_y * p[5],
+                      (double)bd->setup.x + p[0], (double)bd->setup.y + p[1], local);
+            arm->local_ok[b] = 1;
+        }
+        mat_concat(local, arm->world + (size_t)parent * 6, m);
+        g[4] = (double)bd->setup.scale_x * p[4];
+        g[5] = (double)bd->setup.scale_y * p[5];
+        if (is_cache) {
+            from_matrix(m, g);
+            arm->global_valid[b] = 1;
+        } else {
+            arm->global_valid[b] = 0;
+        }
+        return;
+    }
     g[0] = (double)bd->setup.x + p[0];
     g[1] = (double)bd->setup.y + p[1];
     g[2] = (double)bd->setup.rotation + p[2];
     g[3] = (double)bd->setup.skew + p[3];
     g[4] = (double)bd->setup.scale_x * p[4];
     g[5] = (double)bd->setup.scale_y * p[5];
-    uint32_t parent = bd->parent;
     if (parent != SINEW_INVALID_INDEX) {
         const float *pm = arm->world + (size_t)parent * 6;
         if (bd->inherit_scale) {
@@ -455,15 +477,17 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
         return;
     if (!arm->deform_nz[s] || !mesh->run_inf_deform) {
         /* out = sum over influences of M_bone * (w * bind) */
+        const float *q = inf + 4 * (size_t)first[0];
         for (uint32_t i = 0; i < vc; ++i) {
+            const float *qe = inf + 4 * (size_t)first[i + 1];
             float xg = 0.0f, yg = 0.0f;
-            for (uint32_t k = first[i], e = first[i + 1]; k < e; ++k) {
-                const float *q = inf + 4 * (size_t)k;
+            for (; q < qe; q += 4) {
                 uint32_t off;
                 memcpy(&off, q + 3, sizeof off);
                 const float *m = world + off;
-                xg += m[0] * q[0] + m[2] * q[1] + m[4] * q[2];
-                yg += m[1] * q[0] + m[3] * q[1] + m[5] * q[2];
+                float wx = q[0], wy = q[1], w = q[2];
+                xg += m[0] * wx + m[2] * wy + m[4] * w;
+                yg += m[1] * wx + m[3] * wy + m[5] * w;
             }
             out[2 * i] = xg;
             out[2 * i + 1] = yg;
