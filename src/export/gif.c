@@ -1,16 +1,37 @@
 /*
- * Animated GIF: one global palette from every frame (libimagequant histogram), optional
- * dithering, 1-bit transparency, delays from the frame rate, a NETSCAPE loop block, and only the
- * changed rectangle per frame (unchanged pixels inside it become transparent).
+ * Animated GIF: one global palette from every frame (libimagequant), optional dithering, 1-bit
+ * transparency, delays from the frame rate, a NETSCAPE loop block, and only the changed rectangle
+ * per frame (unchanged pixels inside it become transparent).
+ *
+ * Speed: rendered frames repeat most of their colours from frame to frame, so the writer first
+ * collects the distinct colours of all frames (with their pixel counts) in a hash table. The
+ * palette is built from that histogram (liq_histogram_add_colors), and without dithering only the
+ * distinct colours are remapped (one small image through liq_write_remapped_image); every pixel
+ * then takes its colour's index from the table. That gives the same indices as remapping every
+ * frame, several times faster. With dithering each frame is remapped as a whole.
+ *
+ * libimagequant runs its loops on OpenMP threads. libgomp's default wait policy spins, and with
+ * two threads on two cores that are busy (the renderer, other processes) the spinning threads
+ * wait for descheduled partners: quantization became 2-4x slower. libgomp reads OMP_WAIT_POLICY
+ * only when it is loaded, so setting it from here has no effect; instead the calling thread's
+ * OpenMP team size is set to 1 around the libimagequant calls and restored afterwards (the
+ * OpenMP API is looked up with dlsym, so nothing changes when libimagequant is built without
+ * OpenMP).
  */
+#define _GNU_SOURCE  /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <gif_lib.h>
 #include <libimagequant.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
 #include "base/alloc.h"
 #include "base/error.h"
 #include "export/export_internal.h"
+
+/* libimagequant speed 1 (slow, best) .. 10 (fast, rough) */
+#define GIF_LIQ_SPEED 6
 
 static int gif_write_cb(GifFileType *gif, const GifByteType *data, int n) {
     FILE *f = (FILE *)gif->UserData;
@@ -77,35 +98,190 @@ static sinew_status put_frame(sinew_exporter *ex, GifFileType *gif, const uint8_
     return SINEW_OK;
 }
 
+/* ---- distinct colours ------------------------------------------------------------------------ */
+
+/* Open addressing on packed straight RGBA. Opaque pixels (alpha 255 after the 1-bit threshold)
+ * never pack to 0, so 0 marks an empty slot; transparent pixels are counted apart. */
+typedef struct color_table {
+    uint32_t *keys;
+    uint32_t *vals;    /* pixel count (saturating); later the entry number, then the palette index */
+    size_t cap, count; /* cap is a power of two, count <= cap / 2 */
+    const sinew_allocator *allocator;
+} color_table;
+
+static size_t ct_hash(uint32_t k, size_t mask) {
+    k ^= k >> 16;
+    k *= 0x45d9f3bu;
+    k ^= k >> 16;
+    k *= 0x45d9f3bu;
+    k ^= k >> 16;
+    return (size_t)k & mask;
+}
+
+static void ct_free(color_table *t) {
+    if (t->keys) sinew__free(t->allocator, t->keys, t->cap * sizeof *t->keys);
+    if (t->vals) sinew__free(t->allocator, t->vals, t->cap * sizeof *t->vals);
+    t->keys = t->vals = NULL;
+    t->cap = t->count = 0;
+}
+
+static bool ct_init(color_table *t, const sinew_allocator *a, size_t cap) {
+    memset(t, 0, sizeof *t);
+    t->allocator = a;
+    t->keys = sinew__calloc(a, cap, sizeof *t->keys);
+    t->vals = sinew__calloc(a, cap, sizeof *t->vals);
+    t->cap = cap;
+    if (!t->keys || !t->vals) {
+        ct_free(t);
+        return false;
+    }
+    return true;
+}
+
+static bool ct_grow(color_table *t) {
+    color_table g;
+    if (t->cap > SIZE_MAX / 2 / sizeof(uint32_t) || !ct_init(&g, t->allocator, t->cap * 2)) return false;
+    size_t mask = g.cap - 1;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->keys[i]) continue;
+        size_t h = ct_hash(t->keys[i], mask);
+        while (g.keys[h]) h = (h + 1) & mask;
+        g.keys[h] = t->keys[i];
+        g.vals[h] = t->vals[i];
+    }
+    g.count = t->count;
+    ct_free(t);
+    *t = g;
+    return true;
+}
+
+/* The slot of `key` (key != 0), added with value 0 if new; SIZE_MAX when out of memory. */
+static size_t ct_add(color_table *t, uint32_t key) {
+    size_t mask = t->cap - 1, h = ct_hash(key, mask);
+    while (t->keys[h] && t->keys[h] != key) h = (h + 1) & mask;
+    if (t->keys[h]) return h;
+    if ((t->count + 1) * 2 > t->cap) {
+        if (!ct_grow(t)) return SIZE_MAX;
+        mask = t->cap - 1;
+        h = ct_hash(key, mask);
+        while (t->keys[h]) h = (h + 1) & mask;
+    }
+    t->keys[h] = key;
+    t->vals[h] = 0;
+    t->count++;
+    return h;
+}
+
+/* The slot of a key known to be in the table. */
+static size_t ct_find(const color_table *t, uint32_t key) {
+    size_t mask = t->cap - 1, h = ct_hash(key, mask);
+    while (t->keys[h] != key) h = (h + 1) & mask;
+    return h;
+}
+
+static uint32_t pack_rgba(const uint8_t *p) {
+    uint32_t k;
+    memcpy(&k, p, 4);
+    return k;
+}
+
+/* ---- libimagequant on one OpenMP thread (see the top of the file) ---------------------------- */
+
+typedef struct omp_limit {
+    void (*set_num_threads)(int);
+    int saved;
+} omp_limit;
+
+static void omp_limit_begin(omp_limit *l) {
+    void *set = dlsym(RTLD_DEFAULT, "omp_set_num_threads"), *get = dlsym(RTLD_DEFAULT, "omp_get_max_threads");
+    int (*get_max)(void) = NULL;
+    l->set_num_threads = NULL;
+    if (!set || !get) return;
+    /* POSIX: dlsym results convert to function pointers; memcpy keeps ISO C quiet */
+    memcpy(&l->set_num_threads, &set, sizeof set);
+    memcpy(&get_max, &get, sizeof get);
+    l->saved = get_max();
+    l->set_num_threads(1);
+}
+
+static void omp_limit_end(const omp_limit *l) {
+    if (l->set_num_threads) l->set_num_threads(l->saved > 0 ? l->saved : 1);
+}
+
 static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     uint32_t n = ex->frames.count, W = ex->o.width, H = ex->o.height;
     size_t npx = (size_t)W * H;
     if (n == 0) return sinew__fail(err, SINEW_E_ARG, NULL, "no frame to write to '%s'", ex->o.path);
     if (W > 65535 || H > 65535) return sinew__fail(err, SINEW_E_RANGE, NULL, "GIF frames are limited to 65535 pixels");
 
-    /* GIF transparency is 1 bit: alpha < 128 is transparent, the rest opaque (straight colour kept) */
-    bool any_transparent = false;
-    for (uint32_t k = 0; k < n; k++) {
+    sinew_status st = SINEW_OK;
+    color_table ct = {0};
+    liq_attr *attr = NULL;
+    liq_histogram *hist = NULL;
+    liq_result *res = NULL;
+    liq_histogram_entry *entries = NULL;
+    liq_color *ucolors = NULL;
+    uint8_t *uindex = NULL, *indices = NULL, *canvas = NULL;
+    size_t entries_bytes = 0, ucolors_bytes = 0, uindex_bytes = 0, idx_bytes = 0;
+    GifFileType *gif = NULL;
+    ColorMapObject *map = NULL;
+    omp_limit omp;
+    omp_limit_begin(&omp);
+
+    /* GIF transparency is 1 bit: alpha < 128 is transparent, the rest opaque (straight colour
+     * kept). The same pass counts the pixels of every distinct colour. */
+    if (!ct_init(&ct, ex->allocator, 4096)) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
+        goto done;
+    }
+    uint64_t transparent_px = 0;
+    for (uint32_t k = 0; k < n && !st; k++) {
         uint8_t *p = ex->frames.data[k];
+        uint32_t prev = 0;
+        size_t prev_slot = 0;
         for (size_t i = 0; i < npx; i++, p += 4) {
             if (p[3] < 128) {
                 memset(p, 0, 4);
-                any_transparent = true;
-            } else {
-                p[3] = 255;
+                transparent_px++;
+                continue;
             }
+            p[3] = 255;
+            uint32_t key = pack_rgba(p);
+            if (key != prev) {
+                prev_slot = ct_add(&ct, key);
+                if (prev_slot == SIZE_MAX) {
+                    st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
+                    break;
+                }
+                prev = key;
+            }
+            if (ct.vals[prev_slot] != UINT32_MAX) ct.vals[prev_slot]++;
         }
     }
+    if (st) goto done;
+    bool any_transparent = transparent_px > 0;
 
-    sinew_status st = SINEW_OK;
-    liq_attr *attr = liq_attr_create();
-    liq_histogram *hist = NULL;
-    liq_result *res = NULL;
-    uint8_t *indices = NULL, *canvas = NULL;
-    GifFileType *gif = NULL;
-    ColorMapObject *map = NULL;
-    size_t idx_bytes = 0;
-    if (!attr) {
+    /* the histogram: every distinct colour with its pixel count */
+    size_t n_entries = ct.count + (any_transparent ? 1u : 0u);
+    if (n_entries > (size_t)INT_MAX || !sinew__mul_size(n_entries, sizeof *entries, &entries_bytes) ||
+        !(entries = sinew__alloc(ex->allocator, entries_bytes))) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF histogram of %zu colours)", n_entries);
+        goto done;
+    }
+    size_t e = 0;
+    for (size_t i = 0; i < ct.cap; i++) {
+        if (!ct.keys[i]) continue;
+        uint8_t c[4];
+        memcpy(c, &ct.keys[i], 4);
+        entries[e].color = (liq_color){c[0], c[1], c[2], c[3]};
+        entries[e].count = ct.vals[i];
+        ct.vals[i] = (uint32_t)e++;
+    }
+    if (any_transparent)
+        entries[e++] = (liq_histogram_entry){{0, 0, 0, 0}, transparent_px > UINT32_MAX ? UINT32_MAX : (unsigned)transparent_px};
+
+    attr = liq_attr_create();
+    if (!attr || !(hist = liq_histogram_create(attr))) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (quantizer)");
         goto done;
     }
@@ -113,24 +289,14 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     liq_set_max_colors(attr, any_transparent ? 256 : 255);
     int q = ex->o.quality > 0 ? (int)ex->o.quality : 100;
     liq_set_quality(attr, 0, q);
-    liq_set_speed(attr, 6);
-    hist = liq_histogram_create(attr);
-    if (!hist) {
-        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (quantizer)");
-        goto done;
-    }
-    for (uint32_t k = 0; k < n && !st; k++) {
-        liq_image *img = liq_image_create_rgba(attr, ex->frames.data[k], (int)W, (int)H, 0);
-        if (!img || liq_histogram_add_image(hist, attr, img) != LIQ_OK)
-            st = sinew__fail(err, SINEW_E_RENDER, NULL, "colour quantization failed on frame %u", k);
-        if (img) liq_image_destroy(img);
-    }
-    if (st) goto done;
-    if (liq_histogram_quantize(hist, attr, &res) != LIQ_OK) {
+    liq_set_speed(attr, GIF_LIQ_SPEED);
+    if (liq_histogram_add_colors(hist, attr, entries, (int)n_entries, 0.0) != LIQ_OK ||
+        liq_histogram_quantize(hist, attr, &res) != LIQ_OK) {
         st = sinew__fail(err, SINEW_E_RENDER, NULL, "colour quantization failed");
         goto done;
     }
-    liq_set_dithering_level(res, ex->o.dither < 0 ? 0.0f : 1.0f);
+    bool dither = ex->o.dither >= 0;
+    liq_set_dithering_level(res, dither ? 1.0f : 0.0f);
     const liq_palette *pal = liq_get_palette(res);
     int colors = (int)pal->count, transparent = -1;
     for (int i = 0; i < colors; i++)
@@ -149,23 +315,53 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
         map->Colors[i] = c;
     }
 
-    /* remap every frame: indices[k] is the full-size index image */
     if (!sinew__mul_size(npx, n, &idx_bytes) || !(indices = sinew__alloc(ex->allocator, idx_bytes)) ||
         !(canvas = sinew__alloc(ex->allocator, npx))) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF frames)");
         goto done;
     }
-    for (uint32_t k = 0; k < n && !st; k++) {
-        liq_image *img = liq_image_create_rgba(attr, ex->frames.data[k], (int)W, (int)H, 0);
-        if (!img || liq_write_remapped_image(res, img, indices + (size_t)k * npx, npx) != LIQ_OK)
-            st = sinew__fail(err, SINEW_E_RENDER, NULL, "palette mapping failed on frame %u", k);
+    if (!dither && ct.count > 0) {
+        /* remap the distinct colours once, as rows of up to 4096 pixels (the last row padded) */
+        size_t uw = ct.count < 4096 ? ct.count : 4096, uh = (ct.count + uw - 1) / uw;
+        if (!sinew__mul_size(uw * uh, sizeof *ucolors, &ucolors_bytes) ||
+            !(ucolors = sinew__alloc(ex->allocator, ucolors_bytes)) || !(uindex = sinew__alloc(ex->allocator, uw * uh))) {
+            st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
+            goto done;
+        }
+        uindex_bytes = uw * uh;
+        for (size_t i = 0; i < uw * uh; i++) ucolors[i] = entries[i < ct.count ? i : ct.count - 1].color;
+        liq_image *img = liq_image_create_rgba(attr, ucolors, (int)uw, (int)uh, 0);
+        if (!img || liq_write_remapped_image(res, img, uindex, uw * uh) != LIQ_OK)
+            st = sinew__fail(err, SINEW_E_RENDER, NULL, "palette mapping failed");
         if (img) liq_image_destroy(img);
-        /* make every transparent pixel use the one transparent index */
+        if (st) goto done;
+        for (size_t i = 0; i < ct.cap; i++)
+            if (ct.keys[i]) ct.vals[i] = uindex[ct.vals[i]];
+    }
+    /* indices[k] is frame k's full-size index image; transparent pixels all use one index */
+    uint8_t tindex = (uint8_t)(transparent >= 0 ? transparent : 0);
+    for (uint32_t k = 0; k < n && !st; k++) {
         uint8_t *ik = indices + (size_t)k * npx;
         const uint8_t *px = ex->frames.data[k];
-        if (transparent >= 0)
+        if (dither) {
+            liq_image *img = liq_image_create_rgba(attr, ex->frames.data[k], (int)W, (int)H, 0);
+            if (!img || liq_write_remapped_image(res, img, ik, npx) != LIQ_OK)
+                st = sinew__fail(err, SINEW_E_RENDER, NULL, "palette mapping failed on frame %u", k);
+            if (img) liq_image_destroy(img);
             for (size_t i = 0; i < npx; i++)
-                if (px[4 * i + 3] == 0) ik[i] = (uint8_t)transparent;
+                if (px[4 * i + 3] == 0) ik[i] = tindex;
+            continue;
+        }
+        uint32_t prev = 0;
+        uint8_t prev_index = tindex;
+        for (size_t i = 0; i < npx; i++, px += 4) {
+            uint32_t key = pack_rgba(px);
+            if (key != prev) {
+                prev = key;
+                prev_index = key ? (uint8_t)ct.vals[ct_find(&ct, key)] : tindex;
+            }
+            ik[i] = prev_index;
+        }
     }
     if (st) goto done;
 
@@ -270,6 +466,11 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     }
     st = sinew__tmp_commit(&ex->tmp, err);
 done:
+    omp_limit_end(&omp);
+    ct_free(&ct);
+    if (entries) sinew__free(ex->allocator, entries, entries_bytes);
+    if (ucolors) sinew__free(ex->allocator, ucolors, ucolors_bytes);
+    if (uindex) sinew__free(ex->allocator, uindex, uindex_bytes);
     if (gif) {
         int ce;
         EGifCloseFile(gif, &ce);
