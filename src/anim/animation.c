@@ -121,6 +121,7 @@ typedef struct tl_ctx {
     const sinew_model_animation *anim;
     double frame_rate;
     double anim_duration;
+    uint32_t follow_frame;     /* frame-grid index of the action timeline's time (follow timelines) */
 } tl_ctx;
 
 /* The official timeline scale and offset: stored as round(x * 100), used as 100/s and o/100. */
@@ -217,7 +218,7 @@ static inline uint32_t frame_key(const tl_ctx *c, const uint32_t *table, double 
 /* Moves the timeline to the key at its current time. Returns true on arrival at a key. */
 static inline bool tl_seek(const tl_ctx *c, tl_state *t) {
     if (t->fc > 1) {
-        uint32_t k = frame_key(c, t->T->frame_keys, t->current_time);
+        uint32_t k = t->follow ? t->T->frame_keys[c->follow_frame] : frame_key(c, t->T->frame_keys, t->current_time);
         if (t->frame_index != (int32_t)k) {
             t->frame_index = (int32_t)k;
             return true;
@@ -445,13 +446,34 @@ static void ik_tl_update(const tl_ctx *c, tl_state *t, double time) {
     }
 }
 
-static inline void bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
-    if (!set_current_time(c, t, time))
-        return;
-    if (tl_seek(c, t))
+/* set_current_time for a timeline that follows the action timeline (inlined: most do). */
+static inline bool follow_time(const tl_ctx *c, tl_state *t) {
+    const tl_state *a = &c->st->action_tl;
+    if (a->current_play_times == t->current_play_times && a->current_time == t->current_time)
+        return false;
+    int8_t prev_state = t->play_state;
+    int32_t prev_times = t->current_play_times;
+    t->play_state = a->play_state;
+    t->current_play_times = a->current_play_times;
+    t->current_time = a->current_time;
+    if ((prev_state < 0 && t->play_state != prev_state) ||
+        (t->play_state <= 0 && t->current_play_times != prev_times))
+        t->frame_index = -1;
+    return true;
+}
+
+/* Returns true if the timeline's value may have changed. */
+static inline bool bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
+    if (t->follow ? !follow_time(c, t) : !set_current_time(c, t, time))
+        return false;
+    bool arrived = tl_seek(c, t);
+    if (arrived)
         tween_arrive(c, t);
-    if (t->tween_state != 0)
+    if (t->tween_state != 0) {
         tween_update_frame(c, t);
+        return true;
+    }
+    return arrived;
 }
 
 /* Adds one bone timeline's channels to res (identity-initialised by the caller). */
@@ -952,23 +974,35 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     }
     if (st->weight == 0.0f)
         return;
-    tl_ctx c = {inst, ai, arm, st, st->anim, (double)arm->data->frame_rate, anim_seconds(arm, st->anim)};
+    tl_ctx c = {inst, ai, arm, st, st->anim, (double)arm->data->frame_rate, anim_seconds(arm, st->anim), 0};
     double time = st->time;
     st->weight_result = st->weight * st->fade_progress;
     if (st->action_tl.play_state <= 0)
         action_tl_update(&c, time);
     if (st->has_zorder && st->zorder_tl.play_state <= 0)
         zorder_tl_update(&c, time);
-    /* bone timelines, blended per bone */
+    {
+        double f = floor(st->action_tl.current_time * c.frame_rate);
+        c.follow_frame = f > 0.0 ? (f < (double)c.anim->frame_count ? (uint32_t)f : c.anim->frame_count) : 0;
+    }
+    /* bone timelines, blended per bone. A lone state at a steady weight (no fade, no pose
+     * timelines) whose timelines of a bone did not change leaves that bone's pose as it is. */
     uint32_t nb = st->bone_tl_count;
     bool fading_out = st->fade_state > 0;
+    bool steady = arm->state_count == 1 && st->bones_applied && !st->pose_active && st->fade_state == 0 &&
+                  st->weight_result == st->applied_weight;
     for (uint32_t i = 0; i < nb;) {
         uint32_t bone = st->tls[i].target;
         uint32_t j = i;
+        bool changed = false;
         while (j < nb && st->tls[j].target == bone) {
             if (st->tls[j].play_state <= 0)
-                bone_tl_update(&c, &st->tls[j], time);
+                changed |= bone_tl_update(&c, &st->tls[j], time);
             j++;
+        }
+        if (steady && !changed) {
+            i = j;
+            continue;
         }
         int bs = blend_update(&arm->blend[bone], (float)st->weight_result, st->layer);
         if (bs != 0) {
@@ -983,6 +1017,8 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         }
         i = j;
     }
+    st->bones_applied = arm->state_count == 1;
+    st->applied_weight = st->weight_result;
     if (st->pose_active)
         pose_bones(&c);
     if (st->display_control) {

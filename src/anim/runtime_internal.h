@@ -54,6 +54,8 @@ typedef struct anim_state {
     uint32_t anim_index;
     bool action_enabled, display_control, reset_to_pose;
     bool pose_active;          /* pose timelines still in place (until the fade-in completes) */
+    bool bones_applied;        /* the last advance applied every bone timeline as the only state */
+    double applied_weight;     /* weight_result of that advance */
     int8_t fade_state, sub_fade_state;
     uint8_t playhead_state;
     uint8_t timeline_dirty;
