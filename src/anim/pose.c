@@ -68,8 +68,9 @@ static void from_matrix(const float *m, double *g) {
     double a = m[0], b = m[1], c = m[2], d = m[3];
     g[0] = m[4];
     g[1] = m[5];
-    double rot = atan(b / a);
-    double skew_x = atan(-c / d);
+    /* single precision is plenty here: the matrix itself is single precision */
+    double rot = atanf((float)(b / a));
+    double skew_x = atanf((float)(-c / d));
     /* the official a / cos(rot) (or b / sin(rot)) is |(a, b)| with the sign of a, and
      * d / cos(skewX) (or -c / sin(skewX)) is |(c, d)| with the sign of d: no trigonometry */
     double sx = copysign(sqrt(a * a + b * b), a);
@@ -195,7 +196,7 @@ static void ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight)
     double *g = arm->global + (size_t)root * 6;
     (void)bone_global(arm, root);
     const float *tm = arm->world + (size_t)target * 6;
-    double rad = atan2((double)tm[5] - g[1], (double)tm[4] - g[0]);
+    double rad = atan2f((float)((double)tm[5] - g[1]), (float)((double)tm[4] - g[0]));
     if (g[4] < 0.0)
         rad += SINEW_PI;
     g[2] += sinew__normalize_radian(rad - g[2]) * weight;
@@ -220,14 +221,14 @@ static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t targe
     double lp = sqrt(lpp);
     double raw_radian = g[2];
     double raw_parent_radian = pg[2];
-    double raw_radian_a = atan2(dy, dx);
+    double raw_radian_a = atan2f((float)dy, (float)dx);
     dx = tx - pg[0];
     dy = ty - pg[1];
     double ltt = dx * dx + dy * dy;
     double lt = sqrt(ltt);
     double radian_a;
     if (ll + lp <= lt || lt + ll <= lp || lt + lp <= ll) {
-        radian_a = atan2(ty - pg[1], tx - pg[0]);
+        radian_a = atan2f((float)(ty - pg[1]), (float)(tx - pg[0]));
         if (!(ll + lp <= lt) && lp < ll)
             radian_a += SINEW_PI;
     } else {
@@ -248,15 +249,18 @@ static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t targe
             g[0] = hx + rx;
             g[1] = hy + ry;
         }
-        radian_a = atan2(g[1] - pg[1], g[0] - pg[0]);
+        radian_a = atan2f((float)(g[1] - pg[1]), (float)(g[0] - pg[0]));
     }
     double dr = sinew__normalize_radian(radian_a - raw_radian_a);
     pg[2] = raw_parent_radian + dr * weight;
     set_from_global(arm, parent);
     double cur = raw_radian_a + dr * weight;
-    g[0] = pg[0] + cos(cur) * lp;
-    g[1] = pg[1] + sin(cur) * lp;
-    double radian_b = atan2(ty - g[1], tx - g[0]);
+    float cs, sn;
+    cs = cosf((float)cur);
+    sn = sinf((float)cur);
+    g[0] = pg[0] + cs * lp;
+    g[1] = pg[1] + sn * lp;
+    double radian_b = atan2f((float)(ty - g[1]), (float)(tx - g[0]));
     if (g[4] < 0.0)
         radian_b += SINEW_PI;
     g[2] = pg[2] + raw_radian - raw_parent_radian +
