@@ -4,23 +4,12 @@ DragonBones file (and `sinew validate` accepts each file and its atlas)."""
 import json
 import math
 import os
-import subprocess
 import sys
 
-SINEW = os.environ.get("SINEW", "sinew")
-SHARED = os.environ.get("SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import SHARED, check, finish, run_sinew  # noqa: E402
+
 DATA = os.path.join(SHARED, "data", "dragonbones")
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def skeleton_files():
@@ -70,7 +59,7 @@ files = skeleton_files()
 check(len(files) == 9, "nine shared skeleton files (found %d)" % len(files))
 for path, doc in files:
     name = os.path.relpath(path, DATA)
-    r = subprocess.run([SINEW, "info", "--json", path], capture_output=True, text=True)
+    r = run_sinew("info", "--json", path)
     check(r.returncode == 0, "%s: sinew info exits 0 (got %d: %s)" % (name, r.returncode, r.stderr.strip()))
     if r.returncode != 0:
         continue
@@ -100,10 +89,9 @@ for path, doc in files:
     folder = os.path.dirname(path)
     atl = [f for f in os.listdir(folder) if f.endswith(".json") and os.path.join(folder, f) != path]
     for f in atl:
-        r = subprocess.run([SINEW, "validate", os.path.join(folder, f)], capture_output=True, text=True)
+        r = run_sinew("validate", os.path.join(folder, f))
         check(r.returncode == 0, "%s: validate %s (%s)" % (name, f, r.stderr.strip()))
-    r = subprocess.run([SINEW, "validate", path], capture_output=True, text=True)
+    r = run_sinew("validate", path)
     check(r.returncode == 0 and "error" not in r.stderr, "%s: validate (%s)" % (name, r.stderr.strip()))
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -3,27 +3,17 @@
 valid files exit 0; a missing file exits 3; unknown keys are reported as warnings in the same form."""
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-SINEW = os.environ.get("SINEW", "sinew")
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIX = os.path.join(HERE, "..", "fixtures", "errors")
-passed = failed = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import check, finish, run_sinew  # noqa: E402
 
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "errors")
 
 
 def run(*args):
-    return subprocess.run([SINEW, *args], capture_output=True, text=True, errors="replace")
+    return run_sinew(*args, errors="replace")
 
 
 entries = []
@@ -77,5 +67,4 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("info", os.path.join(FIX, "bone_cycle.json"))
     check(r.returncode == 2 and "parent cycle" in r.stderr, "info on a bad file exits 2")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

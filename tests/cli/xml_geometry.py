@@ -9,26 +9,16 @@ Skin 'big' swaps the root for a 40x60 image: children must stay on the same anch
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
-SRC = os.environ.get("SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import SRC, check, finish, run_sinew  # noqa: E402
+
 sys.path.insert(0, os.path.join(SRC, "tests", "fixtures", "xml"))
 import reference  # noqa: E402
 
-SINEW = os.environ.get("SINEW", "sinew")
 RIGS = os.path.join(SRC, "tests", "fixtures", "xml", "rigs")
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what)
 
 
 def near(a, b, tol=1e-3):
@@ -65,8 +55,7 @@ def same_angle(a, b, tol=1e-3):
 
 with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "align.json")
-    r = subprocess.run([SINEW, "poses", os.path.join(RIGS, "align.xml"), "--armature", "all", "--out", out],
-                       capture_output=True, text=True)
+    r = run_sinew("poses", os.path.join(RIGS, "align.xml"), "--armature", "all", "--out", out)
     check(r.returncode == 0, f"sinew poses align.xml: {r.stderr}")
     dumps = {"sinew poses": json.load(open(out)) if r.returncode == 0 else None}
     rig = reference.Rig(os.path.join(RIGS, "align.xml"))
@@ -112,8 +101,8 @@ with tempfile.TemporaryDirectory() as tmp:
     anims = {a["name"]: a for a in trig.anims}
     for anim, (fps, frames, want) in cases.items():
         out = os.path.join(tmp, anim + ".json")
-        r = subprocess.run([SINEW, "poses", os.path.join(RIGS, "tween.xml"), "--animation", anim, "--fps", str(fps),
-                            "--frames", str(frames), "--out", out], capture_output=True, text=True)
+        r = run_sinew("poses", os.path.join(RIGS, "tween.xml"), "--animation", anim, "--fps", fps,
+                      "--frames", frames, "--out", out)
         check(r.returncode == 0, f"sinew poses tween.xml {anim}: {r.stderr}")
         samples = json.load(open(out))["armatures"][0]["animations"][0]["samples"] if r.returncode == 0 else None
         for k, deg in want:
@@ -127,5 +116,4 @@ with tempfile.TemporaryDirectory() as tmp:
             got = angle(p["bones"][0]["matrix"])
             check(same_angle(got, deg), f"reference {anim} sample {k}: {got:.4f} != {deg:.4f}")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -10,34 +10,16 @@ output with --armature all, and compare
 Needs node + npm (fails, saying how to install them, when they are missing)."""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-SRC = os.environ.get("SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import SRC, check, finish, need_oracle, posediff, run_oracle, run_sinew  # noqa: E402
+
 sys.path.insert(0, os.path.join(SRC, "tests", "fixtures", "xml"))
-import oracle_env  # noqa: E402
 import reference  # noqa: E402
 
-SINEW = os.environ.get("SINEW", "sinew")
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what)
-
-
-try:
-    odir = oracle_env.oracle_dir()
-except RuntimeError as e:
-    print(f"FAIL {e}")
-    print("0 passed, 1 failed")
-    sys.exit(1)
+odir = need_oracle()
 
 rigs = [os.path.join(SRC, "examples", "xml", "cat.xml")]
 rigdir = os.path.join(SRC, "tests", "fixtures", "xml", "rigs")
@@ -48,7 +30,7 @@ with tempfile.TemporaryDirectory() as tmp:
         name = os.path.splitext(os.path.basename(rig))[0]
         out = os.path.join(tmp, name)
         os.makedirs(out)
-        r = subprocess.run([SINEW, "convert", rig, "--to", "dragonbones", "--out", out], capture_output=True, text=True)
+        r = run_sinew("convert", rig, "--to", "dragonbones", "--out", out)
         check(r.returncode == 0, f"{name}: convert: {r.stderr}")
         if r.returncode != 0:
             continue
@@ -62,7 +44,7 @@ with tempfile.TemporaryDirectory() as tmp:
                                for ims in lst.values() for im in ims})
         check(sorted(s["name"] for s in tex["SubTexture"]) == want_regions, f"{name}: atlas regions")
         opose = os.path.join(out, "oracle.json")
-        ok, msg = oracle_env.run_oracle(odir, ske, opose, "--armature", "all", "--atlas", files[1])
+        ok, msg = run_oracle(odir, ske, opose, "--armature", "all", "--atlas", files[1])
         check(ok, f"{name}: oracle: {msg}")
         if not ok:
             continue
@@ -72,16 +54,15 @@ with tempfile.TemporaryDirectory() as tmp:
         ref = os.path.join(out, "reference.json")
         with open(ref, "w") as f:
             json.dump(rigobj.dump_like(oracle), f)
-        ok, msg = oracle_env.posediff(ref, opose, "--no-events")
+        ok, msg = posediff(ref, opose, "--no-events")
         check(ok, f"{name}: reference vs official runtime on the converted file:\n{msg}")
         spose = os.path.join(out, "sinew.json")
-        r = subprocess.run([SINEW, "poses", rig, "--armature", "all", "--out", spose], capture_output=True, text=True)
+        r = run_sinew("poses", rig, "--armature", "all", "--out", spose)
         check(r.returncode == 0, f"{name}: sinew poses: {r.stderr}")
         if r.returncode == 0:
-            ok, msg = oracle_env.posediff(opose, spose)
+            ok, msg = posediff(opose, spose)
             check(ok, f"{name}: official runtime (converted) vs sinew poses RIG.xml:\n{msg}")
-            ok, msg = oracle_env.posediff(ref, spose, "--no-events")
+            ok, msg = posediff(ref, spose, "--no-events")
             check(ok, f"{name}: reference vs sinew poses RIG.xml:\n{msg}")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
