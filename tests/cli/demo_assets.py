@@ -7,71 +7,18 @@ Needs only python3; no sinew binary. Env: SRC (repo root), BUILD (scratch space)
 """
 import json
 import os
-import struct
 import subprocess
 import sys
-import zlib
 
-SRC = os.environ.get("SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
-BUILD = os.environ.get("BUILD", "/tmp")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import BUILD, SRC, check, read_png as decode_png, summary  # noqa: E402
+
 DEMO = os.path.join(SRC, "examples", "demo")
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def read_png(path):
-    """Decodes an 8-bit RGBA, non-interlaced PNG (what the generator writes) with zlib only."""
-    data = open(path, "rb").read()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise ValueError(path + ": not a PNG")
-    pos, idat, w = 8, b"", None
-    while pos < len(data):
-        ln, = struct.unpack(">I", data[pos:pos + 4])
-        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + ln]
-        if zlib.crc32(tag + body) & 0xFFFFFFFF != struct.unpack(">I", data[pos + 8 + ln:pos + 12 + ln])[0]:
-            raise ValueError(path + ": bad CRC")
-        pos += 12 + ln
-        if tag == b"IHDR":
-            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            if (depth, ctype, interlace) != (8, 6, 0):
-                raise ValueError(path + ": not 8-bit RGBA")
-        elif tag == b"IDAT":
-            idat += body
-    raw = zlib.decompress(idat)
-    stride = w * 4
-    out = bytearray(h * stride)
-    prev = bytearray(stride)
-    p = 0
-    for y in range(h):
-        f = raw[p]
-        row = bytearray(raw[p + 1:p + 1 + stride])
-        p += 1 + stride
-        for i in range(stride):
-            a = row[i - 4] if i >= 4 else 0
-            b = prev[i]
-            c = prev[i - 4] if i >= 4 else 0
-            if f == 1:
-                row[i] = (row[i] + a) & 255
-            elif f == 2:
-                row[i] = (row[i] + b) & 255
-            elif f == 3:
-                row[i] = (row[i] + ((a + b) >> 1)) & 255
-            elif f == 4:
-                pp = a + b - c
-                pa, pb, pc = abs(pp - a), abs(pp - b), abs(pp - c)
-                row[i] = (row[i] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
-        out[y * stride:(y + 1) * stride] = row
-        prev = row
-    return w, h, bytes(out)
+    """The generator writes 8-bit RGBA, non-interlaced PNGs: anything else is an error."""
+    return decode_png(path, colour_types=(6,))
 
 
 def main():
@@ -202,8 +149,7 @@ def main():
                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
     check(not overlap, f"atlas regions do not overlap {overlap[:3]}")
 
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return summary()
 
 
 if __name__ == "__main__":

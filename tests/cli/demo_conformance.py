@@ -2,11 +2,11 @@
 """The demo character against the official DragonBones runtime.
 
 1. Runs the oracle (the official JS runtime, headless: $SHARED/tools/oracle, installed into
-   $BUILD/demo-oracle with `npm ci` on first use) on examples/demo and checks that the rig does
-   what docs/demo.md says: IK reaches its targets, the ffd moves the scarf, displays switch,
-   events fire, the feet stay planted while the hip moves.
-2. Renders demo frames with `sinew render` and compares them with the oracle's poses drawn by
-   the reference rasterizer in render_cli.py (PSNR).
+   $BUILD/oracle with `npm ci` on first use by tests/lib/testkit.py) on examples/demo and checks
+   that the rig does what docs/demo.md says: IK reaches its targets, the ffd moves the scarf,
+   displays switch, events fire, the feet stay planted while the hip moves.
+2. Renders demo frames with `sinew render` (the comparison with the oracle's poses drawn by the
+   reference rasterizer in render_cli.py is off: see COMPARE_PICTURES).
 3. Compares `sinew poses` of the demo with the oracle's dump via $SHARED/tools/posediff.py.
 
 Env: SINEW, SRC, SHARED, BUILD. Needs node and npm (Debian: apt-get install nodejs npm).
@@ -14,64 +14,20 @@ Env: SINEW, SRC, SHARED, BUILD. Needs node and npm (Debian: apt-get install node
 import json
 import math
 import os
-import shutil
-import subprocess
 import sys
 
-SRC = os.environ["SRC"]
-SHARED = os.environ["SHARED"]
-BUILD = os.environ["BUILD"]
-SINEW = os.environ["SINEW"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import (BUILD, SRC, check, finish, need_oracle, posediff, read_png,  # noqa: E402
+                     run_oracle, run_sinew)
+
 DEMO = os.path.join(SRC, "examples", "demo")
 SKE = os.path.join(DEMO, "demo_ske.json")
 TEX = os.path.join(DEMO, "demo_tex.json")
 WORK = os.path.join(BUILD, "demo-conformance")
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-
-
-def finish():
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(0 if failed == 0 else 1)
-
-
-def install_oracle():
-    """Copies the oracle (read-only in $SHARED) into $BUILD and installs its one npm dependency."""
-    src = os.path.join(SHARED, "tools", "oracle")
-    dst = os.path.join(BUILD, "demo-oracle")
-    if os.path.isdir(os.path.join(dst, "node_modules", "@cocos", "dragonbones-js")):
-        return dst
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not node or not npm:
-        print("FAIL: the DragonBones oracle needs node and npm: install them with "
-              "'sudo apt-get install nodejs npm' (or run 'make deps')")
-        return None
-    for root, dirs, files in os.walk(src):
-        if "node_modules" in dirs:
-            dirs.remove("node_modules")
-        rel = os.path.relpath(root, src)
-        os.makedirs(os.path.join(dst, rel), exist_ok=True)
-        for f in files:
-            target = os.path.join(dst, rel, f)
-            if os.path.exists(target):
-                os.chmod(target, 0o644)
-            shutil.copyfile(os.path.join(root, f), target)
-    r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=dst,
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        print("FAIL: 'npm ci' for the oracle failed (network? run it by hand in " + dst + "):\n"
-              + r.stderr[-800:])
-        return None
-    return dst
+# The picture comparison in part 2 has never run: the old local check() returned None, so
+# `if not check(...): continue` always continued. It stays off in this behaviour-preserving
+# clean-up (same checks, same count); turning it on is a separate change.
+COMPARE_PICTURES = False
 
 
 def bone_map(sample):
@@ -146,16 +102,11 @@ def oracle_checks(dump):
 
 def main():
     os.makedirs(WORK, exist_ok=True)
-    oracle = install_oracle()
-    if oracle is None:
-        global failed
-        failed += 1
-        finish()
+    oracle = need_oracle()
     expected = os.path.join(WORK, "demo.oracle.json")
-    r = subprocess.run(["node", os.path.join(oracle, "oracle.mjs"), SKE, "--atlas", TEX, "--armature", "all",
-                        "--out", expected], capture_output=True, text=True)
-    check(r.returncode == 0, "the oracle loads and plays the demo: " + r.stderr[-500:])
-    if r.returncode != 0:
+    ok, msg = run_oracle(oracle, SKE, expected, "--atlas", TEX, "--armature", "all")
+    check(ok, "the oracle loads and plays the demo: " + msg[-500:])
+    if not ok:
         finish()
     oracle_checks(json.load(open(expected, encoding="utf-8")))
 
@@ -168,26 +119,25 @@ def main():
         an = [a for a in dump["armatures"][0]["animations"] if a["name"] == anim][0]
         w, h, scale, ox, oy = 200, 320, 1.0, 100, 300
         got = os.path.join(WORK, f"demo_{anim}_{k}.png")
-        r = subprocess.run([SINEW, "render", SKE, "--atlas", TEX, "--animation", anim, "--frame", str(k),
-                            "--size", f"{w}x{h}", "--origin", f"{ox},{oy}", "--background", "#808080",
-                            "--quiet", "--out", got], capture_output=True, text=True)
-        if not check(r.returncode == 0, f"sinew renders {anim} frame {k}: {r.stderr[-300:]}"):
+        r = run_sinew("render", SKE, "--atlas", TEX, "--animation", anim, "--frame", k,
+                      "--size", f"{w}x{h}", "--origin", f"{ox},{oy}", "--background", "#808080",
+                      "--quiet", "--out", got)
+        check(r.returncode == 0, f"sinew renders {anim} frame {k}: {r.stderr[-300:]}")
+        if not COMPARE_PICTURES:
             continue
-        gw, gh, gpx = rc.read_png(got)
+        gw, gh, gpx = read_png(got)
         ref = rc.Reference(SKE, TEX).render("Bolt", an["samples"][k], w, h, scale, ox, oy)
         p = rc.psnr_rgb(gpx, ref)
         check((gw, gh) == (w, h) and p >= 32.0,
               f"demo {anim} frame {k} matches the official pose drawn independently (PSNR {p:.1f} dB)")
 
     actual = os.path.join(WORK, "demo.sinew.json")
-    r = subprocess.run([SINEW, "poses", SKE, "--atlas", TEX, "--armature", "all", "--out", actual],
-                       capture_output=True, text=True)
+    r = run_sinew("poses", SKE, "--atlas", TEX, "--armature", "all", "--out", actual)
     check(r.returncode == 0, f"sinew poses exits 0 (got {r.returncode}): {r.stderr[-500:]}")
     if r.returncode == 0:
-        r = subprocess.run([sys.executable, os.path.join(SHARED, "tools", "posediff.py"), expected, actual],
-                           capture_output=True, text=True)
-        print(r.stdout.strip())
-        check(r.returncode == 0, "posediff: sinew's poses of the demo match the official runtime's")
+        ok, msg = posediff(expected, actual, quiet=False)
+        print(msg)
+        check(ok, "posediff: sinew's poses of the demo match the official runtime's")
     finish()
 
 

@@ -6,11 +6,12 @@ import json
 import math
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 
-SINEW = os.environ.get("SINEW", "sinew")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import check, finish, run_sinew  # noqa: E402
+
 MAGIC = 0x6A8FAF6E0F9E42C6
 JOINTS = ["None", "Wrist", "Palm", "ThumbMetacarpalJoint", "ThumbProximalJoint", "ThumbDistalJoint",
           "ThumbTip", "IndexMetacarpal", "IndexKnuckle", "IndexMiddleJoint", "IndexDistalJoint", "IndexTip",
@@ -20,24 +21,13 @@ JOINTS = ["None", "Wrist", "Palm", "ThumbMetacarpalJoint", "ThumbProximalJoint",
 POSE = ["px", "py", "pz", "rx", "ry", "rz", "rw"]
 RAY = ["ox", "oy", "oz", "dx", "dy", "dz"]
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
-
 
 def f32(x):
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
 def run(*args, ok=True):
-    p = subprocess.run([SINEW, "input"] + [str(a) for a in args], capture_output=True)
+    p = run_sinew("input", *args, text=False)
     if ok and p.returncode != 0:
         print("command failed:", args, p.stderr.decode(errors="replace"), file=sys.stderr)
     return p
@@ -305,5 +295,4 @@ png = os.path.join(tmp, "one.png")
 p = run("render", rec11, "--out", png, "--time", "0.5", "--view", "camera", "--size", "64x48")
 check(p.returncode == 0 and read(png)[:8] == b"\x89PNG\r\n\x1a\n", "render one PNG through the camera")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

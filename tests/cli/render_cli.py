@@ -24,12 +24,10 @@ import shutil
 import struct
 import subprocess
 import sys
-import zlib
 
-SINEW = os.environ["SINEW"]
-SRC = os.environ["SRC"]
-SHARED = os.environ["SHARED"]
-BUILD = os.environ["BUILD"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import BUILD, SHARED, SINEW, SRC, check, read_png, run_sinew, summary  # noqa: E402
+
 WORK = os.path.join(BUILD, "render-cli")
 FFPROBE = shutil.which("ffprobe")
 FFMPEG = shutil.which("ffmpeg")
@@ -50,79 +48,12 @@ SHARED_CHARS = [
     ("dragon_boy", "dragon_boy_5.0/dragon_boy_ske.json", "dragon_boy_5.0/dragon_boy_tex.json", 0.5),
 ]
 
-passed = failed = 0
 
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, flush=True)
-    return cond
-
-
-def run(args, **kw):
-    return subprocess.run([SINEW] + args, capture_output=True, text=True, **kw)
+def run(args):
+    return run_sinew(*args)
 
 
 # ---- independent decoders ------------------------------------------------------------------
-
-def read_png(path):
-    """8-bit RGBA or RGB, non-interlaced PNG -> (w, h, RGBA bytes)."""
-    data = open(path, "rb").read()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise ValueError("not a PNG")
-    pos, idat, w, ctype = 8, b"", None, None
-    while pos < len(data):
-        ln, = struct.unpack(">I", data[pos:pos + 4])
-        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + ln]
-        crc, = struct.unpack(">I", data[pos + 8 + ln:pos + 12 + ln])
-        if zlib.crc32(tag + body) & 0xFFFFFFFF != crc:
-            raise ValueError("bad CRC in " + tag.decode("latin-1"))
-        pos += 12 + ln
-        if tag == b"IHDR":
-            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            if depth != 8 or ctype not in (2, 6) or interlace:
-                raise ValueError(f"unsupported PNG (depth {depth}, colour type {ctype}, interlace {interlace})")
-        elif tag == b"IDAT":
-            idat += body
-    bpp = 4 if ctype == 6 else 3
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    out = bytearray(w * h * 4)
-    prev = bytearray(stride)
-    p = 0
-    for y in range(h):
-        f = raw[p]
-        row = bytearray(raw[p + 1:p + 1 + stride])
-        p += 1 + stride
-        if f == 1:
-            for i in range(bpp, stride):
-                row[i] = (row[i] + row[i - bpp]) & 255
-        elif f == 2:
-            for i in range(stride):
-                row[i] = (row[i] + prev[i]) & 255
-        elif f == 3:
-            for i in range(stride):
-                row[i] = (row[i] + (((row[i - bpp] if i >= bpp else 0) + prev[i]) >> 1)) & 255
-        elif f == 4:
-            for i in range(stride):
-                a = row[i - bpp] if i >= bpp else 0
-                b = prev[i]
-                c = prev[i - bpp] if i >= bpp else 0
-                pp = a + b - c
-                pa, pb, pc = abs(pp - a), abs(pp - b), abs(pp - c)
-                row[i] = (row[i] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
-        if bpp == 4:
-            out[y * w * 4:(y + 1) * w * 4] = row
-        else:
-            for x in range(w):
-                out[(y * w + x) * 4:(y * w + x) * 4 + 4] = bytes(row[x * 3:x * 3 + 3]) + b"\xff"
-        prev = row
-    return w, h, bytes(out)
-
 
 def gif_info(path):
     """Parses the GIF container (no LZW decoding): size, loop count, frame delays (cs)."""
@@ -799,19 +730,17 @@ def check_reference():
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
-    r = subprocess.run([SINEW, "render", "--help"], capture_output=True, text=True)
+    r = run(["render", "--help"])
     if r.returncode != 0:
         check(False, "sinew has a render command")
-        print(f"{passed} passed, {failed} failed")
-        return 1
+        return summary()
     check_character(*DEMO, scale=1)
     # the shared characters at a reduced size and 8 frames per second keep the test to seconds
     for name, ske, tex, scale in SHARED_CHARS:
         check_character(name, os.path.join(DB, ske), os.path.join(DB, tex), scale=scale, fps=8)
     check_errors()
     check_reference()
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return summary()
 
 
 if __name__ == "__main__":
