@@ -346,14 +346,20 @@ static sinew_status action_name(db *d, const cJSON *v, const char *key, const ch
     return dup_str(d, s, out);
 }
 
-/* One action object/array/string -> appended to d->actions. */
-static sinew_status parse_one_action(db *d, const cJSON *v, sinew_action_type def, uint32_t bone, uint32_t slot) {
+/* An action of kind `def` on `bone`/`slot` with nothing else set (play_times -1: the default). */
+static sinew_model_action new_action(sinew_action_type def, uint32_t bone, uint32_t slot) {
     sinew_model_action a;
     memset(&a, 0, sizeof a);
     a.type = def;
     a.bone = bone;
     a.slot = slot;
     a.play_times = -1;
+    return a;
+}
+
+/* One action object/array/string -> appended to d->actions. */
+static sinew_status parse_one_action(db *d, const cJSON *v, sinew_action_type def, uint32_t bone, uint32_t slot) {
+    sinew_model_action a = new_action(def, bone, slot);
     if (cJSON_IsString(v)) {
         TRY(dup_str(d, v->valuestring, &a.name));
         return push_action(d, &a);
@@ -455,12 +461,7 @@ static sinew_status parse_actions(db *d, const cJSON *v, const char *key, sinew_
             for (const cJSON *e = v->child; e; e = e->next, i++) {
                 sinew__jpush_index(d->c, i);
                 if (def != SINEW_ACTION_PLAY && cJSON_IsString(e)) {
-                    sinew_model_action a;
-                    memset(&a, 0, sizeof a);
-                    a.type = def;
-                    a.bone = bone;
-                    a.slot = slot;
-                    a.play_times = -1;
+                    sinew_model_action a = new_action(def, bone, slot);
                     TRY(dup_str(d, e->valuestring, &a.name));
                     TRY(push_action(d, &a));
                 } else {
@@ -1697,6 +1698,31 @@ static sinew_status tl_scale_offset(db *d, const cJSON *s, const cJSON *o, sinew
     return sinew__jfloat(d->c, o, "offset", 0.0f, &T->offset);
 }
 
+/* Appends a timeline to the current animation: its scale and offset, then its keyframes (the
+ * array `frames` under `key`). *out (optional) is the new timeline. */
+static sinew_status add_timeline(db *d, const cJSON *scale, const cJSON *offset, const cJSON *frames, const char *key,
+                                 const tl_spec *sp, sinew_model_timeline **out) {
+    sinew_model_armature *A = d->arm;
+    sinew_model_timeline *T = &A->timelines[A->timeline_count++];
+    TRY(tl_scale_offset(d, scale, offset, T));
+    TRY(build_timeline(d, frames, key, sp, T));
+    if (out)
+        *out = T;
+    return SINEW_OK;
+}
+
+/* The bone, slot or IK constraint (`what`, from map `m`) that an animation's timeline names in its
+ * "name" value `v`. */
+static sinew_status timeline_target(db *d, const namemap *m, const cJSON *v, const char *anim, const char *what,
+                                    uint32_t *out) {
+    const char *n;
+    TRY(sinew__jstr(d->c, v, "name", "", &n));
+    *out = nm_get(m, n);
+    if (*out == SINEW_INVALID_INDEX)
+        return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "animation '%s': %s '%s' does not exist", anim, what, n);
+    return SINEW_OK;
+}
+
 /* Finds the mesh display an ffd timeline animates. */
 static sinew_status ffd_target(db *d, const cJSON *const *f, tl_spec *sp) {
     sinew_model_armature *A = d->arm;
@@ -1840,7 +1866,6 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     d->keys_used = 0;
     d->curves_used = 0;
     d->pending_count = 0;
-    sinew_model_timeline *tls = A->timelines;
 
     /* animation frames: events, sounds, actions */
     {
@@ -1880,7 +1905,7 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
         if (n) {
             tl_spec sp = {SINEW_TL_ZORDER, FK_ZORDER, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
                           SINEW_INVALID_INDEX, A->slot_count, false};
-            sinew_model_timeline *T = &tls[A->timeline_count++];
+            sinew_model_timeline *T = &A->timelines[A->timeline_count++];
             T->scale = 1.0f;
             TRY(build_timeline(d, g[0], "frame", &sp, T));
         }
@@ -1896,11 +1921,8 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
             const cJSON *g[9];
             sinew__jpush_index(d->c, i);
             TRY(sinew__jfields(d->c, t, &bone_tl_table, g));
-            const char *bn;
-            TRY(sinew__jstr(d->c, g[0], "name", "", &bn));
-            uint32_t b = nm_get(&d->bones, bn);
-            if (b == SINEW_INVALID_INDEX)
-                return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "animation '%s': bone '%s' does not exist", name, bn);
+            uint32_t b;
+            TRY(timeline_target(d, &d->bones, g[0], name, "bone", &b));
             static const char *const keys[] = {"translateFrame", "rotateFrame", "scaleFrame", "frame"};
             static const sinew_timeline_type types[] = {SINEW_TL_BONE_TRANSLATE, SINEW_TL_BONE_ROTATE,
                                                         SINEW_TL_BONE_SCALE, SINEW_TL_BONE_ALL};
@@ -1918,11 +1940,10 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
                     continue;
                 tl_spec sp = {types[j], kinds[j], b, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
                               vpk[j], false};
-                sinew_model_timeline *T = &tls[A->timeline_count++];
-                TRY(tl_scale_offset(d, g[1], g[2], T));
+                sinew_model_timeline *T;
+                TRY(add_timeline(d, g[1], g[2], fr, keys[j], &sp, &T));
                 T->pivot_x = px;
                 T->pivot_y = py;
-                TRY(build_timeline(d, fr, keys[j], &sp, T));
             }
             sinew__jpop(d->c);
         }
@@ -1938,11 +1959,8 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
             const cJSON *g[6];
             sinew__jpush_index(d->c, i);
             TRY(sinew__jfields(d->c, t, &slot_tl_table, g));
-            const char *sn;
-            TRY(sinew__jstr(d->c, g[0], "name", "", &sn));
-            uint32_t s = nm_get(&d->slots, sn);
-            if (s == SINEW_INVALID_INDEX)
-                return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "animation '%s': slot '%s' does not exist", name, sn);
+            uint32_t s;
+            TRY(timeline_target(d, &d->slots, g[0], name, "slot", &s));
             const cJSON *ff;
             uint32_t fn;
             /* display */
@@ -1952,9 +1970,7 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
             if (fn) {
                 tl_spec sp = {SINEW_TL_SLOT_DISPLAY, g[4] ? FK_DISPLAY : FK_SLOT_DISPLAY, s, SINEW_INVALID_INDEX,
                               SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 1, false};
-                sinew_model_timeline *T = &tls[A->timeline_count++];
-                TRY(tl_scale_offset(d, g[1], g[2], T));
-                TRY(build_timeline(d, dfr, dk, &sp, T));
+                TRY(add_timeline(d, g[1], g[2], dfr, dk, &sp, NULL));
             }
             const cJSON *cfr = g[5] ? g[5] : g[3];
             const char *ck = g[5] ? "colorFrame" : "frame";
@@ -1962,9 +1978,7 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
             if (fn) {
                 tl_spec sp = {SINEW_TL_SLOT_COLOR, g[5] ? FK_COLOR : FK_SLOT_COLOR, s, SINEW_INVALID_INDEX,
                               SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 8, !g[5]};
-                sinew_model_timeline *T = &tls[A->timeline_count++];
-                TRY(tl_scale_offset(d, g[1], g[2], T));
-                TRY(build_timeline(d, cfr, ck, &sp, T));
+                TRY(add_timeline(d, g[1], g[2], cfr, ck, &sp, NULL));
             }
             sinew__jpop(d->c);
         }
@@ -1985,11 +1999,8 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
             TRY(sinew__jarray(d->c, g[6], "frame", &ff, &fn));
             tl_spec sp = {SINEW_TL_FFD, FK_FFD, 0, 0, 0, 0, 0, false};
             TRY(ffd_target(d, g, &sp));
-            if (fn) {
-                sinew_model_timeline *T = &tls[A->timeline_count++];
-                TRY(tl_scale_offset(d, g[4], g[5], T));
-                TRY(build_timeline(d, g[6], "frame", &sp, T));
-            }
+            if (fn)
+                TRY(add_timeline(d, g[4], g[5], g[6], "frame", &sp, NULL));
             sinew__jpop(d->c);
         }
         sinew__jpop(d->c);
@@ -2004,20 +2015,14 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
             const cJSON *g[4];
             sinew__jpush_index(d->c, i);
             TRY(sinew__jfields(d->c, t, &ik_tl_table, g));
-            const char *kn;
-            TRY(sinew__jstr(d->c, g[0], "name", "", &kn));
-            uint32_t k = nm_get(&d->iks, kn);
-            if (k == SINEW_INVALID_INDEX)
-                return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "animation '%s': IK constraint '%s' does not exist",
-                                        name, kn);
+            uint32_t k;
+            TRY(timeline_target(d, &d->iks, g[0], name, "IK constraint", &k));
             const cJSON *ff;
             uint32_t fn;
             TRY(sinew__jarray(d->c, g[3], "frame", &ff, &fn));
             if (fn) {
                 tl_spec sp = {SINEW_TL_IK, FK_IK, k, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 2, false};
-                sinew_model_timeline *T = &tls[A->timeline_count++];
-                TRY(tl_scale_offset(d, g[1], g[2], T));
-                TRY(build_timeline(d, g[3], "frame", &sp, T));
+                TRY(add_timeline(d, g[1], g[2], g[3], "frame", &sp, NULL));
             }
             sinew__jpop(d->c);
         }
