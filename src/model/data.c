@@ -31,6 +31,19 @@ static bool ends_with(const char *s, const char *suffix) {
 
 static const char *dir_of(const char *path, char *buf, size_t size);
 
+/* Reads a whole file under the load options' size limit and allocator. On success the caller
+ * frees *text (*len + 1 bytes) with *alloc; on failure the error is in err (when unset). */
+static sinew_status read_text(const char *path, const sinew_load_options *opts, char **text, size_t *len,
+                              const sinew_allocator **alloc, sinew_error *err) {
+    sinew_jctx c;
+    sinew__jctx_init(&c, NULL, 0, path, opts);
+    *alloc = c.allocator;
+    sinew_status st = sinew__read_file(&c, path, text, len);
+    if (st != SINEW_OK && err && err->code == SINEW_OK)
+        *err = c.err;
+    return st;
+}
+
 sinew_status sinew_data_load_buffer(const void *buf, size_t len, const char *name,
                                     const sinew_load_options *opts, sinew_data **out, sinew_error *err) {
     if (!out)
@@ -52,16 +65,12 @@ sinew_status sinew_data_load_file(const char *path, const sinew_load_options *op
     *out = NULL;
     if (!path)
         return sinew__fail(err, SINEW_E_ARG, NULL, "sinew_data_load_file: path is NULL");
-    sinew_jctx c;
-    sinew__jctx_init(&c, NULL, 0, path, opts);
     char *text;
     size_t len;
-    sinew_status st = sinew__read_file(&c, path, &text, &len);
-    if (st != SINEW_OK) {
-        if (err && err->code == SINEW_OK)
-            *err = c.err;
+    const sinew_allocator *alloc;
+    sinew_status st = read_text(path, opts, &text, &len, &alloc, err);
+    if (st != SINEW_OK)
         return st;
-    }
     /* ---- format dispatch: `.xml` files (or text starting with '<') go to the XML rig loader. ---- */
     if (ends_with(path, ".xml") || sinew__xml_sniff(NULL, text, len)) {
         char dbuf[4096];
@@ -69,7 +78,7 @@ sinew_status sinew_data_load_file(const char *path, const sinew_load_options *op
     } else {
         st = sinew__dragonbones_load(text, len, path, opts, out, err);
     }
-    sinew__free(c.allocator, text, len + 1);
+    sinew__free(alloc, text, len + 1);
     return st;
 }
 
@@ -114,19 +123,15 @@ sinew_status sinew_atlas_load_file(const char *path, const sinew_load_options *o
     /* XML rigs: their images, one page each (xml_rig.c). */
     if (ends_with(path, ".xml"))
         return sinew__xml_load_atlas_file(path, opts, out, err);
-    sinew_jctx c;
-    sinew__jctx_init(&c, NULL, 0, path, opts);
     char *text;
     size_t len;
-    sinew_status st = sinew__read_file(&c, path, &text, &len);
-    if (st != SINEW_OK) {
-        if (err && err->code == SINEW_OK)
-            *err = c.err;
+    const sinew_allocator *alloc;
+    sinew_status st = read_text(path, opts, &text, &len, &alloc, err);
+    if (st != SINEW_OK)
         return st;
-    }
     char dbuf[4096];
     st = sinew__atlas_json_load(text, len, path, dir_of(path, dbuf, sizeof dbuf), opts, out, err);
-    sinew__free(c.allocator, text, len + 1);
+    sinew__free(alloc, text, len + 1);
     return st;
 }
 
