@@ -1624,6 +1624,21 @@ static char *dir_of(const sinew_allocator *alloc, const char *path) {
     return d;
 }
 
+/* Reads a rig file and its folder, both allocated with `alloc`: the caller frees *buf (*cap
+ * bytes) and *dir (strlen + 1). On failure nothing is left allocated. */
+static sinew_status read_rig(const char *path, const sinew_allocator *alloc, uint64_t limit, char **buf, size_t *len,
+                             size_t *cap, char **dir, sinew_error *err) {
+    sinew_status st = read_file(path, alloc, limit, buf, len, cap, err);
+    if (st != SINEW_OK)
+        return st;
+    *dir = dir_of(alloc, path);
+    if (!*dir) {
+        sinew__free(alloc, *buf, *cap);
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    }
+    return SINEW_OK;
+}
+
 sinew_status sinew__xml_load_file(const char *path, const sinew_load_options *opts, struct sinew_data **out,
                                   sinew_error *err) {
     if (!path || !out)
@@ -1632,16 +1647,11 @@ sinew_status sinew__xml_load_file(const char *path, const sinew_load_options *op
     sinew_load_limits lim;
     resolve_limits(opts, &lim);
     const sinew_allocator *alloc = sinew__allocator_or_default(opts ? opts->allocator : NULL);
-    char *buf = NULL;
+    char *buf = NULL, *dir = NULL;
     size_t len = 0, cap = 0;
-    sinew_status st = read_file(path, alloc, lim.max_input_bytes, &buf, &len, &cap, err);
+    sinew_status st = read_rig(path, alloc, lim.max_input_bytes, &buf, &len, &cap, &dir, err);
     if (st != SINEW_OK)
         return st;
-    char *dir = dir_of(alloc, path);
-    if (!dir) {
-        sinew__free(alloc, buf, cap);
-        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-    }
     st = sinew__xml_load_buffer(buf, len, path, dir, opts, out, err);
     sinew__free(alloc, dir, strlen(dir) + 1);
     sinew__free(alloc, buf, cap);
@@ -1680,16 +1690,11 @@ sinew_status sinew__xml_load_atlas_file(const char *path, const sinew_load_optio
     const sinew_allocator *alloc = sinew__allocator_or_default(opts ? opts->allocator : NULL);
     sinew_load_limits lim;
     resolve_limits(opts, &lim);
-    char *buf = NULL;
+    char *buf = NULL, *dir = NULL;
     size_t len = 0, cap = 0;
-    sinew_status st = read_file(path, alloc, lim.max_input_bytes, &buf, &len, &cap, err);
+    sinew_status st = read_rig(path, alloc, lim.max_input_bytes, &buf, &len, &cap, &dir, err);
     if (st != SINEW_OK)
         return st;
-    char *dir = dir_of(alloc, path);
-    if (!dir) {
-        sinew__free(alloc, buf, cap);
-        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-    }
     sinew_load_options quiet;
     memset(&quiet, 0, sizeof quiet);
     if (opts)
