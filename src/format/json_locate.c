@@ -66,6 +66,18 @@ static bool key_equals(const char *t, size_t start, size_t end, const char *key)
     return end - start == n && memcmp(t + start, key, n) == 0;
 }
 
+/* Steps over the member or element value at *j and the comma after it: false when no comma
+ * follows (the end of the object or array, or broken text). */
+static bool next_item(const char *text, size_t len, size_t *j) {
+    size_t k = skip_ws(text, len, skip_value(text, len, *j));
+    if (k < len && text[k] == ',') {
+        *j = skip_ws(text, len, k + 1);
+        return true;
+    }
+    *j = k;
+    return false;
+}
+
 size_t sinew__json_locate(const char *text, size_t len, const sinew_json_seg *segs, size_t n, size_t *offset) {
     size_t i = skip_ws(text, len, 0);
     /* skip a UTF-8 byte order mark */
@@ -94,10 +106,7 @@ size_t sinew__json_locate(const char *text, size_t len, const sinew_json_seg *se
                     found = true;
                     break;
                 }
-                j = skip_ws(text, len, skip_value(text, len, j));
-                if (j < len && text[j] == ',')
-                    j = skip_ws(text, len, j + 1);
-                else
+                if (!next_item(text, len, &j))
                     break;
             }
             if (!found)
@@ -114,10 +123,7 @@ size_t sinew__json_locate(const char *text, size_t len, const sinew_json_seg *se
                     found = true;
                     break;
                 }
-                j = skip_ws(text, len, skip_value(text, len, j));
-                if (j < len && text[j] == ',')
-                    j = skip_ws(text, len, j + 1);
-                else
+                if (!next_item(text, len, &j))
                     break;
                 k++;
             }
