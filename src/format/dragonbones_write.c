@@ -749,6 +749,18 @@ static void slot_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
     free(vals);
 }
 
+/* Key k of a one-channel timeline as a frame object appended to `frames` with its "duration" (to
+ * the next key, or to the animation's end); *mk is the key as a span (its easing for easing_json). */
+static cJSON *key_frame(wctx *w, cJSON *frames, const sinew_model_animation *an, const sinew_model_timeline *tl,
+                        uint32_t k, merged_key *mk) {
+    const sinew_model_keyframe *key = &an->keys[tl->first_key + k];
+    double end = k + 1 < tl->key_count ? (double)an->keys[tl->first_key + k + 1].position : (double)an->duration;
+    cJSON *f = obj(w, frames, NULL);
+    *mk = (merged_key){key->position, end - key->position, key->tween ? key : NULL, NAN, 0, key};
+    num(w, f, "duration", sig(mk->dur > 0 ? mk->dur : 0, 9));
+    return f;
+}
+
 static void ffd_timeline(wctx *w, cJSON *out, const sinew_model_animation *an, const sinew_model_timeline *tl) {
     const sinew_model_armature *arm = w->arm;
     if (tl->display >= arm->display_count || tl->target >= arm->slot_count)
@@ -763,13 +775,10 @@ static void ffd_timeline(wctx *w, cJSON *out, const sinew_model_animation *an, c
         num(w, o, "offset", fnum(tl->offset));
     cJSON *frames = arr(w, o, "frame");
     for (uint32_t k = 0; k < tl->key_count; k++) {
-        const sinew_model_keyframe *key = &an->keys[tl->first_key + k];
-        double end = k + 1 < tl->key_count ? (double)an->keys[tl->first_key + k + 1].position : (double)an->duration;
-        cJSON *f = obj(w, frames, NULL);
-        merged_key mk = {key->position, end - key->position, key->tween ? key : NULL, NAN, 0, key};
-        num(w, f, "duration", sig(mk.dur > 0 ? mk.dur : 0, 9));
+        merged_key mk;
+        cJSON *f = key_frame(w, frames, an, tl, k, &mk);
         easing_json(w, f, &mk);
-        const float *v = &tl->values[key->value];
+        const float *v = &tl->values[mk.src0->value];
         uint32_t n = tl->values_per_key, lo = 0, hi = n;
         while (lo < n && v[lo] == 0)
             lo++;
@@ -793,12 +802,9 @@ static void simple_timeline(wctx *w, cJSON *out, const sinew_model_animation *an
         str(w, o, "name", arm->iks[tl->target].name);
     cJSON *frames = arr(w, o, "frame");
     for (uint32_t k = 0; k < tl->key_count; k++) {
-        const sinew_model_keyframe *key = &an->keys[tl->first_key + k];
-        double end = k + 1 < tl->key_count ? (double)an->keys[tl->first_key + k + 1].position : (double)an->duration;
-        cJSON *f = obj(w, frames, NULL);
-        merged_key mk = {key->position, end - key->position, key->tween ? key : NULL, NAN, 0, key};
-        num(w, f, "duration", sig(mk.dur > 0 ? mk.dur : 0, 9));
-        const float *v = &tl->values[key->value];
+        merged_key mk;
+        cJSON *f = key_frame(w, frames, an, tl, k, &mk);
+        const float *v = &tl->values[mk.src0->value];
         if (tl->type == SINEW_TL_IK) {
             easing_json(w, f, &mk);
             num(w, f, "weight", fnum(v[0]));
