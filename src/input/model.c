@@ -162,34 +162,28 @@ uint64_t sinew_input_key_count(const sinew_input_animation *anim) {
     return n;
 }
 
-double sinew_input_duration(const sinew_input_animation *anim) {
+/* The latest end (last = true) or the earliest start of the present curves with keys; 0 when none. */
+static double time_extreme(const sinew_input_animation *anim, bool last) {
     double d = 0;
     bool any = false;
     for (uint32_t i = 0; i < SINEW_INPUT_CURVE_COUNT; i++) {
         const sinew_curve *c = &anim->curves[i];
         if (!sinew_input_curve_present(anim, i) || !c->eval_count)
             continue;
-        double e = sinew_curve_end_time(c);
-        if (!any || e > d)
-            d = e;
+        double t = last ? sinew_curve_end_time(c) : c->eval_keys[0].time;
+        if (!any || (last ? t > d : t < d))
+            d = t;
         any = true;
     }
     return d;
 }
 
+double sinew_input_duration(const sinew_input_animation *anim) {
+    return time_extreme(anim, true);
+}
+
 double sinew_input_start_time(const sinew_input_animation *anim) {
-    double d = 0;
-    bool any = false;
-    for (uint32_t i = 0; i < SINEW_INPUT_CURVE_COUNT; i++) {
-        const sinew_curve *c = &anim->curves[i];
-        if (!sinew_input_curve_present(anim, i) || !c->eval_count)
-            continue;
-        double s = c->eval_keys[0].time;
-        if (!any || s < d)
-            d = s;
-        any = true;
-    }
-    return d;
+    return time_extreme(anim, false);
 }
 
 /* ---- evaluation --------------------------------------------------------------------------- */
