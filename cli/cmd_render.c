@@ -37,7 +37,7 @@ static const char usage_text[] =
     "  --atlas TEX       texture atlas JSON (default: found next to FILE, e.g. X_tex.json)\n"
     "  --armature NAME   armature to draw (default: the first)\n"
     "  --animation NAME  animation to play (default: the armature's first)\n"
-    "  --skin NAME       skin overlaid on the default skin\n"
+    "  --skin NAME       skin overlaid on the default skin (an XML rig: its armature NAME@SKIN)\n"
     "  --fps N           frames per second (default: the data's frame rate)\n"
     "  --loops N         plays of the animation (default 1: a looping animation plays once through)\n"
     "  --scale S         pixels per data unit (default 1)\n"
