@@ -7,6 +7,11 @@
 
 #include "anim/runtime_internal.h"
 
+#if defined(__GNUC__)
+/* GCC/clang vector extensions (plain SSE2 on x86-64, NEON on arm64) for the skinning loop */
+typedef float sw_v2 __attribute__((vector_size(8)));
+#endif
+
 /* ---- transforms ---------------------------------------------------------------------------- */
 
 /* The official Transform -> matrix rule: a = cos(r) sx, b = sin(r) sx, c = -sin(r+k) sy,
@@ -476,46 +481,94 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
     }
     const float *world = arm->world;
     const uint32_t *first = mesh->vertex_first_influence;
-    const float *inf = mesh->run_inf;
-    if (!inf)
+    const float *sk = mesh->run_skin;
+    if (!sk)
         return;
-    if (!arm->deform_nz[s] || !mesh->run_inf_deform) {
-        /* out = sum over influences of M_bone * (w * bind) */
-        const float *q = inf + 4 * (size_t)first[0];
-        for (uint32_t i = 0; i < vc; ++i) {
-            const float *qe = inf + 4 * (size_t)first[i + 1];
-            float xg = 0.0f, yg = 0.0f;
-            for (; q < qe; q += 4) {
-                uint32_t off;
-                memcpy(&off, q + 3, sizeof off);
-                const float *m = world + off;
-                float wx = q[0], wy = q[1], w = q[2];
-                xg += m[0] * wx + m[2] * wy + m[4] * w;
-                yg += m[1] * wx + m[3] * wy + m[5] * w;
+    const float *skd = arm->deform_nz[s] ? mesh->run_skin_deform : NULL;
+#if defined(__GNUC__)
+    if (!skd) {
+        /* bone-major: out[v] += M_bone * (w * bind), with [a b], [c d], [tx ty] loaded once per
+           bone and (x, y) handled as one 2-lane vector */
+        memset(out, 0, 2 * (size_t)vc * sizeof(float));
+        const uint32_t *g = mesh->run_skin_groups;
+        const float *q = sk;
+        for (uint32_t gi = 0; gi < mesh->run_skin_group_count; ++gi, g += 2) {
+            const float *m = world + g[0];
+            sw_v2 ab, cd, t;
+            memcpy(&ab, m, sizeof ab);
+            memcpy(&cd, m + 2, sizeof cd);
+            memcpy(&t, m + 4, sizeof t);
+            for (const float *qe = q + 8 * (size_t)g[1]; q < qe; q += 8) {
+                sw_v2 wx, wy, w, o;
+                uint32_t oi;
+                memcpy(&wx, q, sizeof wx);
+                memcpy(&wy, q + 2, sizeof wy);
+                memcpy(&w, q + 4, sizeof w);
+                memcpy(&oi, q + 6, sizeof oi);
+                memcpy(&o, out + oi, sizeof o);
+                o += ab * wx + cd * wy + t * w;
+                memcpy(out + oi, &o, sizeof o);
             }
-            out[2 * i] = xg;
-            out[2 * i + 1] = yg;
         }
         return;
     }
-    const float *infd = mesh->run_inf_deform;
+    /* with a deform, vertex-major: the bind position moves by the weight-premultiplied 2x2 map
+       of the vertex's (dx, dy) */
     for (uint32_t i = 0; i < vc; ++i) {
-        float xg = 0.0f, yg = 0.0f;
-        float dx = deform[2 * i], dy = deform[2 * i + 1];
-        for (uint32_t k = first[i], e = first[i + 1]; k < e; ++k) {
-            const float *q = inf + 4 * (size_t)k;
-            const float *dm = infd + 4 * (size_t)k;
+        sw_v2 dx = {deform[2 * i], deform[2 * i]}, dy = {deform[2 * i + 1], deform[2 * i + 1]};
+        sw_v2 acc = {0.0f, 0.0f};
+        for (const float *q = skd + 16 * (size_t)first[i], *qe = skd + 16 * (size_t)first[i + 1]; q < qe; q += 16) {
             uint32_t off;
-            memcpy(&off, q + 3, sizeof off);
+            memcpy(&off, q + 6, sizeof off);
             const float *m = world + off;
-            float xl = q[0] + dm[0] * dx + dm[2] * dy;
-            float yl = q[1] + dm[1] * dx + dm[3] * dy;
-            xg += m[0] * xl + m[2] * yl + m[4] * q[2];
-            yg += m[1] * xl + m[3] * yl + m[5] * q[2];
+            sw_v2 ab, cd, t, wx, wy, w, da, db, dc, dd;
+            memcpy(&ab, m, sizeof ab);
+            memcpy(&cd, m + 2, sizeof cd);
+            memcpy(&t, m + 4, sizeof t);
+            memcpy(&wx, q, sizeof wx);
+            memcpy(&wy, q + 2, sizeof wy);
+            memcpy(&w, q + 4, sizeof w);
+            memcpy(&da, q + 8, sizeof da);
+            memcpy(&db, q + 10, sizeof db);
+            memcpy(&dc, q + 12, sizeof dc);
+            memcpy(&dd, q + 14, sizeof dd);
+            sw_v2 xl = wx + da * dx + dc * dy, yl = wy + db * dx + dd * dy;
+            acc += ab * xl + cd * yl + t * w;
+        }
+        memcpy(out + 2 * i, &acc, sizeof acc);
+    }
+#else
+    if (!skd) {
+        memset(out, 0, 2 * (size_t)vc * sizeof(float));
+        const uint32_t *g = mesh->run_skin_groups;
+        const float *q = sk;
+        for (uint32_t gi = 0; gi < mesh->run_skin_group_count; ++gi, g += 2) {
+            const float *m = world + g[0];
+            for (const float *qe = q + 8 * (size_t)g[1]; q < qe; q += 8) {
+                uint32_t oi;
+                memcpy(&oi, q + 6, sizeof oi);
+                out[oi] += m[0] * q[0] + m[2] * q[2] + m[4] * q[4];
+                out[oi + 1] += m[1] * q[0] + m[3] * q[2] + m[5] * q[4];
+            }
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < vc; ++i) {
+        float dx = deform[2 * i], dy = deform[2 * i + 1], xg = 0.0f, yg = 0.0f;
+        for (uint32_t k = first[i]; k < first[i + 1]; ++k) {
+            const float *q = skd + 16 * (size_t)k;
+            uint32_t off;
+            memcpy(&off, q + 6, sizeof off);
+            const float *m = world + off;
+            float xl = q[0] + q[8] * dx + q[12] * dy;
+            float yl = q[2] + q[10] * dx + q[14] * dy;
+            xg += m[0] * xl + m[2] * yl + m[4] * q[4];
+            yg += m[1] * xl + m[3] * yl + m[5] * q[4];
         }
         out[2 * i] = xg;
         out[2 * i + 1] = yg;
     }
+#endif
 }
 
 static bool mesh_bones_changed(const arm_inst *arm, const sinew_model_mesh *mesh) {

@@ -483,7 +483,8 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
     if (arm->bone_count == 0)
         return SINEW_OK;
     uint8_t *seen = sinew__arena_array(arena, arm->bone_count, 1);
-    if (!seen)
+    uint32_t *group_of = sinew__arena_array(arena, arm->bone_count, sizeof(uint32_t));
+    if (!seen || !group_of)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
     for (uint32_t m = 0; m < arm->mesh_count; ++m) {
         sinew_model_mesh *mesh = &arm->meshes[m];
@@ -491,6 +492,10 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
         mesh->run_bones = NULL;
         mesh->run_inf = NULL;
         mesh->run_inf_deform = NULL;
+        mesh->run_skin = NULL;
+        mesh->run_skin_group_count = 0;
+        mesh->run_skin_groups = NULL;
+        mesh->run_skin_deform = NULL;
         if (!mesh->weighted || mesh->influence_count == 0)
             continue;
         memset(seen, 0, arm->bone_count);
@@ -532,6 +537,59 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
         }
         mesh->run_inf = inf;
         mesh->run_inf_deform = infd;
+        /* bone-major records for the plain skinning loop and vertex-major ones (with the
+           deform map) for meshes with a deform; see update_mesh in pose.c */
+        float *sk = sinew__arena_array(arena, (size_t)mesh->influence_count, 8 * sizeof(float));
+        uint32_t *groups = sinew__arena_array(arena, (size_t)n ? n : 1, 2 * sizeof(uint32_t));
+        uint32_t *fill = sinew__arena_array(arena, (size_t)n ? n : 1, sizeof(uint32_t));
+        float *skd = infd ? sinew__arena_array(arena, (size_t)mesh->influence_count, 16 * sizeof(float)) : NULL;
+        if (!sk || !groups || !fill || (infd && !skd))
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        /* counting sort of the influences by bone (group order = list order) */
+        for (uint32_t g = 0; g < n; ++g) {
+            group_of[list[g]] = g;
+            groups[2 * g] = 6u * list[g];
+            groups[2 * g + 1] = 0;
+        }
+        for (uint32_t k = 0; k < mesh->influence_count; ++k)
+            if (mesh->influence_bone[k] < arm->bone_count)
+                groups[2 * group_of[mesh->influence_bone[k]] + 1]++;
+        for (uint32_t g = 0, sum = 0; g < n; ++g) {
+            fill[g] = sum;
+            sum += groups[2 * g + 1];
+        }
+        for (uint32_t v = 0; v < mesh->vertex_count; ++v)
+            for (uint32_t k = mesh->vertex_first_influence[v]; k < mesh->vertex_first_influence[v + 1]; ++k) {
+                uint32_t b = mesh->influence_bone[k];
+                if (b >= arm->bone_count)
+                    continue;
+                if (fill[group_of[b]] >= mesh->influence_count)
+                    continue;
+                float *r = sk + 8 * (size_t)fill[group_of[b]]++;
+                const float *q = inf + 4 * (size_t)k;
+                uint32_t oi = 2 * v;
+                r[0] = r[1] = q[0];
+                r[2] = r[3] = q[1];
+                r[4] = r[5] = q[2];
+                memcpy(&r[6], &oi, sizeof oi);
+                r[7] = 0.0f;
+            }
+        uint32_t ng = n;
+        for (uint32_t k = 0; skd && k < mesh->influence_count; ++k) {
+            float *r = skd + 16 * (size_t)k;
+            const float *q = inf + 4 * (size_t)k;
+            r[0] = r[1] = q[0];
+            r[2] = r[3] = q[1];
+            r[4] = r[5] = q[2];
+            r[6] = q[3];
+            r[7] = 0.0f;
+            for (uint32_t c = 0; c < 4; ++c)
+                r[8 + 2 * c] = r[8 + 2 * c + 1] = infd[4 * (size_t)k + c];
+        }
+        mesh->run_skin = sk;
+        mesh->run_skin_group_count = ng;
+        mesh->run_skin_groups = groups;
+        mesh->run_skin_deform = skd;
     }
     return SINEW_OK;
 }

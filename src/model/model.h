@@ -129,6 +129,17 @@ typedef struct sinew_model_mesh {
                                           matrix offset (6*bone) stored as float bits; an
                                           influence on a missing bone has weight 0 */
     float *run_inf_deform;             /* 4 per influence: w * influence_deform (NULL if none) */
+    float *run_skin;                   /* 8 per influence, grouped by bone (run_skin_groups):
+                                          wx wx wy wy w w (bind position premultiplied by the
+                                          weight, paired for 2-lane vector maths), the output
+                                          float index 2*vertex as float bits, 0 */
+    uint32_t run_skin_group_count;
+    uint32_t *run_skin_groups;         /* 2 per group: bone world matrix offset (6*bone), number
+                                          of run_skin records of that bone */
+    float *run_skin_deform;            /* 8 per influence, in vertex order like run_inf: wx wx wy
+                                          wy w w, offset (6*bone) as float bits, 0; then (next
+                                          8) w * influence_deform [a b c d] paired as a a b b c c
+                                          d d. NULL when the mesh has no influence_deform */
 } sinew_model_mesh;
 
 typedef struct sinew_model_display {
