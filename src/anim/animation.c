@@ -152,6 +152,15 @@ static void tl_reset(tl_state *t, uint8_t kind, const sinew_model_timeline *T, c
     if (!T)
         return;
     t->fc = T->grid_key_count;
+    t->chan = 0xff;
+    if (kind == TLK_BONE && T->values_per_key >= 2) {
+        if (T->type == SINEW_TL_BONE_TRANSLATE)
+            t->chan = 0;
+        else if (T->type == SINEW_TL_BONE_ROTATE)
+            t->chan = 2;
+        else if (T->type == SINEW_TL_BONE_SCALE)
+            t->chan = 4;
+    }
     double sc, off;
     tl_scale_offset(T, &sc, &off);
     t->follow = t->fc > 1 && sc == 1.0 && off == 0.0;
@@ -446,6 +455,20 @@ static void ik_tl_update(const tl_ctx *c, tl_state *t, double time) {
     }
 }
 
+/* At a key arrival of a 2-channel bone timeline: its key values and the tween's deltas, as
+ * bone_tl_result computes them. */
+static void bone_tl_cache(tl_state *t) {
+    const sinew_model_timeline *T = t->T;
+    uint32_t fi = (uint32_t)t->frame_index;
+    const float *v0 = key_values(T, fi);
+    const float *v1 = t->has_delta ? key_values(T, next_key(t)) : v0;
+    t->v0 = v0;
+    t->d0 = (double)v1[0] - v0[0];
+    t->d1 = (double)v1[1] - v0[1];
+    if (t->chan == 2 && t->has_delta && fi == t->fc - 1 && !T->rotation_plain)
+        t->d0 = sinew__normalize_radian(t->d0);
+}
+
 /* set_current_time for a timeline that follows the action timeline (inlined: most do). */
 static inline bool follow_time(const tl_ctx *c, tl_state *t) {
     const tl_state *a = &c->st->action_tl;
@@ -467,13 +490,28 @@ static inline bool bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
     if (t->follow ? !follow_time(c, t) : !set_current_time(c, t, time))
         return false;
     bool arrived = tl_seek(c, t);
-    if (arrived)
+    if (arrived) {
         tween_arrive(c, t);
+        if (t->chan != 0xff)
+            bone_tl_cache(t);
+    }
     if (t->tween_state != 0) {
         tween_update_frame(c, t);
         return true;
     }
     return arrived;
+}
+
+/* Writes a 2-channel bone timeline's values straight into the pose (a lone state at weight 1:
+ * the same float as the blend would store), marking the bone dirty if a value changed. */
+static inline void bone_tl_write(arm_inst *arm, const tl_state *t) {
+    float *p = arm->pose + (size_t)t->target * 6 + t->chan;
+    double pr = t->progress;
+    float v[2] = {(float)(t->v0[0] + t->d0 * pr), (float)(t->v0[1] + t->d1 * pr)};
+    if (memcmp(p, v, sizeof v) != 0) {
+        memcpy(p, v, sizeof v);
+        arm->bone_dirty[t->target] = 1;
+    }
 }
 
 /* Adds one bone timeline's channels to res (identity-initialised by the caller). */
@@ -795,6 +833,16 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
             if (T->type == SINEW_TL_IK && T->target == k && T->key_count > 0)
                 push_tl(st, TLK_IK, T, k);
         }
+    /* the direct bone path: 2-channel timelines only, no channel of a bone written twice */
+    st->bones_direct = true;
+    for (uint32_t i = 0; i < st->bone_tl_count && st->bones_direct; ++i) {
+        const tl_state *t = &st->tls[i];
+        if (t->chan == 0xff)
+            st->bones_direct = false;
+        for (uint32_t j = i + 1; j < st->bone_tl_count && st->tls[j].target == t->target; ++j)
+            if (st->tls[j].chan == t->chan)
+                st->bones_direct = false;
+    }
     st->pose_active = st->reset_to_pose;
     for (uint8_t k = 0; k <= TLK_IK; ++k)
         tl_reset(&st->pose_tl[k], k, NULL, anim, 0);
@@ -991,6 +1039,15 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     bool fading_out = st->fade_state > 0;
     bool steady = arm->state_count == 1 && st->bones_applied && !st->pose_active && st->fade_state == 0 &&
                   st->weight_result == st->applied_weight;
+    if (steady && st->bones_direct && st->weight_result == 1.0) {
+        /* each changed timeline writes its own two channels into the pose */
+        for (uint32_t i = 0; i < nb; ++i) {
+            tl_state *t = &st->tls[i];
+            if (t->play_state <= 0 && bone_tl_update(&c, t, time))
+                bone_tl_write(arm, t);
+        }
+        nb = 0;
+    }
     for (uint32_t i = 0; i < nb;) {
         uint32_t bone = st->tls[i].target;
         uint32_t j = i;
@@ -1019,6 +1076,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     }
     st->bones_applied = arm->state_count == 1;
     st->applied_weight = st->weight_result;
+    nb = st->bone_tl_count;
     if (st->pose_active)
         pose_bones(&c);
     if (st->display_control) {

@@ -45,7 +45,10 @@ typedef struct tl_state {
     uint8_t dirty;
     uint8_t tween_type;
     uint8_t follow;            /* takes its time from the action timeline */
-    uint8_t pad_;
+    uint8_t chan;              /* bone timelines of 2 channels: first pose channel (0 translate,
+                                  2 rotate/skew, 4 scale); 0xff otherwise */
+    const float *v0;           /* bone timelines (chan != 0xff): values of the current key */
+    double d0, d1;             /* ... and the tween's deltas towards the next key (0 if none) */
 } tl_state;
 
 typedef struct anim_state {
@@ -55,6 +58,8 @@ typedef struct anim_state {
     bool action_enabled, display_control, reset_to_pose;
     bool pose_active;          /* pose timelines still in place (until the fade-in completes) */
     bool bones_applied;        /* the last advance applied every bone timeline as the only state */
+    bool bones_direct;         /* every bone timeline has 2 channels and no two of a bone share one:
+                                  a lone state at weight 1 writes them straight into the pose */
     double applied_weight;     /* weight_result of that advance */
     int8_t fade_state, sub_fade_state;
     uint8_t playhead_state;
