@@ -109,7 +109,10 @@ static void print_json(const sinew_data *data) {
 static void print_text(const char *file, const sinew_data *data, const char *atlas_path, const sinew_atlas *atlas) {
     sinew_data_info di;
     sinew_data_get_info(data, &di);
-    printf("%s: DragonBones %s", file, di.version);
+    if (strcmp(di.format, "xml") == 0)
+        printf("%s: XML rig", file);
+    else
+        printf("%s: DragonBones %s", file, di.version);
     if (di.compatible_version)
         printf(" (compatible %s)", di.compatible_version);
     printf(", name \"%s\", %g fps, %u armature%s%s\n", di.name, (double)di.frame_rate, di.armature_count,

@@ -157,7 +157,7 @@ typedef struct sinew_ik_info {
 typedef struct sinew_animation_info {
     const char *name;
     float frames;                   /**< duration in frames */
-    float duration_s;               /**< duration in seconds (frames / armature frame rate) */
+    double duration_s;              /**< duration in seconds (frames / armature frame rate) */
     int32_t play_times;             /**< 0 = loop forever */
     float fade_in_time_s;           /**< < 0 when the file gives none */
     uint32_t timeline_count;

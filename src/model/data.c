@@ -358,7 +358,7 @@ sinew_status sinew_data_animation_info(const sinew_data *data, uint32_t armature
     const sinew_model_animation *N = &A->animations[animation];
     out->name = N->name;
     out->frames = N->duration;
-    out->duration_s = A->frame_rate > 0.0f ? N->duration / A->frame_rate : 0.0f;
+    out->duration_s = A->frame_rate > 0.0f ? (double)N->duration / (double)A->frame_rate : 0.0;
     out->play_times = N->play_times;
     out->fade_in_time_s = N->fade_in_time;
     out->timeline_count = N->timeline_count;
