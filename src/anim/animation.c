@@ -869,6 +869,7 @@ static void pose_bones(const tl_ctx *c) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
         if (st->covered[b] & COV_BONE)
             continue;
+        arm->blend_touched = true;
         int bs = blend_update(&arm->blend[b], (float)st->weight_result, st->layer);
         if (bs != 0)
             bone_blend(arm, b, bs, identity);
@@ -1061,6 +1062,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
             i = j;
             continue;
         }
+        arm->blend_touched = true;
         int bs = blend_update(&arm->blend[bone], (float)st->weight_result, st->layer);
         if (bs != 0) {
             double r[6] = {0, 0, 0, 0, 1, 1};

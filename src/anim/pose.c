@@ -103,26 +103,37 @@ static const double *bone_global(arm_inst *arm, uint32_t b) {
     return g;
 }
 
+/* The usual inherit flags (a parent, inheriting translation, rotation and scale): world = local x
+ * parent; the local matrix (and its sin/cos) is redone only when the bone's own transform changed.
+ * The decomposed global is left to be made on demand from the matrix, except for the scale,
+ * whose signs the decomposition keeps. */
+static inline void bone_world_plain(arm_inst *arm, uint32_t b, const sinew_model_bone *bd, uint32_t parent) {
+    const float *p = arm->pose + (size_t)b * 6;
+    double *g = arm->global + (size_t)b * 6;
+    float *local = arm->local + (size_t)b * 6;
+    if (arm->bone_dirty[b] || !arm->local_ok[b]) {
+        tf_matrix((double)bd->setup.rotation + p[2], (double)bd->setup.skew + p[3],
+                  (double)bd->setup.scale_x * p[4], (double)bd->setup.scale_y * p[5],
+                  (double)bd->setup.x + p[0], (double)bd->setup.y + p[1], local);
+        arm->local_ok[b] = 1;
+    }
+    mat_concat(local, arm->world + (size_t)parent * 6, arm->world + (size_t)b * 6);
+    g[4] = (double)bd->setup.scale_x * p[4];
+    g[5] = (double)bd->setup.scale_y * p[5];
+}
+
+static inline bool bone_is_plain(const sinew_model_bone *bd) {
+    return bd->parent != SINEW_INVALID_INDEX && bd->inherit_scale && bd->inherit_rotation && bd->inherit_translation;
+}
+
 static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     const sinew_model_bone *bd = &arm->data->bones[b];
     const float *p = arm->pose + (size_t)b * 6;
     double *g = arm->global + (size_t)b * 6;
     float *m = arm->world + (size_t)b * 6;
     uint32_t parent = bd->parent;
-    if (parent != SINEW_INVALID_INDEX && bd->inherit_scale && bd->inherit_rotation && bd->inherit_translation) {
-        /* the common case: world = local x parent; the local matrix (and its sin/cos) is redone
-         * only when the bone's own transform changed. The decomposed global is left invalid (made
-         * on demand from the matrix) except for the scale, whose signs the decomposition keeps. */
-        float *local = arm->local + (size_t)b * 6;
-        if (arm->bone_dirty[b] || !arm->local_ok[b]) {
-            tf_matrix((double)bd->setup.rotation + p[2], (double)bd->setup.skew + p[3],
-                      (double)bd->setup.scale_x * p[4], (double)bd->setup.scale_y * p[5],
-                      (double)bd->setup.x + p[0], (double)bd->setup.y + p[1], local);
-            arm->local_ok[b] = 1;
-        }
-        mat_concat(local, arm->world + (size_t)parent * 6, m);
-        g[4] = (double)bd->setup.scale_x * p[4];
-        g[5] = (double)bd->setup.scale_y * p[5];
+    if (bone_is_plain(bd)) {
+        bone_world_plain(arm, b, bd, parent);
         if (is_cache) {
             from_matrix(m, g);
             arm->global_valid[b] = 1;
@@ -277,49 +288,63 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     const sinew_model_armature *d = arm->data;
     uint32_t n = arm->bone_count;
-    memset(arm->computed, 0, n);
+    if (arm->blend_touched) {
+        for (uint32_t b = 0; b < n; ++b)
+            arm->blend[b].dirty = false;
+        arm->blend_touched = false;
+    }
     memset(arm->bone_changed, 0, n);
+    const uint8_t *ik_root = d->ik_count > 0 ? d->run_ik_root : NULL;
+    if (ik_root)
+        memset(arm->computed, 0, n);
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
-        arm->blend[b].dirty = false;
-        uint32_t parent = d->bones[b].parent;
+        const sinew_model_bone *bd = &d->bones[b];
+        uint32_t parent = bd->parent;
         bool need = arm->bone_dirty[b] || (parent < n && arm->bone_changed[parent]);
-        uint32_t nik = d->run_ik_root && d->run_ik_root[b] ? d->ik_count : 0;
-        for (uint32_t c = 0; c < nik; ++c) {
-            const sinew_model_ik *ik = &d->iks[c];
-            if (ik->root != b || ik->target >= n)
-                continue;
-            bool two = ik->chain > 0 && ik->bone != ik->root && ik->bone < n;
-            bool solve = need || arm->bone_changed[ik->target] || arm->bone_dirty[ik->target] ||
-                         (two && arm->bone_dirty[ik->bone]) || arm->bone_changed[b];
-            if (!solve) {
-                arm->computed[b] = 1;
-                if (two)
-                    arm->computed[ik->bone] = 1;
-                continue;
-            }
-            if (!arm->computed[b] || !arm->bone_changed[b]) {
-                compute_bone(arm, b, true);
-                arm->computed[b] = 1;
-            }
-            if (two) {
-                if (!arm->computed[ik->bone] || !arm->bone_changed[ik->bone]) {
-                    compute_bone(arm, ik->bone, true);
-                    arm->computed[ik->bone] = 1;
+        if (ik_root) {
+            uint32_t nik = ik_root[b] ? d->ik_count : 0;
+            for (uint32_t c = 0; c < nik; ++c) {
+                const sinew_model_ik *ik = &d->iks[c];
+                if (ik->root != b || ik->target >= n)
+                    continue;
+                bool two = ik->chain > 0 && ik->bone != ik->root && ik->bone < n;
+                bool solve = need || arm->bone_changed[ik->target] || arm->bone_dirty[ik->target] ||
+                             (two && arm->bone_dirty[ik->bone]) || arm->bone_changed[b];
+                if (!solve) {
+                    arm->computed[b] = 1;
+                    if (two)
+                        arm->computed[ik->bone] = 1;
+                    continue;
                 }
-                ik_two(arm, b, ik->bone, ik->target, arm->ik_bend[c] != 0, arm->ik_weight[c]);
-                arm->bone_changed[ik->bone] = 1;
-            } else {
-                ik_one(arm, b, ik->target, arm->ik_weight[c]);
-            }
-            arm->bone_changed[b] = 1;
-        }
-        if (!arm->computed[b]) {
-            arm->computed[b] = 1;
-            if (need) {
-                compute_bone(arm, b, false);
+                if (!arm->computed[b] || !arm->bone_changed[b]) {
+                    compute_bone(arm, b, true);
+                    arm->computed[b] = 1;
+                }
+                if (two) {
+                    if (!arm->computed[ik->bone] || !arm->bone_changed[ik->bone]) {
+                        compute_bone(arm, ik->bone, true);
+                        arm->computed[ik->bone] = 1;
+                    }
+                    ik_two(arm, b, ik->bone, ik->target, arm->ik_bend[c] != 0, arm->ik_weight[c]);
+                    arm->bone_changed[ik->bone] = 1;
+                } else {
+                    ik_one(arm, b, ik->target, arm->ik_weight[c]);
+                }
                 arm->bone_changed[b] = 1;
             }
+            if (arm->computed[b])
+                continue;
+            arm->computed[b] = 1;
+        }
+        if (need) {
+            if (bone_is_plain(bd)) {
+                bone_world_plain(arm, b, bd, parent);
+                arm->global_valid[b] = 0;
+            } else {
+                compute_bone(arm, b, false);
+            }
+            arm->bone_changed[b] = 1;
         }
     }
     memset(arm->bone_dirty, 0, n);

@@ -118,6 +118,7 @@ typedef struct arm_inst {
     uint8_t *bone_dirty;       /* animation pose changed since the last bone update */
     uint8_t *bone_changed;     /* world matrix recomputed in the last bone update */
     blend_state *blend;
+    bool blend_touched;        /* some blend[].dirty may be set (cleared by the bone update) */
     uint8_t *bone_has_tl;      /* scratch for state set-up */
     /* IK */
     float *ik_weight;
