@@ -397,8 +397,15 @@ static void slot_tl_apply(const tl_ctx *c, tl_state *t, uint32_t slot, uint32_t 
             }
             arm->deform_dirty[slot] = 1;
         } else if (t->dirty) {
-            for (uint32_t i = 0; i < n; ++i)
-                dv[i] = v0 ? (float)(v0[i] + (v1 ? (v1[i] - v0[i]) * p : 0.0)) : 0.0f;
+            /* the same values as v0 + (v1 - v0) * p per element, with the cases hoisted */
+            if (v0 && v1) {
+                for (uint32_t i = 0; i < n; ++i)
+                    dv[i] = (float)(v0[i] + ((double)v1[i] - v0[i]) * p);
+            } else if (v0) {
+                memcpy(dv, v0, n * sizeof(float));
+            } else {
+                memset(dv, 0, n * sizeof(float));
+            }
             arm->deform_dirty[slot] = 1;
             if (last_target)
                 t->dirty = 0;
