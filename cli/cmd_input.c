@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "sinew/atomic.h"
 #include "sinew/export.h"
 #include "sinew/input.h"
 #include "sinew/render.h"
@@ -126,31 +127,21 @@ static bool same_file(const char *a, const char *b) {
 
 /* Writes JSON atomically next to `path`. */
 static int save_json(const sinew_input_animation *a, const char *path) {
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        return SINEW_EXIT_INTERNAL;
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".tmp-XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "%s: error: cannot create a temporary file next to it: %s\n", path, strerror(errno));
-        free(tmp);
-        return SINEW_EXIT_IO;
-    }
-    FILE *f = fdopen(fd, "wb");
     sinew_error err = {0};
-    sinew_status st = f ? sinew_input_write_json(a, f, &err) : SINEW_E_IO;
-    bool ok = f && st == SINEW_OK && fflush(f) == 0 && fsync(fd) == 0;
-    if (f ? fclose(f) != 0 : close(fd) != 0)
-        ok = false;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return SINEW_EXIT_IO;
+    sinew_atomic_file *af = NULL;
+    FILE *f = NULL;
+    sinew_status st = sinew_atomic_open(path, NULL, 0, &af, &f, &err);
+    if (st == SINEW_OK) {
+        st = sinew_input_write_json(a, f, &err);
+        if (st == SINEW_OK)
+            st = sinew_atomic_commit(af, &err);
+        else
+            sinew_atomic_discard(af);
     }
-    free(tmp);
+    if (st != SINEW_OK) {
+        cli_print_error(path, &err);
+        return cli_exit_code(st);
+    }
     return SINEW_EXIT_OK;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sinew/atomic.h"
 #include "sinew/data.h"
 #include "sinew/instance.h"
 
@@ -465,40 +466,26 @@ int sinew_cmd_poses(int argc, char **argv) {
     }
     if (rc == SINEW_EXIT_OK) {
         FILE *f = stdout;
-        char tmp[4096];
-        tmp[0] = 0;
+        sinew_atomic_file *af = NULL;
+        sinew_error werr = {0};
         if (op.out) {
-            int w = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", op.out, (long)rand());
-            if (w < 0 || (size_t)w >= sizeof tmp) {
-                fprintf(stderr, "%s: error: output path too long\n", op.out);
-                rc = SINEW_EXIT_USAGE;
-            } else {
-                f = fopen(tmp, "wb");
-                if (!f) {
-                    fprintf(stderr, "%s: error: cannot write\n", op.out);
-                    rc = SINEW_EXIT_IO;
-                }
+            const char *inputs[2] = {op.file, op.atlas};
+            if (sinew_atomic_open(op.out, inputs, op.atlas ? 2u : 1u, &af, &f, &werr) != SINEW_OK) {
+                cli_print_error(op.out, &werr);
+                rc = cli_exit_code(werr.code) == SINEW_EXIT_USAGE ? SINEW_EXIT_INPUT : SINEW_EXIT_IO;
             }
         }
         if (rc == SINEW_EXIT_OK) {
             static char buf[1 << 16];
             setvbuf(f, buf, _IOFBF, sizeof buf);
             rc = run(&op, f, data, atlas);
-            if (op.out) {
-                bool bad = ferror(f) != 0;
-                if (fclose(f) != 0 || bad) {
-                    remove(tmp);
-                    fprintf(stderr, "%s: error: write failed\n", op.out);
-                    rc = SINEW_EXIT_IO;
-                } else if (rc != SINEW_EXIT_OK) {
-                    remove(tmp);
-                } else if (rename(tmp, op.out) != 0) {
-                    remove(tmp);
-                    fprintf(stderr, "%s: error: cannot replace the output file\n", op.out);
-                    rc = SINEW_EXIT_IO;
-                }
-            } else {
+            if (!af) {
                 fflush(stdout);
+            } else if (rc != SINEW_EXIT_OK) {
+                sinew_atomic_discard(af);
+            } else if (sinew_atomic_commit(af, &werr) != SINEW_OK) {
+                cli_print_error(op.out, &werr);
+                rc = SINEW_EXIT_IO;
             }
         }
     }

@@ -4,28 +4,8 @@
 
 #include <stdio.h>
 
+#include "base/atomic.h"
 #include "sinew/export.h"
-
-/* A temporary file next to its final path; renamed into place by sinew__tmp_commit. */
-typedef struct sinew__tmpfile {
-    char *final_path;
-    char *tmp_path;
-    FILE *f;           /* open for writing, or NULL once closed */
-} sinew__tmpfile;
-
-/* Creates `DIR/.NAME.tmp-XXXXXX` in the folder of `final_path` (mode 0644). */
-sinew_status sinew__tmp_open(const char *final_path, sinew__tmpfile *t, sinew_error *err);
-/* Flushes, closes and renames onto the final path. On failure the temporary file is removed. */
-sinew_status sinew__tmp_commit(sinew__tmpfile *t, sinew_error *err);
-/* Closes (if open) and removes the temporary file; frees the names. Safe on a zeroed struct. */
-void sinew__tmp_discard(sinew__tmpfile *t);
-/* Closes the FILE (for writers that reopen the name, such as ffmpeg). */
-sinew_status sinew__tmp_close(sinew__tmpfile *t, sinew_error *err);
-
-/* Fails with SINEW_E_ARG if `path` is (or is the same file as) one of `inputs`. */
-sinew_status sinew__check_not_input(const char *path, const char *const *inputs, uint32_t n, sinew_error *err);
-/* Fails with SINEW_E_IO naming the folder if the folder of `path` does not exist or is not a folder. */
-sinew_status sinew__check_folder(const char *path, sinew_error *err);
 
 /* Encodes straight RGBA8 as PNG into an open FILE. */
 sinew_status sinew__png_encode(FILE *f, const char *path, const uint8_t *rgba, uint32_t w, uint32_t h,

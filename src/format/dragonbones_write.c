@@ -14,6 +14,7 @@
  * plain numbers for XML rigs), then picks each key's tweenRotate by replaying the runtime's
  * unwrapping on the exact numbers it writes, so that the runtime follows the same path.
  */
+#include "base/atomic.h"
 #include "format/dragonbones_write.h"
 
 #include <cjson/cJSON.h>
@@ -81,45 +82,6 @@ int32_t sinew__db_tween_rotate_for(double *prev_unwrapped, double deg, double de
     }
     *prev_unwrapped = best_u;
     return best;
-}
-
-/* ---- atomic file writing ---------------------------------------------------------------------- */
-
-sinew_status sinew__write_file_atomic(const char *path, const void *bytes, size_t len, const char *const *inputs,
-                                      size_t input_count, sinew_error *err) {
-    struct stat out_st;
-    if (stat(path, &out_st) == 0) {
-        for (size_t i = 0; i < input_count; i++) {
-            struct stat in_st;
-            if (inputs[i] && stat(inputs[i], &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
-                in_st.st_ino == out_st.st_ino)
-                return sinew__fail_at(err, SINEW_E_ARG, path, 0, 0, NULL, "refusing to overwrite the input file %s",
-                                      inputs[i]);
-        }
-    }
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 32);
-    if (!tmp)
-        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-    snprintf(tmp, n + 32, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        sinew_status st = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot create %s: %s", tmp,
-                                         strerror(errno));
-        free(tmp);
-        return st;
-    }
-    bool ok = fwrite(bytes, 1, len, f) == len;
-    ok = (fflush(f) == 0) && ok;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        sinew_status st = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return st;
-    }
-    free(tmp);
-    return SINEW_OK;
 }
 
 /* ---- JSON helpers ------------------------------------------------------------------------------ */
@@ -1452,9 +1414,9 @@ static sinew_status write_xml_atlas(const char *input, const char *out_dir, cons
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
         goto done;
     }
-    st = sinew__write_file_atomic(res->atlas_png_path, png, png_len, inputs, (size_t)n + 1u, err);
+    st = sinew__write_file_atomic(res->atlas_png_path, png, png_len, inputs, (uint32_t)n + 1u, err);
     if (st == SINEW_OK)
-        st = sinew__write_file_atomic(res->atlas_json_path, text, strlen(text), inputs, (size_t)n + 1u, err);
+        st = sinew__write_file_atomic(res->atlas_json_path, text, strlen(text), inputs, (uint32_t)n + 1u, err);
 done:
     if (st != SINEW_OK) {
         res->atlas_png_path[0] = '\0';

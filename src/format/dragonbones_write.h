@@ -25,10 +25,7 @@ typedef struct sinew_db_write_options {
 sinew_status sinew__db_write_json(const struct sinew_data *data, const sinew_db_write_options *opts,
                                   char **out_text, sinew_error *err);
 
-/* Writes `len` bytes to `path` atomically: a temporary file in the same folder, then rename.
- * Refuses (SINEW_E_ARG) when `path` names the same file as any of the `inputs` (may be NULL). */
-sinew_status sinew__write_file_atomic(const char *path, const void *bytes, size_t len,
-                                      const char *const *inputs, size_t input_count, sinew_error *err);
+/* Files are written with sinew__write_file_atomic (base/atomic.h). */
 
 /* ---- the DragonBones parser's rotation unwrapping, replayed exactly ------------------------ */
 

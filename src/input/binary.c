@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/atomic.h"
 #include "input/input_internal.h"
 
 _Static_assert(sizeof(sinew_curve_key) == 28, "sinew_curve_key must match the 28-byte disk key");
@@ -556,44 +557,7 @@ sinew_status sinew_input_save_file(const sinew_input_animation *anim, const char
     sinew_status st = sinew_input_write_memory(anim, options, &data, &size, err);
     if (st)
         return st;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        sinew_input_free_memory(anim, data, size);
-        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp-XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        st = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot create a temporary file next to it: %s",
-                            strerror(errno));
-        goto done;
-    }
-    size_t off = 0;
-    while (off < size) {
-        ssize_t w = write(fd, data + off, size - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        off += (size_t)w;
-    }
-    if (off != size || fsync(fd) != 0) {
-        close(fd);
-        unlink(tmp);
-        st = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "write error: %s", strerror(errno));
-        goto done;
-    }
-    if (close(fd) != 0 || rename(tmp, path) != 0) {
-        unlink(tmp);
-        st = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-        goto done;
-    }
-    st = SINEW_OK;
-done:
-    free(tmp);
+    st = sinew__write_file_atomic(path, data, size, NULL, 0, err);
     sinew_input_free_memory(anim, data, size);
     return st;
 }

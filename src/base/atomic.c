@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "base/error.h"
-#include "export/export_internal.h"
+#include "base/atomic.h"
+#include "sinew/atomic.h"
 
 static char *dup_str(const char *s) {
     size_t n = strlen(s) + 1;
@@ -63,7 +64,7 @@ sinew_status sinew__check_not_input(const char *path, const char *const *inputs,
         if (!same && exists && stat(inputs[i], &in) == 0) same = in.st_dev == out.st_dev && in.st_ino == out.st_ino;
         if (same)
             return sinew__fail_at(err, SINEW_E_ARG, path, 0, 0, NULL,
-                                  "refusing to write '%s': it is one of the inputs", path);
+                                  "refusing to overwrite '%s': it is one of the inputs", path);
     }
     return SINEW_OK;
 }
@@ -138,4 +139,64 @@ void sinew__tmp_discard(sinew__tmpfile *t) {
     free(t->tmp_path);
     free(t->final_path);
     memset(t, 0, sizeof *t);
+}
+
+sinew_status sinew__write_file_atomic(const char *path, const void *bytes, size_t len, const char *const *inputs,
+                                      uint32_t input_count, sinew_error *err) {
+    sinew_status st = sinew__check_not_input(path, inputs, input_count, err);
+    if (st)
+        return st;
+    sinew__tmpfile t;
+    st = sinew__tmp_open(path, &t, err);
+    if (st)
+        return st;
+    if (len && fwrite(bytes, 1, len, t.f) != len) {
+        st = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
+        sinew__tmp_discard(&t);
+        return st;
+    }
+    return sinew__tmp_commit(&t, err);
+}
+
+/* ---- the public face, for front ends that stream into a FILE -------------------------------- */
+
+struct sinew_atomic_file {
+    sinew__tmpfile t;
+};
+
+sinew_status sinew_atomic_open(const char *path, const char *const *inputs, uint32_t input_count,
+                               sinew_atomic_file **out, FILE **stream, sinew_error *err) {
+    if (!path || !out || !stream)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "bad arguments");
+    *out = NULL;
+    *stream = NULL;
+    sinew_status st = sinew__check_not_input(path, inputs, input_count, err);
+    if (st)
+        return st;
+    sinew_atomic_file *a = calloc(1, sizeof *a);
+    if (!a)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    st = sinew__tmp_open(path, &a->t, err);
+    if (st) {
+        free(a);
+        return st;
+    }
+    *out = a;
+    *stream = a->t.f;
+    return SINEW_OK;
+}
+
+sinew_status sinew_atomic_commit(sinew_atomic_file *a, sinew_error *err) {
+    if (!a)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "bad arguments");
+    sinew_status st = sinew__tmp_commit(&a->t, err);
+    free(a);
+    return st;
+}
+
+void sinew_atomic_discard(sinew_atomic_file *a) {
+    if (!a)
+        return;
+    sinew__tmp_discard(&a->t);
+    free(a);
 }

@@ -1,0 +1,35 @@
+/* Atomic files (internal): write to a temporary file in the target folder, then rename. Every
+ * writer in sinew goes through this, so an interrupted or failed write leaves no partial file. */
+#ifndef SINEW_BASE_ATOMIC_H
+#define SINEW_BASE_ATOMIC_H
+
+#include <stdio.h>
+
+#include "sinew/base.h"
+
+/* A temporary file next to its final path; renamed into place by sinew__tmp_commit. */
+typedef struct sinew__tmpfile {
+    char *final_path;
+    char *tmp_path;
+    FILE *f;           /* open for writing, or NULL once closed */
+} sinew__tmpfile;
+
+/* Creates `DIR/.NAME.tmp-XXXXXX` in the folder of `final_path` (mode 0644). */
+sinew_status sinew__tmp_open(const char *final_path, sinew__tmpfile *t, sinew_error *err);
+/* Flushes, syncs, closes and renames onto the final path. On failure the temporary file is removed. */
+sinew_status sinew__tmp_commit(sinew__tmpfile *t, sinew_error *err);
+/* Closes (if open) and removes the temporary file; frees the names. Safe on a zeroed struct. */
+void sinew__tmp_discard(sinew__tmpfile *t);
+/* Closes the FILE (for writers that reopen the name, such as ffmpeg). */
+sinew_status sinew__tmp_close(sinew__tmpfile *t, sinew_error *err);
+
+/* Fails with SINEW_E_ARG if `path` is (or is the same file as) one of `inputs`. */
+sinew_status sinew__check_not_input(const char *path, const char *const *inputs, uint32_t n, sinew_error *err);
+/* Fails with SINEW_E_IO naming the folder if the folder of `path` does not exist or is not a folder. */
+sinew_status sinew__check_folder(const char *path, sinew_error *err);
+
+/* Writes `len` bytes to `path` atomically, refusing to write over any of `inputs`. */
+sinew_status sinew__write_file_atomic(const char *path, const void *bytes, size_t len, const char *const *inputs,
+                                      uint32_t input_count, sinew_error *err);
+
+#endif
