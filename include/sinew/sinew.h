@@ -2,6 +2,7 @@
  * sinew/sinew.h - the umbrella header: everything public in one include.
  *
  *   base.h      status codes, errors, allocator, small math types
+ *   atomic.h    atomic output files (temporary file + rename)
  *   data.h      loading DragonBones JSON / XML rigs and texture atlases; read-only queries
  *   instance.h  the animation runtime: instances, animation state, events, poses
  *   drawlist.h  the renderer boundary
@@ -14,6 +15,7 @@
 #ifndef SINEW_SINEW_H
 #define SINEW_SINEW_H
 
+#include "sinew/atomic.h"
 #include "sinew/base.h"
 #include "sinew/convert.h"
 #include "sinew/curve.h"
