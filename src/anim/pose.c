@@ -284,6 +284,40 @@ static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t targe
     set_from_global(arm, bone);
 }
 
+
+/* The bone arrays of an armature held in a local: a byte flag store would otherwise make the
+ * compiler reload every armature pointer after it. */
+typedef struct bone_arrays {
+    const float *pose;
+    float *world, *local;
+    double *global;
+    uint8_t *local_ok, *gvalid;
+} bone_arrays;
+
+static inline bone_arrays get_bone_arrays(const arm_inst *arm) {
+    bone_arrays r = {arm->pose, arm->world, arm->local, arm->global, arm->local_ok, arm->global_valid};
+    return r;
+}
+
+/* bone_world_plain for the bone loops (own: the bone's pose changed) */
+static inline void plain_bone(const bone_arrays *ba, uint32_t b, const sinew_model_bone *bd, bool own) {
+    const float *p = ba->pose + (size_t)b * 6;
+    float *l = ba->local + (size_t)b * 6;
+    double *g = ba->global + (size_t)b * 6;
+    if (own || !ba->local_ok[b]) {
+        tf_matrix((double)bd->setup.rotation + p[2], (double)bd->setup.skew + p[3],
+                  (double)bd->setup.scale_x * p[4], (double)bd->setup.scale_y * p[5],
+                  (double)bd->setup.x + p[0], (double)bd->setup.y + p[1], l);
+        ba->local_ok[b] = 1;
+    }
+    mat_concat(l, ba->world + (size_t)bd->parent * 6, ba->world + (size_t)b * 6);
+    g[4] = (double)bd->setup.scale_x * p[4];
+    g[5] = (double)bd->setup.scale_y * p[5];
+    ba->gvalid[b] = 0;
+}
+
+static void update_bones_no_ik(arm_inst *arm);
+
 void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     const sinew_model_armature *d = arm->data;
@@ -295,59 +329,89 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
     }
     memset(arm->bone_changed, 0, n);
     const uint8_t *ik_root = d->ik_count > 0 ? d->run_ik_root : NULL;
+    if (!ik_root) {
+        update_bones_no_ik(arm);
+        return;
+    }
     if (ik_root)
         memset(arm->computed, 0, n);
+    const uint32_t *order = d->bone_order;
+    const sinew_model_bone *bones = d->bones;
+    uint8_t *dirty = arm->bone_dirty, *changed = arm->bone_changed, *computed = arm->computed;
+    bone_arrays ba = get_bone_arrays(arm);
     for (uint32_t i = 0; i < n; ++i) {
-        uint32_t b = d->bone_order ? d->bone_order[i] : i;
-        const sinew_model_bone *bd = &d->bones[b];
+        uint32_t b = order ? order[i] : i;
+        const sinew_model_bone *bd = &bones[b];
         uint32_t parent = bd->parent;
-        bool need = arm->bone_dirty[b] || (parent < n && arm->bone_changed[parent]);
-        if (ik_root) {
-            uint32_t nik = ik_root[b] ? d->ik_count : 0;
-            for (uint32_t c = 0; c < nik; ++c) {
+        bool need = dirty[b] || (parent < n && changed[parent]);
+        if (ik_root[b]) {
+            for (uint32_t c = 0; c < d->ik_count; ++c) {
                 const sinew_model_ik *ik = &d->iks[c];
                 if (ik->root != b || ik->target >= n)
                     continue;
                 bool two = ik->chain > 0 && ik->bone != ik->root && ik->bone < n;
-                bool solve = need || arm->bone_changed[ik->target] || arm->bone_dirty[ik->target] ||
-                             (two && arm->bone_dirty[ik->bone]) || arm->bone_changed[b];
+                bool solve = need || changed[ik->target] || dirty[ik->target] ||
+                             (two && dirty[ik->bone]) || changed[b];
                 if (!solve) {
-                    arm->computed[b] = 1;
+                    computed[b] = 1;
                     if (two)
-                        arm->computed[ik->bone] = 1;
+                        computed[ik->bone] = 1;
                     continue;
                 }
-                if (!arm->computed[b] || !arm->bone_changed[b]) {
+                if (!computed[b] || !changed[b]) {
                     compute_bone(arm, b, true);
-                    arm->computed[b] = 1;
+                    computed[b] = 1;
                 }
                 if (two) {
-                    if (!arm->computed[ik->bone] || !arm->bone_changed[ik->bone]) {
+                    if (!computed[ik->bone] || !changed[ik->bone]) {
                         compute_bone(arm, ik->bone, true);
-                        arm->computed[ik->bone] = 1;
+                        computed[ik->bone] = 1;
                     }
                     ik_two(arm, b, ik->bone, ik->target, arm->ik_bend[c] != 0, arm->ik_weight[c]);
-                    arm->bone_changed[ik->bone] = 1;
+                    changed[ik->bone] = 1;
                 } else {
                     ik_one(arm, b, ik->target, arm->ik_weight[c]);
                 }
-                arm->bone_changed[b] = 1;
+                changed[b] = 1;
             }
-            if (arm->computed[b])
-                continue;
-            arm->computed[b] = 1;
         }
+        if (computed[b])
+            continue;
+        computed[b] = 1;
         if (need) {
-            if (bone_is_plain(bd)) {
-                bone_world_plain(arm, b, bd, parent);
-                arm->global_valid[b] = 0;
-            } else {
+            if (bone_is_plain(bd))
+                plain_bone(&ba, b, bd, dirty[b]);
+            else
                 compute_bone(arm, b, false);
-            }
-            arm->bone_changed[b] = 1;
+            changed[b] = 1;
         }
     }
     memset(arm->bone_dirty, 0, n);
+}
+
+/* The bone loop of an armature without IK. The arrays are held in locals: the byte flag stores
+ * would otherwise make the compiler reload every armature pointer after each store. */
+static void update_bones_no_ik(arm_inst *arm) {
+    const sinew_model_armature *d = arm->data;
+    uint32_t n = arm->bone_count;
+    const uint32_t *order = d->bone_order;
+    const sinew_model_bone *bones = d->bones;
+    uint8_t *dirty = arm->bone_dirty, *changed = arm->bone_changed;
+    bone_arrays ba = get_bone_arrays(arm);
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t b = order ? order[i] : i;
+        const sinew_model_bone *bd = &bones[b];
+        uint32_t parent = bd->parent;
+        uint8_t own = dirty[b];
+        if (!own && !(parent < n && changed[parent]))
+            continue;
+        if (bone_is_plain(bd))
+            plain_bone(&ba, b, bd, own);
+        else
+            compute_bone(arm, b, false);
+        changed[b] = 1;
+    }
+    memset(dirty, 0, n);
 }
 
 /* ---- draw order ------------------------------------------------------------------------------ */
@@ -605,27 +669,34 @@ static bool mesh_bones_changed(const arm_inst *arm, const sinew_model_mesh *mesh
 
 void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
-    uint32_t n = arm->slot_count;
+    uint32_t n = arm->slot_count, nb = arm->bone_count;
+    const sinew_model_slot *slots = arm->data->slots;
+    /* held in locals (see bone_arrays); reloaded after a display switch, which may touch any */
+    uint8_t *display_dirty = arm->display_dirty, *slot_changed = arm->slot_changed;
+    uint8_t *deform_dirty = arm->deform_dirty;
+    const uint8_t *bone_changed = arm->bone_changed;
+    const uint32_t *cur_mesh = arm->cur_mesh;
     for (uint32_t s = 0; s < n; ++s) {
-        if (arm->display_dirty[s]) {
-            arm->display_dirty[s] = 0;
+        if (display_dirty[s]) {
+            display_dirty[s] = 0;
             slot_update_display(inst, ai, s);
             arm = &inst->arms[ai];
         }
-        uint32_t bone = arm->data->slots[s].parent;
-        bool moved = arm->slot_changed[s] || (bone < arm->bone_count && arm->bone_changed[bone]);
-        if (moved && bone < arm->bone_count)
+        uint32_t bone = slots[s].parent;
+        uint8_t own = slot_changed[s];
+        bool moved = own || (bone < nb && bone_changed[bone]);
+        if (moved && bone < nb)
             mat_concat(arm->slot_local + (size_t)s * 6, arm->world + (size_t)bone * 6,
                        arm->slot_world + (size_t)s * 6);
-        uint32_t m = arm->cur_mesh[s];
+        uint32_t m = cur_mesh[s];
         if (m != SINEW_INVALID_INDEX) {
             const sinew_model_mesh *mesh = &arm->data->meshes[m];
-            bool redo = arm->deform_dirty[s] || arm->slot_changed[s] ||
-                        (mesh->weighted ? mesh_bones_changed(arm, mesh) : moved);
+            bool redo = deform_dirty[s] || own || (mesh->weighted ? mesh_bones_changed(arm, mesh) : moved);
             if (redo)
                 update_mesh(arm, s);
+            deform_dirty[s] = 0;
         }
-        arm->slot_changed[s] = 0;
-        arm->deform_dirty[s] = 0;
+        if (own)
+            slot_changed[s] = 0;
     }
 }
