@@ -1233,19 +1233,23 @@ static sinew_status build_iks(db *d, const cJSON *arr) {
     ALLOC(A->iks, n);
     TRY(nm_init(d, &d->iks, n));
     sinew__jpush_key(d->c, "ik");
-    uint32_t i = 0;
+    uint32_t i = 0, kept = 0;
     for (const cJSON *v = first; v; v = v->next, i++) {
         const cJSON *f[7];
-        sinew_model_ik *K = &A->iks[i];
+        sinew_model_ik *K = &A->iks[kept];
         sinew__jpush_index(d->c, i);
         TRY(sinew__jfields(d->c, v, &ik_table, f));
         const char *name, *bone, *target;
         TRY(sinew__jstr(d->c, f[0], "name", "", &name));
+        if (!f[1] || !f[2]) {
+            /* Real 4.5 exports contain constraints without a bone or target key; the official
+             * parser drops them (it builds no constraint when either bone is missing). */
+            sinew__jwarn(d->c, NULL, SINEW_E_MISSING, "IK constraint '%s' has no %s (ignored, as the official runtime does)",
+                         name, f[1] ? "target" : "bone");
+            sinew__jpop(d->c);
+            continue;
+        }
         TRY(dup_str(d, name, &K->name));
-        if (!f[1])
-            return sinew__jfail_key(d->c, "bone", SINEW_E_MISSING, "IK constraint '%s' has no bone", name);
-        if (!f[2])
-            return sinew__jfail_key(d->c, "target", SINEW_E_MISSING, "IK constraint '%s' has no target", name);
         TRY(sinew__jstr(d->c, f[1], "bone", "", &bone));
         TRY(sinew__jstr(d->c, f[2], "target", "", &target));
         K->bone = nm_get(&d->bones, bone);
@@ -1269,8 +1273,10 @@ static sinew_status build_iks(db *d, const cJSON *arr) {
         TRY(sinew__jfloat(d->c, f[5], "weight", 1.0f, &K->weight));
         TRY(sinew__jbool(d->c, f[6], "scale", false, &K->scale));
         sinew__jpop(d->c);
+        kept++;
     }
     sinew__jpop(d->c);
+    A->ik_count = n = kept;
     /* IK names for timelines (first wins), then sort stably by root: the order they are solved */
     for (i = 1; i < n; i++) {
         sinew_model_ik k = A->iks[i];

@@ -55,6 +55,19 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 0, "valid file exits 0 (%r)" % r.stderr)
     check(re.search(r"good_ske\.json:2:37: warning: unknown key 'mystery'.*\[armature\[0\]\.bone\[0\]\.mystery\]",
                     r.stderr) is not None, "unknown key warning (%r)" % r.stderr)
+    # an IK constraint without a bone key (seen in a real 4.5 CoreElement export): the official
+    # parser drops it, so sinew loads the file, warns and has no constraint
+    ik = os.path.join(tmp, "ik_ske.json")
+    with open(ik, "w") as fh:
+        fh.write('{"version": "4.5", "armature": [{"name": "a",\n'
+                 '  "bone": [{"name": "r"}, {"name": "c", "parent": "r"}, {"name": "t"}],\n'
+                 '  "ik": [{"name": "c", "target": "t", "chain": 1}, {"name": "k", "bone": "c", "target": "t"}]}]}\n')
+    r = run("validate", ik)
+    check(r.returncode == 0, "IK without a bone: still valid (%r)" % r.stderr)
+    check(re.search(r"ik_ske\.json:3:10: warning: IK constraint 'c' has no bone \(ignored", r.stderr) is not None,
+          "IK without a bone: a located warning (%r)" % r.stderr)
+    r = run("info", ik, "--json")
+    check(r.returncode == 0 and '"ik":1' in r.stdout, "IK without a bone: the other constraint is kept (%r)" % r.stdout)
     r = run("validate", os.path.join(tmp, "nope.json"))
     check(r.returncode == 3, "missing file exits 3 (got %d)" % r.returncode)
     check("nope.json" in r.stderr, "missing file is named")
