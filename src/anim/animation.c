@@ -53,12 +53,14 @@ void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const
         inst->event_head = (inst->event_head + 1) % SINEW_EVENT_CAP;
         inst->event_count--;
         inst->events_dropped++;
+        if (inst->ev_unsealed > inst->event_count)
+            inst->ev_unsealed = inst->event_count;
     }
     uint32_t slot = (inst->event_head + inst->event_count) % SINEW_EVENT_CAP;
     inst->events[slot] = ev;
     inst->ev_serial[slot] = st ? st->serial : 0;
-    inst->ev_sealed[slot] = 0;
     inst->event_count++;
+    inst->ev_unsealed++;
 }
 
 /* ---- easing -------------------------------------------------------------------------------- */

@@ -494,9 +494,9 @@ sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sin
 
 /* Marks undelivered events whose state is gone (see sinew_event.state_ended). */
 static void mark_ended(sinew_instance *inst) {
-    for (uint32_t k = 0; k < inst->event_count; ++k) {
+    for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
         uint32_t slot = (inst->event_head + k) % SINEW_EVENT_CAP;
-        if (inst->ev_sealed[slot] || inst->ev_serial[slot] == 0)
+        if (inst->ev_serial[slot] == 0)
             continue;
         const arm_inst *a = &inst->arms[inst->events[slot].armature_index];
         bool alive = false;
@@ -531,8 +531,7 @@ void sinew_instance_update(sinew_instance *inst, double dt) {
     }
     if (dt == 0.0)
         mark_ended(inst);
-    for (uint32_t k = 0; k < inst->event_count; ++k)
-        inst->ev_sealed[(inst->event_head + k) % SINEW_EVENT_CAP] = 1;
+    inst->ev_unsealed = 0;
     inst->updating = false;
     if (inst->event_fn) {
         sinew_event ev;
@@ -733,6 +732,8 @@ bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out) {
         *out = inst->events[inst->event_head];
     inst->event_head = (inst->event_head + 1) % SINEW_EVENT_CAP;
     inst->event_count--;
+    if (inst->ev_unsealed > inst->event_count)
+        inst->ev_unsealed = inst->event_count;
     return true;
 }
 

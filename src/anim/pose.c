@@ -10,6 +10,9 @@
 #if defined(__GNUC__)
 /* GCC/clang vector extensions (plain SSE2 on x86-64, NEON on arm64) for the skinning loop */
 typedef float sw_v2 __attribute__((vector_size(8)));
+#define SW_INLINE __attribute__((always_inline)) inline
+#else
+#define SW_INLINE inline
 #endif
 
 /* ---- transforms ---------------------------------------------------------------------------- */
@@ -300,7 +303,7 @@ static inline bone_arrays get_bone_arrays(const arm_inst *arm) {
 }
 
 /* bone_world_plain for the bone loops (own: the bone's pose changed) */
-static inline void plain_bone(const bone_arrays *ba, uint32_t b, const sinew_model_bone *bd, bool own) {
+static SW_INLINE void plain_bone(const bone_arrays *ba, uint32_t b, const sinew_model_bone *bd, bool own) {
     const float *p = ba->pose + (size_t)b * 6;
     float *l = ba->local + (size_t)b * 6;
     double *g = ba->global + (size_t)b * 6;

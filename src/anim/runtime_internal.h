@@ -166,7 +166,8 @@ struct sinew_instance {
     arm_inst *arms;
     sinew_event *events;       /* ring of SINEW_EVENT_CAP */
     uint32_t ev_serial[SINEW_EVENT_CAP];  /* state serial of each queued event */
-    uint8_t ev_sealed[SINEW_EVENT_CAP];   /* delivered (end of an update): frozen */
+    uint32_t ev_unsealed;      /* the newest this many queued events are from the running update;
+                                  the older ones were delivered at the end of one: frozen */
     uint32_t next_serial;
     uint32_t event_head, event_count;
     uint64_t events_dropped;
