@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *out) {
@@ -244,14 +245,33 @@ sinew_status sinew__jfields(sinew_jctx *c, const cJSON *obj, const sinew_jkeys *
     return SINEW_OK;
 }
 
+/* A number, or a string holding nothing but a number: real exports write some numbers as strings
+ * ("-28.50"), and the official runtime coerces them. Returns false for anything else. */
+static bool number_value(const cJSON *v, double *out) {
+    if (cJSON_IsNumber(v)) {
+        *out = v->valuedouble;
+        return true;
+    }
+    if (!cJSON_IsString(v) || !v->valuestring[0])
+        return false;
+    char *end;
+    double d = strtod(v->valuestring, &end);
+    while (*end == ' ')
+        end++;
+    if (*end != '\0' || end == v->valuestring || v->valuestring[0] == ' ')
+        return false;
+    *out = d;
+    return true;
+}
+
 sinew_status sinew__jnum(sinew_jctx *c, const cJSON *v, const char *key, double def, double *out) {
     if (!v || cJSON_IsNull(v) || (cJSON_IsString(v) && strcmp(v->valuestring, "NaN") == 0)) {
         *out = def;
         return SINEW_OK;
     }
-    if (!cJSON_IsNumber(v))
+    double d;
+    if (!number_value(v, &d))
         return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be a number", key);
-    double d = v->valuedouble;
     if (!isfinite(d))
         return sinew__jfail_key(c, key, SINEW_E_RANGE, "'%s' is not a finite number", key);
     *out = d;
@@ -339,17 +359,17 @@ sinew_status sinew__jarray(sinew_jctx *c, const cJSON *v, const char *key, const
 sinew_status sinew__jfloats(sinew_jctx *c, const cJSON *first, const char *key, float *dst, uint32_t n) {
     const cJSON *e = first;
     for (uint32_t i = 0; i < n && e; i++, e = e->next) {
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble > (double)FLT_MAX ||
-            e->valuedouble < -(double)FLT_MAX) {
+        double d = 0.0;
+        if (!number_value(e, &d) || !isfinite(d) || d > (double)FLT_MAX || d < -(double)FLT_MAX) {
             sinew__jpush_key(c, key);
             sinew__jpush_index(c, i);
-            sinew_status st = sinew__jfail(c, cJSON_IsNumber(e) ? SINEW_E_RANGE : SINEW_E_TYPE,
+            sinew_status st = sinew__jfail(c, number_value(e, &d) ? SINEW_E_RANGE : SINEW_E_TYPE,
                                            "'%s'[%u] must be a finite number", key, i);
             sinew__jpop(c);
             sinew__jpop(c);
             return st;
         }
-        dst[i] = (float)e->valuedouble;
+        dst[i] = (float)d;
     }
     return SINEW_OK;
 }

@@ -68,6 +68,19 @@ with tempfile.TemporaryDirectory() as tmp:
           "IK without a bone: a located warning (%r)" % r.stderr)
     r = run("info", ik, "--json")
     check(r.returncode == 0 and '"ik":1' in r.stdout, "IK without a bone: the other constraint is kept (%r)" % r.stdout)
+    # numbers written as strings (a real 4.5 export writes mesh vertices and uvs so): the official
+    # runtime coerces them, and so does sinew; a string that is not a number stays an error
+    strnum = os.path.join(tmp, "strnum_ske.json")
+    with open(strnum, "w") as fh:
+        fh.write('{"version": "4.5", "armature": [{"name": "a", "bone": [{"name": "r",'
+                 ' "transform": {"x": "12.50", "y": "-3"}}]}]}\n')
+    r = run("validate", strnum)
+    check(r.returncode == 0 and " error: " not in r.stderr, "numeric strings are numbers (%r)" % r.stderr)
+    with open(strnum, "w") as fh:
+        fh.write('{"version": "4.5", "armature": [{"name": "a", "bone": [{"name": "r",'
+                 ' "transform": {"x": "12.5px"}}]}]}\n')
+    r = run("validate", strnum)
+    check(r.returncode == 2 and "'x' must be a number" in r.stderr, "a non-numeric string is an error (%r)" % r.stderr)
     r = run("validate", os.path.join(tmp, "nope.json"))
     check(r.returncode == 3, "missing file exits 3 (got %d)" % r.returncode)
     check("nope.json" in r.stderr, "missing file is named")
