@@ -513,13 +513,57 @@ static inline bool bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
 
 /* Writes a 2-channel bone timeline's values straight into the pose (a lone state at weight 1:
  * the same float as the blend would store), marking the bone dirty if a value changed. */
-static inline void bone_tl_write(arm_inst *arm, const tl_state *t) {
-    float *p = arm->pose + (size_t)t->target * 6 + t->chan;
+static inline void bone_tl_write(float *pose, uint8_t *bone_dirty, const tl_state *t) {
+    float *p = pose + (size_t)t->target * 6 + t->chan;
     double pr = t->progress;
     float v[2] = {(float)(t->v0[0] + t->d0 * pr), (float)(t->v0[1] + t->d1 * pr)};
     if (memcmp(p, v, sizeof v) != 0) {
         memcpy(p, v, sizeof v);
-        arm->bone_dirty[t->target] = 1;
+        bone_dirty[t->target] = 1;
+    }
+}
+
+/* The bone timelines of a lone state at weight 1 with direct writes (bones_direct). A timeline
+ * that follows the action timeline takes its time, play count and state from it (follow_time and
+ * tl_seek, inlined with the action timeline's values and the pose arrays held in locals: the
+ * stores through t and the byte flags would otherwise make the compiler reload them). */
+static void bones_direct_advance(const tl_ctx *c, double time) {
+    anim_state *st = c->st;
+    float *pose = c->arm->pose;
+    uint8_t *bone_dirty = c->arm->bone_dirty;
+    const int8_t a_state = st->action_tl.play_state;
+    const int32_t a_times = st->action_tl.current_play_times;
+    const double a_time = st->action_tl.current_time;
+    const uint32_t ff = c->follow_frame;
+    tl_state *t = st->tls, *end = st->tls + st->bone_tl_count;
+    for (; t < end; ++t) {
+        if (t->play_state > 0)
+            continue;
+        if (!t->follow) {
+            if (bone_tl_update(c, t, time))
+                bone_tl_write(pose, bone_dirty, t);
+            continue;
+        }
+        if (a_times == t->current_play_times && a_time == t->current_time)
+            continue;
+        if ((t->play_state < 0 && a_state != t->play_state) ||
+            (a_state <= 0 && a_times != t->current_play_times))
+            t->frame_index = -1;
+        t->play_state = a_state;
+        t->current_play_times = a_times;
+        t->current_time = a_time;
+        uint32_t k = t->T->frame_keys[ff]; /* follow: more than one key */
+        bool arrived = t->frame_index != (int32_t)k;
+        if (arrived) {
+            t->frame_index = (int32_t)k;
+            tween_arrive(c, t);
+            bone_tl_cache(t);
+        }
+        if (t->tween_state != 0)
+            tween_update_frame(c, t);
+        else if (!arrived)
+            continue;
+        bone_tl_write(pose, bone_dirty, t);
     }
 }
 
@@ -1051,11 +1095,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
                   st->weight_result == st->applied_weight;
     if (steady && st->bones_direct && st->weight_result == 1.0) {
         /* each changed timeline writes its own two channels into the pose */
-        for (uint32_t i = 0; i < nb; ++i) {
-            tl_state *t = &st->tls[i];
-            if (t->play_state <= 0 && bone_tl_update(&c, t, time))
-                bone_tl_write(arm, t);
-        }
+        bones_direct_advance(&c, time);
         nb = 0;
     }
     for (uint32_t i = 0; i < nb;) {
