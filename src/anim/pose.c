@@ -10,6 +10,7 @@
 #if defined(__GNUC__)
 /* GCC/clang vector extensions (plain SSE2 on x86-64, NEON on arm64) for the skinning loop */
 typedef float sw_v2 __attribute__((vector_size(8)));
+typedef float sw_v4 __attribute__((vector_size(16)));
 #define SW_INLINE __attribute__((always_inline)) inline
 #else
 #define SW_INLINE inline
@@ -582,6 +583,34 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
         /* bone-major: out[v] += M_bone * (w * bind), with [a b], [c d], [tx ty] loaded once per
            bone and (x, y) handled as one 2-lane vector */
         memset(out, 0, 2 * (size_t)vc * sizeof(float));
+        if (mesh->run_skin4) {
+            /* two influences of one bone per step as one 4-lane vector (the same operations per
+               lane as the 2-lane loop below); the second vertex is stored first, so a lone
+               record (second half zero, same vertex) leaves the first one's sum */
+            const uint32_t *g = mesh->run_skin4_groups;
+            const float *q = mesh->run_skin4;
+            for (uint32_t gi = 0; gi < mesh->run_skin_group_count; ++gi, g += 2) {
+                const float *m = world + g[0];
+                sw_v4 ab = {m[0], m[1], m[0], m[1]}, cd = {m[2], m[3], m[2], m[3]}, t = {m[4], m[5], m[4], m[5]};
+                for (const float *qe = q + 16 * (size_t)g[1]; q < qe; q += 16) {
+                    sw_v4 wx, wy, w, o;
+                    uint32_t oi[2];
+                    float ov[4];
+                    memcpy(&wx, q, sizeof wx);
+                    memcpy(&wy, q + 4, sizeof wy);
+                    memcpy(&w, q + 8, sizeof w);
+                    memcpy(oi, q + 12, sizeof oi);
+                    memcpy(ov, out + oi[0], 2 * sizeof(float));
+                    memcpy(ov + 2, out + oi[1], 2 * sizeof(float));
+                    memcpy(&o, ov, sizeof o);
+                    o += ab * wx + cd * wy + t * w;
+                    memcpy(ov, &o, sizeof o);
+                    memcpy(out + oi[1], ov + 2, 2 * sizeof(float));
+                    memcpy(out + oi[0], ov, 2 * sizeof(float));
+                }
+            }
+            return;
+        }
         const uint32_t *g = mesh->run_skin_groups;
         const float *q = sk;
         for (uint32_t gi = 0; gi < mesh->run_skin_group_count; ++gi, g += 2) {

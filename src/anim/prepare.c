@@ -496,6 +496,8 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
         mesh->run_skin_group_count = 0;
         mesh->run_skin_groups = NULL;
         mesh->run_skin_deform = NULL;
+        mesh->run_skin4 = NULL;
+        mesh->run_skin4_groups = NULL;
         if (!mesh->weighted || mesh->influence_count == 0)
             continue;
         memset(seen, 0, arm->bone_count);
@@ -586,6 +588,37 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
             for (uint32_t c = 0; c < 4; ++c)
                 r[8 + 2 * c] = r[8 + 2 * c + 1] = infd[4 * (size_t)k + c];
         }
+        /* the same records in pairs (see run_skin4 in model.h) */
+        float *sk4 = sinew__arena_array(arena, (size_t)mesh->influence_count, 16 * sizeof(float));
+        uint32_t *groups4 = sinew__arena_array(arena, (size_t)n ? n : 1, 2 * sizeof(uint32_t));
+        if (!sk4 || !groups4)
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        {
+            float *dst = sk4;
+            const float *src = sk;
+            for (uint32_t g = 0; g < ng; ++g) {
+                uint32_t cnt = groups[2 * g + 1], pairs = 0;
+                for (uint32_t i = 0; i < cnt; ++pairs) {
+                    const float *r0 = src + 8 * (size_t)i, *r1 = NULL;
+                    if (i + 1 < cnt && memcmp(&src[8 * (size_t)i + 6], &src[8 * (size_t)(i + 1) + 6], sizeof(float)) != 0)
+                        r1 = src + 8 * (size_t)(i + 1);
+                    for (uint32_t c = 0; c < 3; ++c) {
+                        dst[4 * c] = dst[4 * c + 1] = r0[2 * c];
+                        dst[4 * c + 2] = dst[4 * c + 3] = r1 ? r1[2 * c] : 0.0f;
+                    }
+                    dst[12] = r0[6];
+                    dst[13] = r1 ? r1[6] : r0[6];
+                    dst[14] = dst[15] = 0.0f;
+                    dst += 16;
+                    i += r1 ? 2 : 1;
+                }
+                src += 8 * (size_t)cnt;
+                groups4[2 * g] = groups[2 * g];
+                groups4[2 * g + 1] = pairs;
+            }
+        }
+        mesh->run_skin4 = sk4;
+        mesh->run_skin4_groups = groups4;
         mesh->run_skin = sk;
         mesh->run_skin_group_count = ng;
         mesh->run_skin_groups = groups;

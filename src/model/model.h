@@ -140,6 +140,12 @@ typedef struct sinew_model_mesh {
                                           wy w w, offset (6*bone) as float bits, 0; then (next
                                           8) w * influence_deform [a b c d] paired as a a b b c c
                                           d d. NULL when the mesh has no influence_deform */
+    float *run_skin4;                  /* run_skin in pairs of the same bone for 4-lane vector maths,
+                                          16 per pair: wx0 wx0 wx1 wx1, wy0 wy0 wy1 wy1, w0 w0 w1
+                                          w1, output indices 2*vertex0 and 2*vertex1 as float bits,
+                                          0, 0. A lone record (odd count, or both of one vertex)
+                                          has a zero second half with vertex1 = vertex0 */
+    uint32_t *run_skin4_groups;        /* 2 per run_skin group: matrix offset, number of pairs */
 } sinew_model_mesh;
 
 typedef struct sinew_model_display {
