@@ -168,6 +168,14 @@ static void tl_reset(tl_state *t, uint8_t kind, const sinew_model_timeline *T, c
     t->follow = t->fc > 1 && sc == 1.0 && off == 0.0;
 }
 
+/* fmod(p, d) for p >= 0, d > 0, given q = floor(p / d): when q is the true quotient, p - q d is
+ * exactly fmod's (representable) result, which one fma yields; otherwise (p / d rounded across
+ * an integer) the value falls outside [0, d) and fmod itself is used. */
+static inline double fmod_q(double p, double d, double q) {
+    double r = fma(-q, d, p);
+    return r >= 0.0 && r < d ? r : fmod(p, d);
+}
+
 static bool set_current_time(const tl_ctx *c, tl_state *t, double passed) {
     anim_state *st = c->st;
     int8_t prev_state = t->play_state;
@@ -203,10 +211,10 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, double passed) {
             if (passed < 0.0) {
                 passed = -passed;
                 times = floor(passed / duration);
-                t->current_time = duration - fmod(passed, duration);
+                t->current_time = duration - fmod_q(passed, duration, times);
             } else {
                 times = floor(passed / duration);
-                t->current_time = fmod(passed, duration);
+                t->current_time = fmod_q(passed, duration, times);
             }
             t->current_play_times = times < 2147483647.0 ? (int32_t)times : INT32_MAX;
         }
