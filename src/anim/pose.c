@@ -534,10 +534,18 @@ static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
     sinew__set_active_tree(inst, child, arm->active);
     c->activated_now = true;
     const sinew_model_display *dd = &arm->data->displays[disp];
-    if (dd->action_count > 0) {
+    /* The child's actions: the display's own, else the slot's `actions`, which the official parser
+     * gives to the armature display at the slot's setup display index. */
+    const sinew_model_slot *sd = &arm->data->slots[s];
+    uint32_t first_action = dd->first_action, action_count = dd->action_count;
+    if (action_count == 0 && sd->action_count > 0 && arm->display_index[s] == sd->display_index) {
+        first_action = sd->first_action;
+        action_count = sd->action_count;
+    }
+    if (action_count > 0) {
         /* buffered in front, run at the end of this armature's update */
-        for (uint32_t k = dd->action_count; k-- > 0;) {
-            uint32_t act = dd->first_action + k;
+        for (uint32_t k = action_count; k-- > 0;) {
+            uint32_t act = first_action + k;
             bool dup = false;
             for (uint32_t q = 0; q < arm->action_count; ++q)
                 if (arm->actions[q].action == act && arm->actions[q].slot == s)
