@@ -89,7 +89,8 @@ static void print_json(const sinew_data *data) {
                 putchar(',');
             json_string(si.name);
         }
-        printf("],\"ik\":%u,\"meshes\":%u,\"animations\":[", ai.ik_count, ai.mesh_count);
+        /* "ik" counts the constraints the file declares, dropped ones included (see docs/cli.md) */
+        printf("],\"ik\":%u,\"meshes\":%u,\"animations\":[", ai.ik_count + ai.ignored_ik_count, ai.mesh_count);
         for (uint32_t n = 0; n < ai.animation_count; n++) {
             sinew_animation_info ni;
             sinew_data_animation_info(data, a, n, &ni);
@@ -135,8 +136,11 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
         sinew_data_armature_info(data, a, &ai);
-        printf("armature \"%s\" (%s, %g fps): %u bones, %u slots, %u IK, %u meshes, %u displays\n", ai.name, ai.type,
-               (double)ai.frame_rate, ai.bone_count, ai.slot_count, ai.ik_count, ai.mesh_count, ai.display_count);
+        printf("armature \"%s\" (%s, %g fps): %u bones, %u slots, %u IK", ai.name, ai.type, (double)ai.frame_rate,
+               ai.bone_count, ai.slot_count, ai.ik_count + ai.ignored_ik_count);
+        if (ai.ignored_ik_count)
+            printf(" (%u ignored)", ai.ignored_ik_count);
+        printf(", %u meshes, %u displays\n", ai.mesh_count, ai.display_count);
         printf("  skins:");
         for (uint32_t s = 0; s < ai.skin_count; s++) {
             sinew_skin_info si;

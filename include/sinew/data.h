@@ -120,6 +120,9 @@ typedef struct sinew_armature_info {
     float frame_rate;               /**< resolved frames per second */
     uint32_t bone_count, slot_count, skin_count, display_count, mesh_count, ik_count,
         animation_count;
+    uint32_t ignored_ik_count;      /**< IK entries in the file that were dropped at load (no bone
+                                         or target key, as the official parser drops them); they
+                                         are not among the ik_count constraints */
     uint32_t default_animation;     /**< SINEW_INVALID_INDEX if there is no animation */
 } sinew_armature_info;
 

@@ -1276,6 +1276,7 @@ static sinew_status build_iks(db *d, const cJSON *arr) {
         kept++;
     }
     sinew__jpop(d->c);
+    A->ignored_ik_count = n - kept;
     A->ik_count = n = kept;
     /* IK names for timelines (first wins), then sort stably by root: the order they are solved */
     for (i = 1; i < n; i++) {

@@ -285,6 +285,7 @@ sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature,
     out->display_count = A->display_count;
     out->mesh_count = A->mesh_count;
     out->ik_count = A->ik_count;
+    out->ignored_ik_count = A->ignored_ik_count;
     out->animation_count = A->animation_count;
     out->default_animation = A->default_animation;
     return SINEW_OK;

@@ -302,6 +302,7 @@ typedef struct sinew_model_armature {
     bool has_aabb;
     uint32_t bone_count, slot_count, skin_count, display_count, skin_slot_count, mesh_count,
         ik_count, animation_count, timeline_count, action_count;
+    uint32_t ignored_ik_count;  /* IK entries of the file dropped at load (no bone or target key) */
     sinew_model_bone *bones;          /* parents first */
     sinew_model_slot *slots;          /* setup draw order */
     sinew_model_skin *skins;          /* the default skin (name "") first when present */

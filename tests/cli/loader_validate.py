@@ -67,7 +67,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check(re.search(r"ik_ske\.json:3:10: warning: IK constraint 'c' has no bone \(ignored", r.stderr) is not None,
           "IK without a bone: a located warning (%r)" % r.stderr)
     r = run("info", ik, "--json")
-    check(r.returncode == 0 and '"ik":1' in r.stdout, "IK without a bone: the other constraint is kept (%r)" % r.stdout)
+    check(r.returncode == 0 and '"ik":2' in r.stdout, "IK without a bone: info counts what the file declares (%r)" % r.stdout)
+    r = run("info", ik)
+    check(r.returncode == 0 and "2 IK (1 ignored)" in r.stdout, "IK without a bone: info says it is ignored (%r)" % r.stdout)
     # numbers written as strings (a real 4.5 export writes mesh vertices and uvs so): the official
     # runtime coerces them, and so does sinew; a string that is not a number stays an error
     strnum = os.path.join(tmp, "strnum_ske.json")
