@@ -304,19 +304,19 @@ static inline bone_arrays get_bone_arrays(const arm_inst *arm) {
 }
 
 /* bone_world_plain for the bone loops (own: the bone's pose changed) */
-static SW_INLINE void plain_bone(const bone_arrays *ba, uint32_t b, const sinew_model_bone *bd, bool own) {
+static SW_INLINE void plain_bone(const bone_arrays *ba, uint32_t b, const sinew_transform *su, uint32_t parent,
+                                  bool own) {
     const float *p = ba->pose + (size_t)b * 6;
     float *l = ba->local + (size_t)b * 6;
     double *g = ba->global + (size_t)b * 6;
     if (own || !ba->local_ok[b]) {
-        tf_matrix((double)bd->setup.rotation + p[2], (double)bd->setup.skew + p[3],
-                  (double)bd->setup.scale_x * p[4], (double)bd->setup.scale_y * p[5],
-                  (double)bd->setup.x + p[0], (double)bd->setup.y + p[1], l);
+        tf_matrix((double)su->rotation + p[2], (double)su->skew + p[3], (double)su->scale_x * p[4],
+                  (double)su->scale_y * p[5], (double)su->x + p[0], (double)su->y + p[1], l);
         ba->local_ok[b] = 1;
     }
-    mat_concat(l, ba->world + (size_t)bd->parent * 6, ba->world + (size_t)b * 6);
-    g[4] = (double)bd->setup.scale_x * p[4];
-    g[5] = (double)bd->setup.scale_y * p[5];
+    mat_concat(l, ba->world + (size_t)parent * 6, ba->world + (size_t)b * 6);
+    g[4] = (double)su->scale_x * p[4];
+    g[5] = (double)su->scale_y * p[5];
     ba->gvalid[b] = 0;
 }
 
@@ -332,6 +332,8 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
         arm->blend_touched = false;
     }
     memset(arm->bone_changed, 0, n);
+    if (!d->run_bone_steps) /* not prepared (no bones) */
+        return;
     const uint8_t *ik_root = d->ik_count > 0 ? d->run_ik_root : NULL;
     if (!ik_root) {
         update_bones_no_ik(arm);
@@ -339,16 +341,15 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
     }
     if (ik_root)
         memset(arm->computed, 0, n);
-    const uint32_t *order = d->bone_order;
-    const sinew_model_bone *bones = d->bones;
+    const sinew_model_bone_step *steps = d->run_bone_steps;
     uint8_t *dirty = arm->bone_dirty, *changed = arm->bone_changed, *computed = arm->computed;
     bone_arrays ba = get_bone_arrays(arm);
     for (uint32_t i = 0; i < n; ++i) {
-        uint32_t b = order ? order[i] : i;
-        const sinew_model_bone *bd = &bones[b];
-        uint32_t parent = bd->parent;
+        const sinew_model_bone_step *sp = &steps[i];
+        uint32_t b = sp->bone;
+        uint32_t parent = sp->parent;
         bool need = dirty[b] || (parent < n && changed[parent]);
-        if (ik_root[b]) {
+        if (sp->ik_root) {
             for (uint32_t c = 0; c < d->ik_count; ++c) {
                 const sinew_model_ik *ik = &d->iks[c];
                 if (ik->root != b || ik->target >= n)
@@ -383,8 +384,8 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
             continue;
         computed[b] = 1;
         if (need) {
-            if (bone_is_plain(bd))
-                plain_bone(&ba, b, bd, dirty[b]);
+            if (sp->plain)
+                plain_bone(&ba, b, &sp->setup, parent, dirty[b]);
             else
                 compute_bone(arm, b, false);
             changed[b] = 1;
@@ -396,21 +397,17 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
 /* The bone loop of an armature without IK. The arrays are held in locals: the byte flag stores
  * would otherwise make the compiler reload every armature pointer after each store. */
 static void update_bones_no_ik(arm_inst *arm) {
-    const sinew_model_armature *d = arm->data;
     uint32_t n = arm->bone_count;
-    const uint32_t *order = d->bone_order;
-    const sinew_model_bone *bones = d->bones;
+    const sinew_model_bone_step *sp = arm->data->run_bone_steps, *end = sp + n;
     uint8_t *dirty = arm->bone_dirty, *changed = arm->bone_changed;
     bone_arrays ba = get_bone_arrays(arm);
-    for (uint32_t i = 0; i < n; ++i) {
-        uint32_t b = order ? order[i] : i;
-        const sinew_model_bone *bd = &bones[b];
-        uint32_t parent = bd->parent;
+    for (; sp < end; ++sp) {
+        uint32_t b = sp->bone, parent = sp->parent;
         uint8_t own = dirty[b];
         if (!own && !(parent < n && changed[parent]))
             continue;
-        if (bone_is_plain(bd))
-            plain_bone(&ba, b, bd, own);
+        if (sp->plain)
+            plain_bone(&ba, b, &sp->setup, parent, own);
         else
             compute_bone(arm, b, false);
         changed[b] = 1;

@@ -642,6 +642,31 @@ static sinew_status prepare_ik_roots(sinew_arena *arena, sinew_model_armature *a
     return SINEW_OK;
 }
 
+/* The bone loop's per-bone record in update order (after prepare_bone_order and
+ * prepare_ik_roots). */
+static sinew_status prepare_bone_steps(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err) {
+    arm->run_bone_steps = NULL;
+    if (arm->bone_count == 0 || !arm->bone_order)
+        return SINEW_OK;
+    sinew_model_bone_step *steps = sinew__arena_array(arena, arm->bone_count, sizeof *steps);
+    if (!steps)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    for (uint32_t i = 0; i < arm->bone_count; ++i) {
+        uint32_t b = arm->bone_order[i];
+        const sinew_model_bone *bd = &arm->bones[b];
+        sinew_model_bone_step *s = &steps[i];
+        memset(s, 0, sizeof *s);
+        s->bone = b;
+        s->parent = bd->parent;
+        s->plain = bd->parent != SINEW_INVALID_INDEX && bd->inherit_scale && bd->inherit_rotation &&
+                   bd->inherit_translation;
+        s->ik_root = arm->run_ik_root ? arm->run_ik_root[b] : 0;
+        s->setup = bd->setup;
+    }
+    arm->run_bone_steps = steps;
+    return SINEW_OK;
+}
+
 sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
     if (!data)
         return sinew__fail(err, SINEW_E_ARG, NULL, "no data");
@@ -655,6 +680,9 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
         if (st != SINEW_OK)
             return st;
         st = prepare_ik_roots(arena, arm, err);
+        if (st != SINEW_OK)
+            return st;
+        st = prepare_bone_steps(arena, arm, err);
         if (st != SINEW_OK)
             return st;
         arm->max_anim_timelines = 0;

@@ -321,7 +321,17 @@ typedef struct sinew_model_armature {
                                   (the official sortBones walk) */
     uint32_t max_anim_timelines; /* most timelines in one animation */
     uint8_t *run_ik_root;      /* per bone: 1 if it is the root of an IK constraint */
+    struct sinew_model_bone_step *run_bone_steps; /* bone_count, in bone_order: what the bone
+                                  loop reads per bone, contiguous */
 } sinew_model_armature;
+
+/* One bone of the runtime's bone loop (derived by sinew__model_prepare). */
+typedef struct sinew_model_bone_step {
+    uint32_t bone, parent;     /* parent SINEW_INVALID_INDEX for a root */
+    uint8_t plain;             /* a parent, inheriting translation, rotation and scale */
+    uint8_t ik_root;           /* the root of an IK constraint */
+    sinew_transform setup;
+} sinew_model_bone_step;
 
 /* The whole loaded file. */
 struct sinew_data {
