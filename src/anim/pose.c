@@ -641,25 +641,26 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
     /* with a deform, vertex-major: the bind position moves by the weight-premultiplied 2x2 map
        of the vertex's (dx, dy) */
     for (uint32_t i = 0; i < vc; ++i) {
-        sw_v2 dx = {deform[2 * i], deform[2 * i]}, dy = {deform[2 * i + 1], deform[2 * i + 1]};
+        float dx = deform[2 * i], dy = deform[2 * i + 1];
+        sw_v4 dx4 = {dx, dx, dx, dx}, dy4 = {dy, dy, dy, dy};
         sw_v2 acc = {0.0f, 0.0f};
         for (const float *q = skd + 16 * (size_t)first[i], *qe = skd + 16 * (size_t)first[i + 1]; q < qe; q += 16) {
             uint32_t off;
             memcpy(&off, q + 6, sizeof off);
             const float *m = world + off;
-            sw_v2 ab, cd, t, wx, wy, w, da, db, dc, dd;
-            memcpy(&ab, m, sizeof ab);
-            memcpy(&cd, m + 2, sizeof cd);
+            /* (xl xl yl yl) = (wx wx wy wy) + (da da db db) dx + (dc dc dd dd) dy in one 4-lane
+               vector, times (a b c d); the halves then add up to [a b] xl + [c d] yl */
+            sw_v4 abcd, wxy, d1, d2, xy;
+            sw_v2 t, w;
+            memcpy(&abcd, m, sizeof abcd);
             memcpy(&t, m + 4, sizeof t);
-            memcpy(&wx, q, sizeof wx);
-            memcpy(&wy, q + 2, sizeof wy);
+            memcpy(&wxy, q, sizeof wxy);
             memcpy(&w, q + 4, sizeof w);
-            memcpy(&da, q + 8, sizeof da);
-            memcpy(&db, q + 10, sizeof db);
-            memcpy(&dc, q + 12, sizeof dc);
-            memcpy(&dd, q + 14, sizeof dd);
-            sw_v2 xl = wx + da * dx + dc * dy, yl = wy + db * dx + dd * dy;
-            acc += ab * xl + cd * yl + t * w;
+            memcpy(&d1, q + 8, sizeof d1);
+            memcpy(&d2, q + 12, sizeof d2);
+            xy = abcd * (wxy + d1 * dx4 + d2 * dy4);
+            sw_v2 lo = {xy[0], xy[1]}, hi = {xy[2], xy[3]};
+            acc += lo + hi + t * w;
         }
         memcpy(out + 2 * i, &acc, sizeof acc);
     }
