@@ -402,6 +402,7 @@ static uint32_t merge(wctx *w, const sinew_model_animation *an, chan *ch, uint32
     for (size_t j = 0; j < nt; j++) {
         double t0 = times[j], t1 = j + 1 < nt ? times[j + 1] : (double)an->duration;
         merged_key *mk = &keys[j];
+        bool step_moves = false;
         mk->pos = t0;
         mk->dur = t1 > t0 ? t1 - t0 : 0;
         mk->quad_k = NAN;
@@ -429,12 +430,8 @@ static uint32_t merge(wctx *w, const sinew_model_animation *an, chan *ch, uint32
             if (!moves)
                 continue;
             if (!key_tweens(cc, k)) {
-                /* A step change at t1 inside a combined span that another channel tweens. */
-                if (mk->ease && !warned_ease) {
-                    warn(w, "%s: a stepped channel changes where another one tweens; the 4.5 frame tweens both "
-                            "(approximation)", what);
-                    warned_ease = true;
-                }
+                /* A step change at t1 inside a combined span: checked once every channel is seen */
+                step_moves = true;
                 continue;
             }
             const sinew_model_keyframe *ek = &cc->keys[k];
@@ -469,6 +466,13 @@ static uint32_t merge(wctx *w, const sinew_model_animation *an, chan *ch, uint32
                     warned_wrap = true;
                 }
             }
+        }
+        if (step_moves && mk->ease && !warned_ease) {
+            /* A stepped channel changes at the end of a span that another channel tweens: the
+             * combined 4.5 frame has one easing, so the stepped values tween too. */
+            warn(w, "%s: a stepped channel changes where another one tweens; the 4.5 frame tweens both "
+                    "(approximation)", what);
+            warned_ease = true;
         }
         /* The last combined span of a looping animation: channels whose last key lies before it
          * would hold on the final loop in the source, but tween from the cut value here. */

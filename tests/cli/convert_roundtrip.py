@@ -5,6 +5,7 @@
      ($SHARED/data/expected/NAME.poses.json), events included;
   2. `sinew poses` on the converted file equals `sinew poses` on the original.
 Needs node + npm (fails, saying how to install them, when they are missing)."""
+import json
 import os
 import sys
 import tempfile
@@ -48,5 +49,22 @@ with tempfile.TemporaryDirectory() as tmp:
         for f in (opose, a, b):
             if os.path.exists(f):
                 os.remove(f)
+
+    # 5.x channels a 4.5 frame cannot hold exactly: translation held (no tweenEasing) while the
+    # rotation tweens over the same span. Found in a real mecha_1004d export; convert must say so.
+    mixed = os.path.join(tmp, "mixed_ske.json")
+    with open(mixed, "w") as fh:
+        json.dump({"version": "5.5", "name": "mixed", "frameRate": 24, "armature": [{
+            "name": "m", "bone": [{"name": "root"}, {"name": "arm", "parent": "root"}],
+            "animation": [{"name": "a", "duration": 4, "playTimes": 1, "bone": [{
+                "name": "arm",
+                "translateFrame": [{"duration": 4, "x": 1}, {"duration": 0, "x": 30}],
+                "rotateFrame": [{"duration": 4, "tweenEasing": 0, "rotate": 0}, {"duration": 0, "rotate": 90}]}]}]}]},
+            fh)
+    out = os.path.join(tmp, "mixed_out")
+    os.makedirs(out)
+    r = run_sinew("convert", mixed, "--to", "dragonbones", "--version", "4.5", "--out", out)
+    check(r.returncode == 0 and "bone 'arm': a stepped channel changes where another one tweens" in r.stderr
+          and "approximation" in r.stderr, f"mixed step/tween channels are reported: {r.returncode} {r.stderr!r}")
 
 finish()
