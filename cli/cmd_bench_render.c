@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cairo_ref.h"
 #include "cli.h"
+#include "rig_inputs.h"
 #include "sinew/data.h"
 #include "sinew/instance.h"
 #include "sinew/render.h"
@@ -179,10 +179,6 @@ static void bench_free(bench *b) {
     sinew_data_destroy(b->data);
 }
 
-static int input_error(const char *file, const sinew_error *err) {
-    cli_print_error(file, err);
-    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : SINEW_EXIT_INPUT;
-}
 
 static int out_of_memory(void) {
     fprintf(stderr, "sinew bench-render: out of memory\n");
@@ -191,53 +187,14 @@ static int out_of_memory(void) {
 
 /* The skeleton, its atlas and the atlas pages. */
 static int load_inputs(bench *b) {
-    sinew_error err = {0};
-    sinew_load_options lo = {0};
-    lo.log = cli_log;
-    lo.log_user = (void *)b->o.file;
-    if (sinew_data_load_file(b->o.file, &lo, &b->data, &err) != SINEW_OK) return input_error(b->o.file, &err);
-    if (b->o.atlas) {
-        size_t n = strlen(b->o.atlas);
-        if (n >= sizeof b->atlas_path) {
-            fprintf(stderr, "%s: error: path too long\n", b->o.atlas);
-            return SINEW_EXIT_INPUT;
-        }
-        memcpy(b->atlas_path, b->o.atlas, n + 1);
-    } else if (sinew_atlas_find_for(b->o.file, b->atlas_path, sizeof b->atlas_path) != SINEW_OK) {
-        fprintf(stderr, "%s: error: no texture atlas found next to it (looked for X_tex.json, texture.json, "
-                        "*_texture_*.json); give one with --atlas\n", b->o.file);
-        return SINEW_EXIT_INPUT;
-    }
-    lo.log_user = b->atlas_path;
-    memset(&err, 0, sizeof err);
-    if (sinew_atlas_load_file(b->atlas_path, &lo, &b->atlas, &err) != SINEW_OK)
-        return input_error(b->atlas_path, &err);
-    sinew_atlas_info ai;
-    sinew_atlas_get_info(b->atlas, &ai);
-    if (ai.page_count == 0 || ai.page_count > 64) {
-        fprintf(stderr, "%s: error: the atlas has %u texture pages (1..64 supported)\n", b->atlas_path,
-                ai.page_count);
-        return SINEW_EXIT_INPUT;
-    }
-    const char *paths[64];
-    for (uint32_t p = 0; p < ai.page_count; p++) {
-        sinew_atlas_page_info pi;
-        if (sinew_atlas_page_info_get(b->atlas, p, &pi) != SINEW_OK || !pi.resolved_path) {
-            fprintf(stderr, "%s: error: texture page %u has no image path\n", b->atlas_path, p);
-            return SINEW_EXIT_INPUT;
-        }
-        struct stat sb;
-        if (stat(pi.resolved_path, &sb) != 0) {
-            fprintf(stderr, "%s: error: texture page '%s' not found (looked for %s)\n", b->atlas_path,
-                    pi.image_path ? pi.image_path : "", pi.resolved_path);
-            return SINEW_EXIT_INPUT;
-        }
-        paths[p] = pi.resolved_path;
-    }
-    memset(&err, 0, sizeof err);
-    if (sinew_texture_set_load(paths, ai.page_count, NULL, &b->textures, &err) != SINEW_OK)
-        return input_error(err.file ? err.file : b->atlas_path, &err);
-    return 0;
+    cli_rig r;
+    int rc = cli_rig_load(&r, b->o.file, b->o.atlas);
+    /* the bench owns what was loaded (bench_free releases it), whether or not loading finished */
+    b->data = r.data;
+    b->atlas = r.atlas;
+    b->textures = r.textures;
+    memcpy(b->atlas_path, r.atlas_path, sizeof b->atlas_path);
+    return rc;
 }
 
 /* The armature (given, or the first with the animation) and the animation. */
@@ -315,9 +272,9 @@ static int capture(bench *b, uint32_t armature, const sinew_animation_info *anim
     io.armature = info.name;
     io.skin = b->o.skin;
     io.atlas = b->atlas;
-    if (sinew_instance_create(b->data, &io, &b->inst, &err) != SINEW_OK) return input_error(b->o.file, &err);
+    if (sinew_instance_create(b->data, &io, &b->inst, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
     memset(&err, 0, sizeof err);
-    if (sinew_instance_play(b->inst, anim->name, 0, &err) != SINEW_OK) return input_error(b->o.file, &err);
+    if (sinew_instance_play(b->inst, anim->name, 0, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
     double d = (double)anim->duration_s;
     long n = b->o.frames;
     if (n == 0) {

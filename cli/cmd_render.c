@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rig_inputs.h"
 #include "sinew/data.h"
 #include "sinew/export.h"
 #include "sinew/instance.h"
@@ -320,13 +321,6 @@ static void job_free(job *j) {
     sinew_data_destroy(j->data);
 }
 
-/* Input problems are "bad input" (2) whatever their status, so a missing texture is not mistaken
- * for a failure to write the output. Allocation failures stay internal (4). */
-static int input_error(const char *file, const sinew_error *err) {
-    cli_print_error(file, err);
-    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : SINEW_EXIT_INPUT;
-}
-
 static int fail_input(const char *file, const char *fmt, ...) {
     va_list ap;
     fprintf(stderr, "%s: error: ", file);
@@ -338,49 +332,19 @@ static int fail_input(const char *file, const char *fmt, ...) {
 }
 
 static int load_inputs(job *j) {
-    sinew_error err = {0};
-    sinew_load_options lo = {0};
-    lo.log = cli_log;
-    lo.log_user = (void *)j->o.file;
-    sinew_status st = sinew_data_load_file(j->o.file, &lo, &j->data, &err);
-    if (st != SINEW_OK) return input_error(j->o.file, &err);
+    cli_rig r;
+    int rc = cli_rig_load(&r, j->o.file, j->o.atlas);
+    /* the job owns what was loaded (job_free releases it), whether or not loading finished */
+    j->data = r.data;
+    j->atlas = r.atlas;
+    j->textures = r.textures;
+    memcpy(j->atlas_path, r.atlas_path, sizeof j->atlas_path);
+    if (rc)
+        return rc;
     inputs_add(&j->inputs, j->o.file);
-
-    if (j->o.atlas) {
-        size_t n = strlen(j->o.atlas);
-        if (n >= sizeof j->atlas_path) return fail_input(j->o.atlas, "path too long");
-        memcpy(j->atlas_path, j->o.atlas, n + 1);
-    } else {
-        st = sinew_atlas_find_for(j->o.file, j->atlas_path, sizeof j->atlas_path);
-        if (st != SINEW_OK)
-            return fail_input(j->o.file, "no texture atlas found next to it (looked for X_tex.json, texture.json, "
-                                         "*_texture_*.json); give one with --atlas");
-    }
-    lo.log_user = j->atlas_path;
-    memset(&err, 0, sizeof err);
-    st = sinew_atlas_load_file(j->atlas_path, &lo, &j->atlas, &err);
-    if (st != SINEW_OK) return input_error(j->atlas_path, &err);
     inputs_add(&j->inputs, j->atlas_path);
-
-    sinew_atlas_info ai;
-    sinew_atlas_get_info(j->atlas, &ai);
-    if (ai.page_count == 0) return fail_input(j->atlas_path, "the atlas has no texture page (imagePath)");
-    if (ai.page_count > 64) return fail_input(j->atlas_path, "too many texture pages (%u)", ai.page_count);
-    const char *paths[64];
-    for (uint32_t p = 0; p < ai.page_count; p++) {
-        sinew_atlas_page_info pi;
-        if (sinew_atlas_page_info_get(j->atlas, p, &pi) != SINEW_OK || !pi.resolved_path)
-            return fail_input(j->atlas_path, "texture page %u has no image path", p);
-        paths[p] = pi.resolved_path;
-        struct stat sb;
-        if (stat(pi.resolved_path, &sb) != 0)
-            return fail_input(j->atlas_path, "texture page '%s' not found (looked for %s)",
-                              pi.image_path ? pi.image_path : "", pi.resolved_path);
-        inputs_add(&j->inputs, pi.resolved_path);
-    }
-    memset(&err, 0, sizeof err);
-    st = sinew_texture_set_load(paths, ai.page_count, NULL, &j->textures, &err);
-    if (st != SINEW_OK) return input_error(err.file ? err.file : j->atlas_path, &err);
+    for (uint32_t p = 0; p < r.page_count; p++)
+        inputs_add(&j->inputs, r.page_paths[p]);
     return 0;
 }
 
@@ -393,7 +357,7 @@ static int choose_animation(job *j) {
     sinew_error err = {0};
     if (sinew_data_resolve_skin(j->data, j->o.armature, j->o.skin, &j->armature, &j->skin_overlay, &err) !=
         SINEW_OK)
-        return input_error(j->o.file, &err);
+        return cli_input_error(j->o.file, &err);
     sinew_armature_info ai;
     if (sinew_data_armature_info(j->data, j->armature, &ai) != SINEW_OK)
         return fail_input(j->o.file, "cannot read armature %u", j->armature);
@@ -466,11 +430,11 @@ static int start_instance(job *j) {
     io.atlas = j->atlas;
     if (!j->inst) {
         sinew_status st = sinew_instance_create(j->data, &io, &j->inst, &err);
-        if (st != SINEW_OK) return input_error(j->o.file, &err);
+        if (st != SINEW_OK) return cli_input_error(j->o.file, &err);
     }
     memset(&err, 0, sizeof err);
     if (sinew_instance_play(j->inst, j->anim_name, j->play_times, &err) != SINEW_OK)
-        return input_error(j->o.file, &err);
+        return cli_input_error(j->o.file, &err);
     sinew_instance_update(j->inst, 0.0);
     return 0;
 }

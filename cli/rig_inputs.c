@@ -1,0 +1,72 @@
+#define _POSIX_C_SOURCE 200809L
+#include "rig_inputs.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+int cli_input_error(const char *file, const sinew_error *err) {
+    cli_print_error(file, err);
+    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : SINEW_EXIT_INPUT;
+}
+
+int cli_rig_load(cli_rig *r, const char *file, const char *atlas) {
+    memset(r, 0, sizeof *r);
+    sinew_error err = {0};
+    sinew_load_options lo = {0};
+    lo.log = cli_log;
+    lo.log_user = (void *)file;
+    if (sinew_data_load_file(file, &lo, &r->data, &err) != SINEW_OK)
+        return cli_input_error(file, &err);
+    if (atlas) {
+        size_t n = strlen(atlas);
+        if (n >= sizeof r->atlas_path) {
+            fprintf(stderr, "%s: error: path too long\n", atlas);
+            return SINEW_EXIT_INPUT;
+        }
+        memcpy(r->atlas_path, atlas, n + 1);
+    } else if (sinew_atlas_find_for(file, r->atlas_path, sizeof r->atlas_path) != SINEW_OK) {
+        fprintf(stderr, "%s: error: no texture atlas found next to it (looked for X_tex.json, texture.json, "
+                        "*_texture_*.json); give one with --atlas\n", file);
+        return SINEW_EXIT_INPUT;
+    }
+    lo.log_user = r->atlas_path;
+    memset(&err, 0, sizeof err);
+    if (sinew_atlas_load_file(r->atlas_path, &lo, &r->atlas, &err) != SINEW_OK)
+        return cli_input_error(r->atlas_path, &err);
+    sinew_atlas_info ai;
+    sinew_atlas_get_info(r->atlas, &ai);
+    if (ai.page_count == 0 || ai.page_count > CLI_MAX_PAGES) {
+        fprintf(stderr, "%s: error: the atlas has %u texture pages (1..%u supported)\n", r->atlas_path,
+                ai.page_count, (unsigned)CLI_MAX_PAGES);
+        return SINEW_EXIT_INPUT;
+    }
+    for (uint32_t p = 0; p < ai.page_count; p++) {
+        sinew_atlas_page_info pi;
+        if (sinew_atlas_page_info_get(r->atlas, p, &pi) != SINEW_OK || !pi.resolved_path) {
+            fprintf(stderr, "%s: error: texture page %u has no image path\n", r->atlas_path, p);
+            return SINEW_EXIT_INPUT;
+        }
+        struct stat sb;
+        if (stat(pi.resolved_path, &sb) != 0) {
+            fprintf(stderr, "%s: error: texture page '%s' not found (looked for %s)\n", r->atlas_path,
+                    pi.image_path ? pi.image_path : "", pi.resolved_path);
+            return SINEW_EXIT_INPUT;
+        }
+        r->page_paths[p] = pi.resolved_path;
+    }
+    r->page_count = ai.page_count;
+    memset(&err, 0, sizeof err);
+    if (sinew_texture_set_load(r->page_paths, r->page_count, NULL, &r->textures, &err) != SINEW_OK)
+        return cli_input_error(err.file ? err.file : r->atlas_path, &err);
+    return 0;
+}
+
+void cli_rig_free(cli_rig *r) {
+    sinew_texture_set_destroy(r->textures);
+    sinew_atlas_destroy(r->atlas);
+    sinew_data_destroy(r->data);
+    memset(r, 0, sizeof *r);
+}
