@@ -1,5 +1,11 @@
 /* The export front end (begin / frame / end), PNG encoding, single PNG and PNG sequences. */
+#define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <spng.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +191,42 @@ const sinew__backend sinew__seq_backend = {seq_frame, seq_end, seq_abort};
 /* ---------------------------------------------------------------------------------------------- */
 /* Front end                                                                                       */
 
+/* A frame past the memory budget: a page-aligned slice of an unlinked temporary file, mapped, so
+ * the kernel can write it out instead of the process holding it (a long GIF of a big character
+ * would otherwise need gigabytes). */
+static uint8_t *spill_frame(sinew_exporter *ex, sinew_error *err) {
+    sinew__frames *f = &ex->frames;
+    if (f->spill_fd < 0) {
+        const char *dir = getenv("TMPDIR");
+        char tmpl[4096];
+        snprintf(tmpl, sizeof tmpl, "%s/sinew-frames-XXXXXX", dir && dir[0] ? dir : "/tmp");
+        int fd = mkstemp(tmpl);
+        if (fd < 0) {
+            sinew__fail(err, SINEW_E_IO, NULL, "cannot create a temporary file for frames (%s): %s", tmpl,
+                        strerror(errno));
+            return NULL;
+        }
+        unlink(tmpl);
+        long page = sysconf(_SC_PAGESIZE);
+        size_t pg = page > 0 ? (size_t)page : 4096u;
+        f->spill_fd = fd;
+        f->spill_stride = (ex->frame_bytes + pg - 1) / pg * pg;
+    }
+    size_t k = f->count - f->in_memory, end;
+    if (!sinew__mul_size(k + 1, f->spill_stride, &end) || end > (size_t)INT64_MAX ||
+        ftruncate(f->spill_fd, (off_t)end) != 0) {
+        sinew__fail(err, SINEW_E_IO, NULL, "cannot grow the temporary frame file: %s", strerror(errno));
+        return NULL;
+    }
+    void *p = mmap(NULL, ex->frame_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, f->spill_fd,
+                   (off_t)(end - f->spill_stride));
+    if (p == MAP_FAILED) {
+        sinew__fail(err, SINEW_E_IO, NULL, "cannot map a frame of the temporary frame file: %s", strerror(errno));
+        return NULL;
+    }
+    return p;
+}
+
 sinew_status sinew__frames_push(sinew_exporter *ex, const uint8_t *rgba, sinew_error *err) {
     sinew__frames *f = &ex->frames;
     if (f->count == f->cap) {
@@ -194,8 +236,16 @@ sinew_status sinew__frames_push(sinew_exporter *ex, const uint8_t *rgba, sinew_e
         f->data = n;
         f->cap = cap;
     }
-    uint8_t *copy = sinew__alloc(ex->allocator, ex->frame_bytes);
-    if (!copy) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (frame %u)", f->count);
+    size_t budget = ex->o.frame_memory ? ex->o.frame_memory : (size_t)256 << 20;
+    uint8_t *copy;
+    if (f->count == f->in_memory && ((size_t)f->count + 1) * ex->frame_bytes <= budget) {
+        copy = sinew__alloc(ex->allocator, ex->frame_bytes);
+        if (!copy) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (frame %u)", f->count);
+        f->in_memory++;
+    } else {
+        copy = spill_frame(ex, err);
+        if (!copy) return err ? err->code : SINEW_E_IO;
+    }
     memcpy(copy, rgba, ex->frame_bytes);
     f->data[f->count++] = copy;
     return SINEW_OK;
@@ -203,7 +253,13 @@ sinew_status sinew__frames_push(sinew_exporter *ex, const uint8_t *rgba, sinew_e
 
 static void free_exporter(sinew_exporter *ex) {
     const sinew_allocator *a = ex->allocator;
-    for (uint32_t i = 0; i < ex->frames.count; i++) sinew__free(a, ex->frames.data[i], ex->frame_bytes);
+    for (uint32_t i = 0; i < ex->frames.count; i++) {
+        if (i < ex->frames.in_memory)
+            sinew__free(a, ex->frames.data[i], ex->frame_bytes);
+        else
+            munmap(ex->frames.data[i], ex->frame_bytes);
+    }
+    if (ex->frames.spill_fd >= 0) close(ex->frames.spill_fd);
     if (ex->frames.data) sinew__free(a, ex->frames.data, ex->frames.cap * sizeof *ex->frames.data);
     if (ex->seq) sinew__free(a, ex->seq, ex->seq_cap * sizeof *ex->seq);
     if (ex->scratch) sinew__free(a, ex->scratch, ex->frame_bytes);
@@ -251,6 +307,7 @@ sinew_status sinew_export_begin(const sinew_export_options *o, sinew_exporter **
     ex->o.format = fmt;
     if (ex->o.fps == 0) ex->o.fps = 24;
     ex->allocator = a;
+    ex->frames.spill_fd = -1;
     ex->backend = be;
     ex->frame_bytes = (size_t)o->width * o->height * 4u;
     ex->scratch = sinew__alloc(a, ex->frame_bytes);

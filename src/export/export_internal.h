@@ -22,6 +22,9 @@ typedef struct sinew__backend {
 typedef struct sinew__frames {
     uint8_t **data;   /* each width * height * 4 straight RGBA */
     uint32_t count, cap;
+    uint32_t in_memory;  /* frames [0, in_memory) come from the allocator, the rest are mapped */
+    int spill_fd;        /* the unlinked temporary file behind mapped frames, or -1 */
+    size_t spill_stride; /* frame size rounded up to the page size */
 } sinew__frames;
 
 struct sinew_exporter {

@@ -309,6 +309,50 @@ static void test_gif(void) {
     CHECK(count_files(".tmp-") == 0);
 }
 
+/* GIF and sprite sheets keep every frame: past `frame_memory` they go to a mapped temporary file.
+ * The files must be byte-identical whichever way the frames were kept. */
+static bool same_file_bytes(const char *a, const char *b) {
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        if (ca != cb)
+            same = false;
+        if (ca == EOF || cb == EOF)
+            break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+static void test_frames_past_memory_budget(void) {
+    const char *names[3][2] = {{"mem.gif", "mem.png"}, {"spill_all.gif", "spill_all.png"},
+                               {"spill_some.gif", "spill_some.png"}};
+    size_t budgets[3] = {0, 1, (size_t)FW * FH * 4 * 3}; /* default, every frame spilled, 3 in memory */
+    for (int v = 0; v < 3; v++) {
+        sinew_export_options o = opts(path_in(names[v][0]));
+        o.frame_memory = budgets[v];
+        CHECK(export_frames(&o, 9, NULL) == SINEW_OK);
+        sinew_export_options sh = opts(path_in(names[v][1]));
+        sh.format = SINEW_EXPORT_SHEET;
+        sh.frame_memory = budgets[v];
+        CHECK(export_frames(&sh, 9, NULL) == SINEW_OK);
+    }
+    for (int v = 1; v < 3; v++) {
+        char a[4096], b[4096];
+        snprintf(a, sizeof a, "%s", path_in(names[0][0]));
+        snprintf(b, sizeof b, "%s", path_in(names[v][0]));
+        CHECK(same_file_bytes(a, b));
+        snprintf(a, sizeof a, "%s", path_in(names[0][1]));
+        snprintf(b, sizeof b, "%s", path_in(names[v][1]));
+        CHECK(same_file_bytes(a, b));
+    }
+    static uint8_t frames[32][FW * FH * 4];
+    int delay = 0, loops = 0;
+    CHECK(decode_gif(path_in("spill_all.gif"), frames, 32, &delay, &loops) == 9);
+}
+
 static void test_webp(void) {
     for (int lossy = 0; lossy <= 1; lossy++) {
         sinew_export_options o = opts(path_in(lossy ? "lossy.webp" : "anim.webp"));
@@ -480,6 +524,7 @@ int main(void) {
     RUN(test_png_single_and_sequence);
     RUN(test_sheet);
     RUN(test_gif);
+    RUN(test_frames_past_memory_budget);
     RUN(test_webp);
     RUN(test_video);
     RUN(test_missing_ffmpeg);
