@@ -1104,12 +1104,13 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     st->weight_result = st->weight * st->fade_progress;
     if (st->action_tl.play_state <= 0)
         action_tl_update(&c, time);
-    if (st->has_zorder && st->zorder_tl.play_state <= 0)
-        zorder_tl_update(&c, time);
     {
         double f = floor(st->action_tl.current_time * c.frame_rate);
         c.follow_frame = f > 0.0 ? (f < (double)c.anim->frame_count ? (uint32_t)f : c.anim->frame_count) : 0;
     }
+    /* after follow_frame: a zOrder timeline that follows the action timeline reads its key there */
+    if (st->has_zorder && st->zorder_tl.play_state <= 0)
+        zorder_tl_update(&c, time);
     /* bone timelines, blended per bone. A lone state at a steady weight (no fade, no pose
      * timelines) whose timelines of a bone did not change leaves that bone's pose as it is. */
     uint32_t nb = st->bone_tl_count;

@@ -438,17 +438,91 @@ void sinew__sort_zorder(arm_inst *arm, const float *order) {
     arm->zorder_dirty = true;
 }
 
-void sinew__sort_draw_order(arm_inst *arm) {
-    uint32_t n = arm->slot_count;
-    uint32_t *o = arm->draw_order;
-    /* insertion sort by z (stable; z values are normally distinct) */
-    for (uint32_t i = 1; i < n; ++i) {
-        uint32_t v = o[i], j = i;
-        while (j > 0 && arm->zorder[o[j - 1]] > arm->zorder[v]) {
-            o[j] = o[j - 1];
-            j--;
+/*
+ * The official runtime sorts its slots with JavaScript's Array.prototype.sort and the comparator
+ * `a.z > b.z ? 1 : -1`, which calls equal z values "smaller". Equal z values only happen with
+ * unusual zOrder data (moves past the ends, two slots moved onto one place), but then the order
+ * they come out in is V8's TimSort's: runs found (a "descending" run, equal values included, is
+ * reversed), extended by binary insertion to the minimum run length, and merged (a later run's
+ * element goes before an equal earlier one). This reproduces that; with distinct z it is simply a
+ * sort by z.
+ */
+static bool z_less(const int32_t *z, uint32_t a, uint32_t b) { return !(z[a] > z[b]); } /* cmp(a,b) < 0 */
+
+static uint32_t make_run(const int32_t *z, uint32_t *o, uint32_t low, uint32_t high) {
+    if (high - low < 2)
+        return high - low;
+    uint32_t len = 2;
+    bool descending = z_less(z, o[low + 1], o[low]);
+    for (uint32_t i = low + 2; i < high; ++i) {
+        bool less = z_less(z, o[i], o[i - 1]);
+        if (descending ? !less : less)
+            break;
+        len++;
+    }
+    if (descending)
+        for (uint32_t i = low, j = low + len - 1; i < j; ++i, --j) {
+            uint32_t t = o[i];
+            o[i] = o[j];
+            o[j] = t;
         }
-        o[j] = v;
+    return len;
+}
+
+static void binary_insertion(const int32_t *z, uint32_t *o, uint32_t low, uint32_t start, uint32_t high) {
+    for (; start < high; ++start) {
+        uint32_t pivot = o[start], left = low, right = start;
+        while (left < right) {
+            uint32_t mid = left + ((right - left) >> 1);
+            if (z_less(z, pivot, o[mid]))
+                right = mid;
+            else
+                left = mid + 1;
+        }
+        memmove(o + left + 1, o + left, (start - left) * sizeof *o);
+        o[left] = pivot;
+    }
+}
+
+/* Merges the adjacent sorted runs [low, mid) and [mid, high) in place: an element of the second
+ * run goes before the first-run elements it is "less" than (equal ones included). */
+static void merge_runs(const int32_t *z, uint32_t *o, uint32_t low, uint32_t mid, uint32_t high) {
+    uint32_t a = low;
+    for (uint32_t b = mid; b < high; ++b) {
+        while (a < b && !z_less(z, o[b], o[a]))
+            a++;
+        if (a == b)
+            break; /* the rest of the second run is already in place */
+        uint32_t v = o[b];
+        memmove(o + a + 1, o + a, (b - a) * sizeof *o);
+        o[a++] = v;
+    }
+}
+
+void sinew__sort_draw_order(arm_inst *arm) {
+    uint32_t n = arm->slot_count, *o = arm->draw_order;
+    const int32_t *z = arm->zorder;
+    if (n < 2)
+        return;
+    uint32_t min_run = n, r = 0;
+    while (min_run >= 64) {
+        r |= min_run & 1u;
+        min_run >>= 1;
+    }
+    min_run += r;
+    /* runs are merged into the sorted prefix as they come: with this comparator the result does
+     * not depend on the merge order TimSort would choose */
+    uint32_t low = 0;
+    while (low < n) {
+        uint32_t len = make_run(z, o, low, n);
+        if (len < min_run) {
+            uint32_t forced = n - low < min_run ? n - low : min_run;
+            binary_insertion(z, o, low, low + len, low + forced);
+            len = forced;
+        }
+        if (low > 0)
+            merge_runs(z, o, 0, low, low + len);
+        low += len;
     }
 }
 

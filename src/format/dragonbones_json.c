@@ -1448,17 +1448,24 @@ static sinew_status zorder_values(db *d, const cJSON *zo, float *out) {
         while (orig != (uint32_t)s)
             unchanged[un++] = orig++;
         int64_t pos = (int64_t)orig + off;
+        /* Real exports (a 4.0 one among them) move slots past either end, or two slots onto one
+         * place. The official parser then drops that move (or lets the later one win) and fills
+         * the free places from the back with the unchanged slots, then with slot 0; do the same,
+         * with a warning. */
         if (pos < 0 || pos >= (int64_t)n || order[pos] != SINEW_INVALID_INDEX)
-            return sinew__jfail(d->c, SINEW_E_RANGE, "zOrder moves slot %lld to position %lld, which is %s", (long long)s,
-                                (long long)pos, (pos < 0 || pos >= (int64_t)n) ? "out of range" : "already taken");
-        order[pos] = orig++;
+            sinew__jwarn(d->c, NULL, SINEW_E_RANGE,
+                         "zOrder moves slot %lld to position %lld, which is %s (handled as the official runtime does)",
+                         (long long)s, (long long)pos, (pos < 0 || pos >= (int64_t)n) ? "out of range" : "already taken");
+        if (pos >= 0 && pos < (int64_t)n)
+            order[pos] = orig;
+        orig++;
         sinew__jpop(d->c);
     }
     sinew__jpop(d->c);
     while (orig < n)
         unchanged[un++] = orig++;
     for (i = n; i-- > 0;)
-        out[i] = (float)(order[i] == SINEW_INVALID_INDEX ? unchanged[--un] : order[i]);
+        out[i] = (float)(order[i] != SINEW_INVALID_INDEX ? order[i] : un > 0 ? unchanged[--un] : 0u);
     return SINEW_OK;
 }
 
