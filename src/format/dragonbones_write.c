@@ -767,6 +767,7 @@ static void simple_timeline(wctx *w, cJSON *out, const sinew_model_animation *an
     if (tl->type == SINEW_TL_IK)
         str(w, o, "name", arm->iks[tl->target].name);
     cJSON *frames = arr(w, o, "frame");
+    bool warned_order = false;
     for (uint32_t k = 0; k < tl->key_count; k++) {
         merged_key mk;
         cJSON *f = key_frame(w, frames, an, tl, k, &mk);
@@ -787,10 +788,25 @@ static void simple_timeline(wctx *w, cJSON *out, const sinew_model_animation *an
                     w->nomem = true;
                     return;
                 }
+                bool permutation = true;
+                for (uint32_t p = 0; p < tl->values_per_key; p++)
+                    pos[p] = -1;
                 for (uint32_t p = 0; p < tl->values_per_key; p++) {
                     uint32_t s = (uint32_t)v[p];
-                    if (s < tl->values_per_key)
+                    if (s < tl->values_per_key) {
+                        permutation = permutation && pos[s] < 0;
                         pos[s] = (int32_t)p;
+                    }
+                }
+                for (uint32_t s = 0; s < tl->values_per_key; s++) {
+                    permutation = permutation && pos[s] >= 0;
+                    if (pos[s] < 0)
+                        pos[s] = (int32_t)s;
+                }
+                if (!permutation && !warned_order) {
+                    warn(w, "zOrder: a key moves slots past the ends or onto one place; 4.5 pairs can only "
+                            "approximate the order it gives (approximation)");
+                    warned_order = true;
                 }
                 for (uint32_t s = 0; s < tl->values_per_key; s++) {
                     push_num(w, a, s);

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import SHARED, check, finish, need_oracle, posediff, run_oracle, run_sinew  # noqa: E402
+from testkit import SHARED, SRC, check, finish, need_oracle, posediff, run_oracle, run_sinew  # noqa: E402
 
 DATA = os.path.join(SHARED, "data")
 SETS = {
@@ -66,5 +66,15 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run_sinew("convert", mixed, "--to", "dragonbones", "--version", "4.5", "--out", out)
     check(r.returncode == 0 and "bone 'arm': a stepped channel changes where another one tweens" in r.stderr
           and "approximation" in r.stderr, f"mixed step/tween channels are reported: {r.returncode} {r.stderr!r}")
+
+    # zOrder moves past the ends (a real 4.0 export): the resolved order is not a permutation, and
+    # 4.5 pairs cannot say that; convert must report it
+    out = os.path.join(tmp, "zorder_out")
+    os.makedirs(out)
+    quirks = os.path.join(SRC, "tests", "fixtures", "oracle", "zorder_quirks_ske.json")
+    r = run_sinew("convert", quirks, "--to", "dragonbones", "--version", "4.5", "--out", out)
+    check(r.returncode == 0 and "animation 'past_end': zOrder: a key moves slots past the ends" in r.stderr
+          and "animation 'plain': zOrder" not in r.stderr,
+          f"zOrder quirks are reported (only where they are): {r.returncode} {r.stderr!r}")
 
 finish()
