@@ -56,9 +56,7 @@ typedef struct frame_list {
 
 typedef struct bench {
     bench_opts o;
-    sinew_data *data;
-    sinew_atlas *atlas;
-    sinew_texture_set *textures;
+    cli_rig rig;               /* the rig, its atlas and texture pages */
     sinew_instance *inst;
     sinew_renderer *renderer;
     sinew_framebuffer fb;
@@ -68,7 +66,6 @@ typedef struct bench {
     uint8_t *ref_pixels;
     frame_list *frames;
     uint32_t frame_count;
-    char atlas_path[4096];
     const char *armature_name, *animation_name;
     double fps;
 } bench;
@@ -174,9 +171,7 @@ static void bench_free(bench *b) {
     sinew_framebuffer_free(&b->fb);
     sinew_renderer_destroy(b->renderer);
     sinew_instance_destroy(b->inst);
-    sinew_texture_set_destroy(b->textures);
-    sinew_atlas_destroy(b->atlas);
-    sinew_data_destroy(b->data);
+    cli_rig_free(&b->rig);
 }
 
 
@@ -187,35 +182,30 @@ static int out_of_memory(void) {
 
 /* The skeleton, its atlas and the atlas pages. */
 static int load_inputs(bench *b) {
-    cli_rig r;
-    int rc = cli_rig_load(&r, b->o.file, b->o.atlas);
-    /* the bench owns what was loaded (bench_free releases it), whether or not loading finished */
-    b->data = r.data;
-    b->atlas = r.atlas;
-    b->textures = r.textures;
-    memcpy(b->atlas_path, r.atlas_path, sizeof b->atlas_path);
+    int rc = cli_rig_load(&b->rig, b->o.file, b->o.atlas);
+    /* whatever was loaded is released by bench_free, whether or not loading finished */
     return rc;
 }
 
 /* The armature (given, or the first with the animation) and the animation. */
 static int choose(bench *b, uint32_t *armature, sinew_animation_info *anim) {
     sinew_data_info di;
-    sinew_data_get_info(b->data, &di);
+    sinew_data_get_info(b->rig.data, &di);
     uint32_t ai = SINEW_INVALID_INDEX;
     if (b->o.armature) {
-        ai = sinew_data_find_armature(b->data, b->o.armature);
+        ai = sinew_data_find_armature(b->rig.data, b->o.armature);
         if (ai == SINEW_INVALID_INDEX) {
             fprintf(stderr, "%s: error: no armature named '%s' (armatures:", b->o.file, b->o.armature);
             for (uint32_t i = 0; i < di.armature_count; i++) {
                 sinew_armature_info a;
-                if (sinew_data_armature_info(b->data, i, &a) == SINEW_OK) fprintf(stderr, " '%s'", a.name);
+                if (sinew_data_armature_info(b->rig.data, i, &a) == SINEW_OK) fprintf(stderr, " '%s'", a.name);
             }
             fputs(")\n", stderr);
             return SINEW_EXIT_INPUT;
         }
     } else {
         for (uint32_t i = 0; i < di.armature_count && ai == SINEW_INVALID_INDEX; i++)
-            if (sinew_data_find_animation(b->data, i, b->o.animation) != SINEW_INVALID_INDEX) ai = i;
+            if (sinew_data_find_animation(b->rig.data, i, b->o.animation) != SINEW_INVALID_INDEX) ai = i;
         if (ai == SINEW_INVALID_INDEX) ai = 0;
         if (di.armature_count == 0) {
             fprintf(stderr, "%s: error: the file has no armature\n", b->o.file);
@@ -223,17 +213,17 @@ static int choose(bench *b, uint32_t *armature, sinew_animation_info *anim) {
         }
     }
     sinew_armature_info info;
-    if (sinew_data_armature_info(b->data, ai, &info) != SINEW_OK) {
+    if (sinew_data_armature_info(b->rig.data, ai, &info) != SINEW_OK) {
         fprintf(stderr, "%s: error: cannot read armature %u\n", b->o.file, ai);
         return SINEW_EXIT_INPUT;
     }
-    uint32_t an = sinew_data_find_animation(b->data, ai, b->o.animation);
-    if (an == SINEW_INVALID_INDEX || sinew_data_animation_info(b->data, ai, an, anim) != SINEW_OK) {
+    uint32_t an = sinew_data_find_animation(b->rig.data, ai, b->o.animation);
+    if (an == SINEW_INVALID_INDEX || sinew_data_animation_info(b->rig.data, ai, an, anim) != SINEW_OK) {
         fprintf(stderr, "%s: error: armature '%s' has no animation named '%s' (animations:", b->o.file, info.name,
                 b->o.animation);
         for (uint32_t i = 0; i < info.animation_count; i++) {
             sinew_animation_info ni;
-            if (sinew_data_animation_info(b->data, ai, i, &ni) == SINEW_OK) fprintf(stderr, " '%s'", ni.name);
+            if (sinew_data_animation_info(b->rig.data, ai, i, &ni) == SINEW_OK) fprintf(stderr, " '%s'", ni.name);
         }
         fputs(")\n", stderr);
         return SINEW_EXIT_INPUT;
@@ -267,12 +257,12 @@ static bool copy_list(frame_list *f, const sinew_drawlist *dl) {
 static int capture(bench *b, uint32_t armature, const sinew_animation_info *anim, sinew_rect *bounds, bool *any) {
     sinew_error err = {0};
     sinew_armature_info info;
-    sinew_data_armature_info(b->data, armature, &info);
+    sinew_data_armature_info(b->rig.data, armature, &info);
     sinew_instance_options io = {0};
     io.armature = info.name;
     io.skin = b->o.skin;
-    io.atlas = b->atlas;
-    if (sinew_instance_create(b->data, &io, &b->inst, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
+    io.atlas = b->rig.atlas;
+    if (sinew_instance_create(b->rig.data, &io, &b->inst, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
     memset(&err, 0, sizeof err);
     if (sinew_instance_play(b->inst, anim->name, 0, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
     double d = (double)anim->duration_s;
@@ -341,7 +331,7 @@ static double timed_pass(bench *b, const sinew_framing *fr, int mode) {
         const sinew_drawlist *l = &b->frames[k].list;
         if (mode == 0) {
             sinew_framebuffer_clear(&b->fb, (sinew_rgba8){0, 0, 0, 0});
-            sinew_renderer_draw(b->renderer, l, b->textures, &fr->view, &b->fb, NULL);
+            sinew_renderer_draw(b->renderer, l, b->rig.textures, &fr->view, &b->fb, NULL);
         } else {
             cairo_clear(b->cr);
             ref_cairo_draw(&b->rc, b->cr, l, &fr->view, mode == 1);
@@ -404,7 +394,7 @@ int sinew_cmd_bench_render(int argc, char **argv) {
     size_t px_bytes = (size_t)fr.width * fr.height * 4;
     b.surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)fr.width, (int)fr.height);
     b.ref_pixels = malloc(px_bytes);
-    if (ref_cairo_init(&b.rc, b.textures) != 0 || cairo_surface_status(b.surface) != CAIRO_STATUS_SUCCESS ||
+    if (ref_cairo_init(&b.rc, b.rig.textures) != 0 || cairo_surface_status(b.surface) != CAIRO_STATUS_SUCCESS ||
         !b.ref_pixels || cairo_status(b.cr = cairo_create(b.surface)) != CAIRO_STATUS_SUCCESS) {
         bench_free(&b);
         return out_of_memory();
@@ -439,7 +429,7 @@ int sinew_cmd_bench_render(int argc, char **argv) {
     for (uint32_t k = 0; k < b.frame_count; k++) {
         const sinew_drawlist *l = &b.frames[k].list;
         sinew_framebuffer_clear(&b.fb, (sinew_rgba8){0, 0, 0, 0});
-        sinew_renderer_draw(b.renderer, l, b.textures, &fr.view, &b.fb, NULL);
+        sinew_renderer_draw(b.renderer, l, b.rig.textures, &fr.view, &b.fb, NULL);
         cairo_clear(b.cr);
         ref_cairo_draw(&b.rc, b.cr, l, &fr.view, true);
         ref_surface_to_rgba(b.surface, b.ref_pixels);

@@ -293,13 +293,10 @@ static int output_kind(const render_opts *o, out_kind *kind) {
 typedef struct job {
     render_opts o;
     out_kind kind;
-    sinew_data *data;
-    sinew_atlas *atlas;
-    sinew_texture_set *textures;
+    cli_rig rig;               /* the rig, its atlas and texture pages */
     sinew_instance *inst;
     sinew_renderer *renderer;
     sinew_framebuffer fb;
-    char atlas_path[4096];
     char anim_name[512];
     uint32_t armature;
     const char *skin_overlay;  /* owned by data; NULL = the default skin only */
@@ -315,9 +312,7 @@ static void job_free(job *j) {
     sinew_framebuffer_free(&j->fb);
     sinew_renderer_destroy(j->renderer);
     sinew_instance_destroy(j->inst);
-    sinew_texture_set_destroy(j->textures);
-    sinew_atlas_destroy(j->atlas);
-    sinew_data_destroy(j->data);
+    cli_rig_free(&j->rig);
 }
 
 static int fail_input(const char *file, const char *fmt, ...) {
@@ -331,45 +326,40 @@ static int fail_input(const char *file, const char *fmt, ...) {
 }
 
 static int load_inputs(job *j) {
-    cli_rig r;
-    int rc = cli_rig_load(&r, j->o.file, j->o.atlas);
-    /* the job owns what was loaded (job_free releases it), whether or not loading finished */
-    j->data = r.data;
-    j->atlas = r.atlas;
-    j->textures = r.textures;
-    memcpy(j->atlas_path, r.atlas_path, sizeof j->atlas_path);
+    int rc = cli_rig_load(&j->rig, j->o.file, j->o.atlas);
+    /* whatever was loaded is released by job_free, whether or not loading finished */
     if (rc)
         return rc;
     inputs_add(&j->inputs, j->o.file);
-    inputs_add(&j->inputs, j->atlas_path);
-    for (uint32_t p = 0; p < r.page_count; p++)
-        inputs_add(&j->inputs, r.page_paths[p]);
+    inputs_add(&j->inputs, j->rig.atlas_path);
+    for (uint32_t p = 0; p < j->rig.page_count; p++)
+        inputs_add(&j->inputs, j->rig.page_paths[p]);
     return 0;
 }
 
 static int choose_animation(job *j) {
     sinew_data_info di;
-    sinew_data_get_info(j->data, &di);
+    sinew_data_get_info(j->rig.data, &di);
     if (di.armature_count == 0) return fail_input(j->o.file, "the file has no armature");
     /* the armature and skin, resolved as every command does: an XML rig's skin is the armature
      * NAME@SKIN, a DragonBones skin is overlaid on the armature's default skin */
     sinew_error err = {0};
-    if (sinew_data_resolve_skin(j->data, j->o.armature, j->o.skin, &j->armature, &j->skin_overlay, &err) !=
+    if (sinew_data_resolve_skin(j->rig.data, j->o.armature, j->o.skin, &j->armature, &j->skin_overlay, &err) !=
         SINEW_OK)
         return cli_input_error(j->o.file, &err);
     sinew_armature_info ai;
-    if (sinew_data_armature_info(j->data, j->armature, &ai) != SINEW_OK)
+    if (sinew_data_armature_info(j->rig.data, j->armature, &ai) != SINEW_OK)
         return fail_input(j->o.file, "cannot read armature %u", j->armature);
     if (ai.animation_count == 0) return fail_input(j->o.file, "armature '%s' has no animation", ai.name);
     uint32_t anim = 0;
     if (j->o.animation) {
-        anim = sinew_data_find_animation(j->data, j->armature, j->o.animation);
+        anim = sinew_data_find_animation(j->rig.data, j->armature, j->o.animation);
         if (anim == SINEW_INVALID_INDEX) {
             fprintf(stderr, "%s: error: armature '%s' has no animation named '%s' (animations:", j->o.file,
                     ai.name, j->o.animation);
             for (uint32_t i = 0; i < ai.animation_count; i++) {
                 sinew_animation_info an;
-                if (sinew_data_animation_info(j->data, j->armature, i, &an) == SINEW_OK)
+                if (sinew_data_animation_info(j->rig.data, j->armature, i, &an) == SINEW_OK)
                     fprintf(stderr, " '%s'", an.name);
             }
             fprintf(stderr, ")\n");
@@ -377,7 +367,7 @@ static int choose_animation(job *j) {
         }
     }
     sinew_animation_info an;
-    if (sinew_data_animation_info(j->data, j->armature, anim, &an) != SINEW_OK)
+    if (sinew_data_animation_info(j->rig.data, j->armature, anim, &an) != SINEW_OK)
         return fail_input(j->o.file, "cannot read animation %u", anim);
     size_t n = strlen(an.name);
     if (n >= sizeof j->anim_name) return fail_input(j->o.file, "animation name too long");
@@ -423,12 +413,12 @@ static int start_instance(job *j) {
     sinew_error err = {0};
     sinew_instance_options io = {0};
     sinew_armature_info ai;
-    sinew_data_armature_info(j->data, j->armature, &ai);
+    sinew_data_armature_info(j->rig.data, j->armature, &ai);
     io.armature = ai.name;
     io.skin = j->skin_overlay;
-    io.atlas = j->atlas;
+    io.atlas = j->rig.atlas;
     if (!j->inst) {
-        sinew_status st = sinew_instance_create(j->data, &io, &j->inst, &err);
+        sinew_status st = sinew_instance_create(j->rig.data, &io, &j->inst, &err);
         if (st != SINEW_OK) return cli_input_error(j->o.file, &err);
     }
     memset(&err, 0, sizeof err);
@@ -559,7 +549,7 @@ static int render_frames(job *j, const sinew_framing *fr, const char *out_path, 
         sinew_instance_drawlist(j->inst, &dl);
         sinew_framebuffer_clear(&j->fb, j->o.background);
         memset(&err, 0, sizeof err);
-        st = sinew_renderer_draw(j->renderer, &dl, j->textures, &fr->view, &j->fb, &err);
+        st = sinew_renderer_draw(j->renderer, &dl, j->rig.textures, &fr->view, &j->fb, &err);
         if (st != SINEW_OK) {
             progress_clear(&pr);
             sinew_export_abort(ex);
