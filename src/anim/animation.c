@@ -722,6 +722,19 @@ static double action_frame_pos(const tl_ctx *c, uint32_t fi) {
     return c->anim->run_action_frames[fi].position / c->frame_rate;
 }
 
+/* The playhead passed action frame `k` (either direction): fire it if it lies in the state's
+ * play window, and deliver a pending loopComplete just before frame 0 fires again. */
+static void pass_action_frame(const tl_ctx *c, uint32_t k, bool *loop_complete) {
+    anim_state *st = c->st;
+    double fp = action_frame_pos(c, k);
+    if (st->position <= fp && fp <= st->position + st->duration)
+        cross_frame(c, k);
+    if (*loop_complete && k == 0) {
+        sinew__emit(c->inst, c->ai, SINEW_EVENT_LOOP_COMPLETE, st, NULL, 0.0);
+        *loop_complete = false;
+    }
+}
+
 static void action_tl_update(const tl_ctx *c, double time) {
     anim_state *st = c->st;
     tl_state *t = &st->action_tl;
@@ -761,13 +774,7 @@ static void action_tl_update(const tl_ctx *c, double time) {
                         crossed = -1;
                 }
                 while (crossed >= 0) {
-                    double fp = action_frame_pos(c, (uint32_t)crossed);
-                    if (st->position <= fp && fp <= st->position + st->duration)
-                        cross_frame(c, (uint32_t)crossed);
-                    if (loop_complete && crossed == 0) {
-                        sinew__emit(c->inst, c->ai, SINEW_EVENT_LOOP_COMPLETE, st, NULL, 0.0);
-                        loop_complete = false;
-                    }
+                    pass_action_frame(c, (uint32_t)crossed, &loop_complete);
                     crossed = crossed > 0 ? crossed - 1 : (int32_t)fc - 1;
                     if (crossed == (int32_t)k)
                         break;
@@ -785,13 +792,7 @@ static void action_tl_update(const tl_ctx *c, double time) {
                 }
                 while (crossed >= 0) {
                     crossed = crossed < (int32_t)fc - 1 ? crossed + 1 : 0;
-                    double fp = action_frame_pos(c, (uint32_t)crossed);
-                    if (st->position <= fp && fp <= st->position + st->duration)
-                        cross_frame(c, (uint32_t)crossed);
-                    if (loop_complete && crossed == 0) {
-                        sinew__emit(c->inst, c->ai, SINEW_EVENT_LOOP_COMPLETE, st, NULL, 0.0);
-                        loop_complete = false;
-                    }
+                    pass_action_frame(c, (uint32_t)crossed, &loop_complete);
                     if (crossed == (int32_t)k)
                         break;
                 }
