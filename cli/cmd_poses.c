@@ -8,17 +8,26 @@
 #include "sinew/atomic.h"
 #include "sinew/data.h"
 #include "sinew/instance.h"
+#include "sinew/script.h"
 
 const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference oracle's schema)";
 
 static const char usage_text[] =
     "usage: sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
     "                   [--fps N] [--frames N] [--precision N] [--out FILE]\n"
+    "       sinew poses FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--precision N]\n"
+    "                   [--max-states N] [--states] [--out FILE]\n"
     "Samples every chosen animation on a fresh instance: sample 0 after a zero-time update,\n"
     "then one sample per 1/fps step (default fps: the armature's frame rate; default frames:\n"
     "round(duration*fps)+1). Output: the oracle's pose-dump JSON (stdout or --out).\n"
     "--skin: for DragonBones data the skin overlaid on the default skin (with --armature all:\n"
-    "the armatures that have it); for an XML rig the armature NAME@SKIN.\n";
+    "the armatures that have it); for an XML rig the armature NAME@SKIN.\n"
+    "--script: run scripted scenarios (play, fadeIn, gotoAndPlay, gotoAndStop, stop, timeScale,\n"
+    "stateWeight, stateTimeScale; the official oracle's scenario format, docs/runtime.md) and dump\n"
+    "one animation entry per scenario, named after it, under its armature. --max-states: the\n"
+    "animation states an armature may hold (default 16); going past it is reported. --states adds\n"
+    "each sample's animation states (name, layer, times, weight, fade) to the dump.\n"
+    "Exit codes: 0 ok, 1 usage, 2 bad input (file, script or name), 3 I/O.\n";
 
 typedef struct out_ctx {
     FILE *f;
@@ -203,10 +212,12 @@ static void put_events(out_ctx *o, sinew_instance *inst) {
 
 
 typedef struct opts {
-    const char *file, *atlas, *armature, *animation, *skin, *out;
+    const char *file, *atlas, *armature, *animation, *skin, *out, *script;
     double fps;
     long frames;
     int precision;
+    uint32_t max_states;
+    bool states;
 } opts;
 
 static bool all_armatures(const opts *op) { return op->armature && strcmp(op->armature, "all") == 0; }
@@ -230,33 +241,13 @@ static bool arm_selected(const opts *op, const sinew_data *data, uint32_t a, con
     return target == a;
 }
 
+static void put_input(out_ctx *o, const opts *op, const sinew_data *data, const char *mode);
+
 static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas) {
     out_ctx o = {f, op->precision};
+    put_input(&o, op, data, "step");
     sinew_data_info di;
     sinew_data_get_info(data, &di);
-    const char *base = strrchr(op->file, '/');
-    base = base ? base + 1 : op->file;
-    fputs("{\"oracle\":{\"version\":1,\"runtime\":\"sinew\",\"runtimeVersion\":\"" SINEW_VERSION_STRING
-          "\",\"yDown\":true,\"mode\":\"step\",\"angleUnit\":\"radian\",\"matrix\":\"[a,b,c,d,tx,ty]: x' = "
-          "a*x + c*y + tx, y' = b*x + d*y + ty\"},\"input\":{\"file\":",
-          f);
-    put_str(&o, base);
-    fputs(",\"atlas\":", f);
-    if (op->atlas) {
-        const char *ab = strrchr(op->atlas, '/');
-        put_str(&o, ab ? ab + 1 : op->atlas);
-    } else {
-        fputs("null", f);
-    }
-    fputs(",\"name\":", f);
-    put_str(&o, di.name);
-    fputs(",\"version\":", f);
-    put_str(&o, di.version);
-    fputs(",\"compatibleVersion\":", f);
-    put_str(&o, di.compatible_version ? di.compatible_version : "");
-    fputs(",\"frameRate\":", f);
-    put_num(&o, di.frame_rate);
-    fputs("},\"armatures\":[", f);
     bool first_arm = true;
     for (uint32_t a = 0; a < di.armature_count; ++a) {
         sinew_armature_info ai;
@@ -356,6 +347,187 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
     return SINEW_EXIT_OK;
 }
 
+/* ,"states":[...]: the top armature's animation states (--states; not in the oracle schema). */
+static void put_states(out_ctx *o, const sinew_instance *inst) {
+    FILE *f = o->f;
+    fputs(",\"states\":[", f);
+    uint32_t n = sinew_instance_state_count(inst, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+        sinew_state_info s;
+        if (!sinew_instance_state(inst, 0, i, &s))
+            continue;
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        put_str(o, s.name);
+        fputs(",\"group\":", f);
+        put_str(o, s.group);
+        fprintf(f, ",\"layer\":%d,\"playTimes\":%d,\"currentPlayTimes\":%d,\"currentTime\":", (int)s.layer,
+                (int)s.play_times, (int)s.current_play_times);
+        put_num(o, s.current_time);
+        fputs(",\"weight\":", f);
+        put_num(o, s.weight);
+        fputs(",\"fadeProgress\":", f);
+        put_num(o, s.fade_progress);
+        fputs(",\"timeScale\":", f);
+        put_num(o, s.time_scale);
+        fprintf(f, ",\"playing\":%s,\"completed\":%s,\"fadingIn\":%s,\"fadingOut\":%s}", s.playing ? "true" : "false",
+                s.completed ? "true" : "false", s.fading_in ? "true" : "false", s.fading_out ? "true" : "false");
+    }
+    fputc(']', f);
+}
+
+/* The header shared by both dumps, up to the armature list. */
+static void put_input(out_ctx *o, const opts *op, const sinew_data *data, const char *mode) {
+    FILE *f = o->f;
+    sinew_data_info di;
+    sinew_data_get_info(data, &di);
+    const char *base = strrchr(op->file, '/');
+    base = base ? base + 1 : op->file;
+    fprintf(f, "{\"oracle\":{\"version\":1,\"runtime\":\"sinew\",\"runtimeVersion\":\"" SINEW_VERSION_STRING
+               "\",\"yDown\":true,\"mode\":\"%s\",\"angleUnit\":\"radian\",\"matrix\":\"[a,b,c,d,tx,ty]: x' = "
+               "a*x + c*y + tx, y' = b*x + d*y + ty\"},\"input\":{\"file\":",
+            mode);
+    put_str(o, base);
+    fputs(",\"atlas\":", f);
+    if (op->atlas) {
+        const char *ab = strrchr(op->atlas, '/');
+        put_str(o, ab ? ab + 1 : op->atlas);
+    } else {
+        fputs("null", f);
+    }
+    fputs(",\"name\":", f);
+    put_str(o, di.name);
+    fputs(",\"version\":", f);
+    put_str(o, di.version);
+    fputs(",\"compatibleVersion\":", f);
+    put_str(o, di.compatible_version ? di.compatible_version : "");
+    fputs(",\"frameRate\":", f);
+    put_num(o, di.frame_rate);
+    fputs("},\"armatures\":[", f);
+}
+
+/* Runs one scenario the way the oracle's scenario.mjs does: the commands due at t <= 0, a
+ * zero-time update and sample 0; then before each later sample k the commands with
+ * t <= (k-1)/fps not issued yet, in t order, and one update of 1/fps. */
+static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, const sinew_atlas *atlas,
+                        const sinew_scenario *sc, uint32_t arm_index, bool first) {
+    FILE *f = o->f;
+    sinew_armature_info ai;
+    sinew_data_armature_info(data, arm_index, &ai);
+    uint32_t target = arm_index;
+    const char *overlay = NULL;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    if (op->skin && sinew_data_resolve_skin(data, ai.name, op->skin, &target, &overlay, &err) != SINEW_OK) {
+        cli_print_error(op->file, &err);
+        return cli_exit_code(err.code);
+    }
+    sinew_armature_info ti;
+    sinew_data_armature_info(data, target, &ti);
+    sinew_instance_options io;
+    memset(&io, 0, sizeof io);
+    io.armature = ti.name;
+    io.skin = overlay;
+    io.atlas = atlas;
+    io.max_states = op->max_states;
+    sinew_instance *inst = NULL;
+    if (sinew_instance_create(data, &io, &inst, &err) != SINEW_OK) {
+        cli_print_error(op->file, &err);
+        return cli_exit_code(err.code);
+    }
+    double dt = 1.0 / sc->fps;
+    uint32_t ci = 0;
+    int rc = SINEW_EXIT_OK;
+    /* issue(t): every command due at or before t (the oracle's 1e-9 slack) */
+#define ISSUE_DUE(time)                                                                           \
+    while (rc == SINEW_EXIT_OK && ci < sc->command_count && sc->commands[ci].t <= (time) + 1e-9) {   \
+        if (sinew_script_issue(inst, &sc->commands[ci++], &err) != SINEW_OK) {                    \
+            cli_print_error(op->script, &err);                                                    \
+            rc = cli_exit_code(err.code);                                                         \
+        }                                                                                         \
+    }
+    ISSUE_DUE(0.0);
+    sinew_instance_update(inst, 0.0);
+    if (!first)
+        fputc(',', f);
+    fputs("{\"name\":", f);
+    put_str(o, sc->name);
+    fputs(",\"duration\":", f);
+    put_num(o, (double)sc->frames / sc->fps);
+    fprintf(f, ",\"frameCount\":%u,\"playTimes\":0,\"samples\":[", sc->frames);
+    for (uint32_t k = 0; k < sc->frames && rc == SINEW_EXIT_OK; ++k) {
+        if (k > 0) {
+            ISSUE_DUE((double)(k - 1) * dt);
+            sinew_instance_update(inst, dt);
+        }
+        fprintf(f, "%s{\"frame\":%u,\"time\":", k ? "," : "", k);
+        put_num(o, (double)k * dt);
+        fputc(',', f);
+        put_events(o, inst);
+        if (op->states)
+            put_states(o, inst);
+        fputc(',', f);
+        put_pose_members(o, inst, 0, 0);
+        fputc('}', f);
+    }
+#undef ISSUE_DUE
+    fputs("]}", f);
+    uint64_t dropped = sinew_instance_states_dropped(inst);
+    if (dropped)
+        fprintf(stderr, "%s: warning: scenario '%s': %llu animation state(s) dropped past the limit of %u per "
+                        "armature (--max-states)\n",
+                op->script, sc->name, (unsigned long long)dropped, sinew_instance_max_states(inst));
+    sinew_instance_destroy(inst);
+    return rc;
+}
+
+static int run_script(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas,
+                      const sinew_script *script) {
+    out_ctx o = {f, op->precision};
+    put_input(&o, op, data, "scenario");
+    sinew_data_info di;
+    sinew_data_get_info(data, &di);
+    uint32_t n = sinew_script_count(script);
+    /* armatures in the order they first appear, each with its scenarios (as scenario.mjs) */
+    bool first_arm = true;
+    for (uint32_t i = 0; i < n; ++i) {
+        const sinew_scenario *sc = sinew_script_scenario(script, i);
+        uint32_t a = sc->armature ? sinew_data_find_armature(data, sc->armature) : 0;
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; ++j) {
+            const sinew_scenario *p = sinew_script_scenario(script, j);
+            seen = (p->armature ? sinew_data_find_armature(data, p->armature) : 0) == a;
+        }
+        if (seen)
+            continue;
+        sinew_armature_info ai;
+        if (a >= di.armature_count || sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+            continue;
+        if (!first_arm)
+            fputc(',', f);
+        first_arm = false;
+        fputs("{\"name\":", f);
+        put_str(&o, ai.name);
+        fputs(",\"frameRate\":", f);
+        put_num(&o, ai.frame_rate);
+        fputs(",\"sampleRate\":", f);
+        put_num(&o, sc->fps);
+        fputs(",\"animations\":[", f);
+        bool first = true;
+        for (uint32_t j = i; j < n; ++j) {
+            const sinew_scenario *s = sinew_script_scenario(script, j);
+            if ((s->armature ? sinew_data_find_armature(data, s->armature) : 0) != a)
+                continue;
+            int rc = run_scenario(op, &o, data, atlas, s, a, first);
+            if (rc != SINEW_EXIT_OK)
+                return rc;
+            first = false;
+        }
+        fputs("]}", f);
+    }
+    fputs("]}\n", f);
+    return SINEW_EXIT_OK;
+}
+
 int sinew_cmd_poses(int argc, char **argv) {
     opts op;
     memset(&op, 0, sizeof op);
@@ -377,6 +549,17 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.skin = argv[++i][0] ? argv[i] : NULL;
         else if (strcmp(a, "--out") == 0 && has_val)
             op.out = argv[++i];
+        else if (strcmp(a, "--script") == 0 && has_val)
+            op.script = argv[++i];
+        else if (strcmp(a, "--states") == 0)
+            op.states = true;
+        else if (strcmp(a, "--max-states") == 0 && has_val) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 1024)
+                return cli_usage_error("poses", "--max-states must be 1..1024");
+            op.max_states = (uint32_t)v;
+        }
         else if (strcmp(a, "--fps") == 0 && has_val) {
             char *end;
             op.fps = strtod(argv[++i], &end);
@@ -403,6 +586,8 @@ int sinew_cmd_poses(int argc, char **argv) {
     }
     if (!op.file)
         return cli_usage_error("poses", "missing FILE");
+    if (op.script && (op.armature || op.animation || op.fps > 0.0 || op.frames > 0))
+        return cli_usage_error("poses", "--script takes its armatures, animations, fps and frames from the script");
     sinew_error err;
     memset(&err, 0, sizeof err);
     sinew_data *data = NULL;
@@ -415,6 +600,20 @@ int sinew_cmd_poses(int argc, char **argv) {
         memset(&err, 0, sizeof err);
         if (sinew_atlas_load_file(op.atlas, NULL, &atlas, &err) != SINEW_OK) {
             cli_print_error(op.atlas, &err);
+            sinew_data_destroy(data);
+            return cli_exit_code(err.code);
+        }
+    }
+    sinew_script *script = NULL;
+    if (op.script) {
+        sinew_load_options lo;
+        memset(&lo, 0, sizeof lo);
+        lo.log = cli_log;
+        lo.log_user = (void *)op.script;
+        memset(&err, 0, sizeof err);
+        if (sinew_script_load_file(op.script, data, &lo, &script, &err) != SINEW_OK) {
+            cli_print_error(op.script, &err);
+            sinew_atlas_destroy(atlas);
             sinew_data_destroy(data);
             return cli_exit_code(err.code);
         }
@@ -478,7 +677,7 @@ int sinew_cmd_poses(int argc, char **argv) {
         if (rc == SINEW_EXIT_OK) {
             static char buf[1 << 16];
             setvbuf(f, buf, _IOFBF, sizeof buf);
-            rc = run(&op, f, data, atlas);
+            rc = script ? run_script(&op, f, data, atlas, script) : run(&op, f, data, atlas);
             if (!af) {
                 fflush(stdout);
             } else if (rc != SINEW_EXIT_OK) {
@@ -489,6 +688,7 @@ int sinew_cmd_poses(int argc, char **argv) {
             }
         }
     }
+    sinew_script_destroy(script);
     sinew_atlas_destroy(atlas);
     sinew_data_destroy(data);
     return rc;

@@ -162,7 +162,7 @@ typedef struct sinew_animation_info {
     float frames;                   /**< duration in frames */
     double duration_s;              /**< duration in seconds (frames / armature frame rate) */
     int32_t play_times;             /**< 0 = loop forever */
-    float fade_in_time_s;           /**< < 0 when the file gives none */
+    double fade_in_time_s;          /**< < 0 when the file gives none */
     uint32_t timeline_count;
 } sinew_animation_info;
 

@@ -53,6 +53,9 @@ typedef struct sinew_instance_options {
     const char *skin;                  /**< skin overlaid on the default skin; NULL/"" = none */
     const struct sinew_atlas *atlas;   /**< optional: texture regions for the draw list */
     const sinew_allocator *allocator;  /**< NULL = libc */
+    uint32_t max_states;               /**< animation states each armature may hold, fading ones
+                                            included; 0 = 16 (at most 1024). Each costs memory
+                                            for the largest animation's timelines. */
 } sinew_instance_options;
 
 /**
@@ -109,8 +112,8 @@ typedef struct sinew_fade_options {
     int32_t layer;             /**< higher layers take weight first */
     const char *group;         /**< group name (NULL = none) for the fade-out modes */
     sinew_fade_out_mode fade_out_mode;
-    float weight;              /**< state weight, default 1 */
-    float time_scale;          /**< state time scale; <= -100 = 1/animation scale (default) */
+    double weight;             /**< state weight, default 1 */
+    double time_scale;         /**< state time scale; <= -100 = 1/animation scale (default) */
     bool pause_fade_in;        /**< hold the playhead until the fade-in completes (default true) */
 } sinew_fade_options;
 
@@ -120,6 +123,8 @@ sinew_fade_options sinew_fade_defaults(void);
 /**
  * Plays an animation of armature `armature_index` (0 = the top armature) from its start, on
  * layer 0, ending every other state at once. play_times -1 = the data's, 0 = loop forever.
+ * `anim` NULL (or "") is the official play() without a name: resume the last state if it is
+ * paused, else replay it, else play the default animation.
  */
 sinew_status sinew_instance_play_on(sinew_instance *inst, uint32_t armature_index, const char *anim,
                                     int32_t play_times, sinew_error *err);
@@ -145,10 +150,10 @@ sinew_status sinew_instance_goto_and_play(sinew_instance *inst, uint32_t armatur
 sinew_status sinew_instance_goto_and_stop(sinew_instance *inst, uint32_t armature_index,
                                           const char *anim, sinew_goto_unit unit, double value,
                                           sinew_error *err);
-/** Pauses the state playing `anim` (NULL = every state). */
+/** Pauses the newest state playing `anim` (NULL = every state), as the official stop(name). */
 void sinew_instance_stop(sinew_instance *inst, uint32_t armature_index, const char *anim);
 /** Sets the armature-level time scale (multiplies every state's; children inherit it). */
-void sinew_instance_set_time_scale(sinew_instance *inst, uint32_t armature_index, float scale);
+void sinew_instance_set_time_scale(sinew_instance *inst, uint32_t armature_index, double scale);
 
 /** A read-only view of one animation state. */
 typedef struct sinew_state_info {
@@ -159,9 +164,9 @@ typedef struct sinew_state_info {
     int32_t current_play_times; /**< completed loops */
     double current_time;        /**< seconds within the current loop */
     double duration;            /**< seconds */
-    float weight;               /**< the state's own weight */
-    float fade_progress;        /**< 0..1 */
-    float time_scale;
+    double weight;              /**< the state's own weight */
+    double fade_progress;       /**< 0..1 */
+    double time_scale;
     bool playing, completed, fading_in, fading_out;
 } sinew_state_info;
 
@@ -172,9 +177,9 @@ bool sinew_instance_state(const sinew_instance *inst, uint32_t armature_index, u
                           sinew_state_info *out);
 /** Sets a state's time scale / weight (by animation name; false if none plays it). */
 bool sinew_instance_state_set_time_scale(sinew_instance *inst, uint32_t armature_index,
-                                         const char *anim, float scale);
+                                         const char *anim, double scale);
 bool sinew_instance_state_set_weight(sinew_instance *inst, uint32_t armature_index,
-                                     const char *anim, float weight);
+                                     const char *anim, double weight);
 
 /* ---- events -------------------------------------------------------------------------------- */
 
@@ -220,6 +225,15 @@ void sinew_instance_set_event_callback(sinew_instance *inst, sinew_event_fn fn, 
 bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out);
 /** Events dropped because the queue was full. */
 uint64_t sinew_instance_events_dropped(const sinew_instance *inst);
+
+/**
+ * Animation states ended early because an armature already held max_states of them (a new
+ * state then takes the place of the faded-out-most one, which changes the pose: raise
+ * sinew_instance_options.max_states if this is ever non-zero).
+ */
+uint64_t sinew_instance_states_dropped(const sinew_instance *inst);
+/** The max_states the instance was created with. */
+uint32_t sinew_instance_max_states(const sinew_instance *inst);
 
 /* ---- pose ---------------------------------------------------------------------------------- */
 

@@ -625,17 +625,17 @@ static inline void bone_tl_result(const tl_state *t, double res[6]) {
     }
 }
 
-static int blend_update(blend_state *b, float weight, int32_t layer) {
+static int blend_update(blend_state *b, double weight, int32_t layer) {
     if (b->dirty) {
-        if (b->left_weight > 0.0f) {
+        if (b->left_weight > 0.0) {
             if (b->layer != layer) {
                 if (b->layer_weight >= b->left_weight) {
-                    b->left_weight = 0.0f;
+                    b->left_weight = 0.0;
                     return 0;
                 }
                 b->layer = layer;
                 b->left_weight -= b->layer_weight;
-                b->layer_weight = 0.0f;
+                b->layer_weight = 0.0;
             }
         } else {
             return 0;
@@ -753,7 +753,7 @@ static void action_tl_update(const tl_ctx *c, double time) {
             return;
         }
     }
-    bool reverse = st->time_scale < 0.0f;
+    bool reverse = st->time_scale < 0.0;
     bool loop_complete = false, complete = false;
     if (t->current_play_times != prev_times) {
         loop_complete = true;
@@ -947,7 +947,7 @@ static void pose_bones(const tl_ctx *c) {
         if (st->covered[b] & COV_BONE)
             continue;
         arm->blend_touched = true;
-        int bs = blend_update(&arm->blend[b], (float)st->weight_result, st->layer);
+        int bs = blend_update(&arm->blend[b], st->weight_result, st->layer);
         if (bs != 0)
             bone_blend(arm, b, bs, identity);
     }
@@ -1090,7 +1090,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     if (st->fade_state != 0 || st->sub_fade_state != 0)
         advance_fade_time(inst, ai, st, passed);
     if (st->playhead_state == 3) {
-        if (st->time_scale != 1.0f)
+        if (st->time_scale != 1.0)
             passed *= st->time_scale;
         st->time += passed;
     }
@@ -1098,7 +1098,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         build_timelines(arm, st);
         st->timeline_dirty = 0;
     }
-    if (st->weight == 0.0f)
+    if (st->weight == 0.0)
         return;
     tl_ctx c = {inst, ai, arm, st, st->anim, (double)arm->data->frame_rate, anim_seconds(arm, st->anim), 0};
     double time = st->time;
@@ -1137,7 +1137,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
             continue;
         }
         arm->blend_touched = true;
-        int bs = blend_update(&arm->blend[bone], (float)st->weight_result, st->layer);
+        int bs = blend_update(&arm->blend[bone], st->weight_result, st->layer);
         if (bs != 0) {
             double r[6] = {0, 0, 0, 0, 1, 1};
             for (uint32_t k = i; k < j; ++k)
@@ -1176,7 +1176,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
             st->sub_fade_state = 0;
             st->pose_active = false;
         }
-        if (st->action_tl.play_state > 0 && st->auto_fade_out_time >= 0.0f)
+        if (st->action_tl.play_state > 0 && st->auto_fade_out_time >= 0.0)
             state_fade_out(st, st->auto_fade_out_time, true);
     }
 }
@@ -1248,7 +1248,7 @@ static void run_actions(sinew_instance *inst, uint32_t ai) {
                 uint32_t an = sinew__find_animation(inst->arms[child].data, a->name);
                 if (an != SINEW_INVALID_INDEX)
                     sinew__arm_fade_in(inst, child, an, -1.0, a->play_times, 0, NULL,
-                                       FADE_SAME_LAYER_AND_GROUP, true, -100.0f, 0.0, 1.0f, true);
+                                       FADE_SAME_LAYER_AND_GROUP, true, -100.0, 0.0, 1.0, true);
             }
         } else if (pa.bone != SINEW_INVALID_INDEX) {
             for (uint32_t s = 0; s < arm->slot_count; ++s) {
@@ -1258,13 +1258,13 @@ static void run_actions(sinew_instance *inst, uint32_t ai) {
                 uint32_t an = sinew__find_animation(inst->arms[child].data, a->name);
                 if (an != SINEW_INVALID_INDEX)
                     sinew__arm_fade_in(inst, child, an, -1.0, a->play_times, 0, NULL,
-                                       FADE_SAME_LAYER_AND_GROUP, true, -100.0f, 0.0, 1.0f, true);
+                                       FADE_SAME_LAYER_AND_GROUP, true, -100.0, 0.0, 1.0, true);
             }
         } else {
             uint32_t an = sinew__find_animation(arm->data, a->name);
             if (an != SINEW_INVALID_INDEX)
                 sinew__arm_fade_in(inst, ai, an, -1.0, a->play_times, 0, NULL,
-                                   FADE_SAME_LAYER_AND_GROUP, true, -100.0f, 0.0, 1.0f, true);
+                                   FADE_SAME_LAYER_AND_GROUP, true, -100.0, 0.0, 1.0, true);
         }
     }
     arm->action_count = 0;
@@ -1288,7 +1288,7 @@ void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt) {
 
 int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_index, double fade_in_time,
                            int32_t play_times, int32_t layer, const char *group, int fade_out_mode,
-                           bool reset_to_pose, float time_scale, double position, float weight,
+                           bool reset_to_pose, double time_scale, double position, double weight,
                            bool pause_fade_in) {
     arm_inst *arm = &inst->arms[ai];
     if (anim_index >= arm->data->animation_count)
@@ -1301,10 +1301,10 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     if (arm->state_count == 0)
         fade_in_time = 0.0;
     else if (fade_in_time < 0.0)
-        fade_in_time = anim->fade_in_time > 0.0f ? anim->fade_in_time : 0.0;
+        fade_in_time = anim->fade_in_time > 0.0 ? anim->fade_in_time : 0.0;
     double fade_out_time = fade_in_time;
-    if (time_scale <= -100.0f)
-        time_scale = anim->scale != 0.0f ? 1.0f / anim->scale : 1.0f;
+    if (time_scale <= -100.0)
+        time_scale = anim->scale != 0.0 ? 1.0 / anim->scale : 1.0;
     double dur = anim_seconds(arm, anim);
     if (anim->frame_count > 1) {
         if (position < 0.0) {
@@ -1347,15 +1347,21 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
         if (hit)
             state_fade_out(o, fade_out_time, true);
     }
-    /* make room */
-    if (arm->state_count == SINEW_STATE_CAP) {
+    /* make room (counted: sinew_instance_states_dropped): the state with the least weight left,
+     * preferring ones fading out */
+    if (arm->state_count == arm->state_cap) {
         uint32_t victim = 0;
-        for (uint32_t i = 0; i < arm->state_count; ++i)
-            if (arm->states[i].fade_state > 0) {
+        double best = INFINITY;
+        for (uint32_t i = 0; i < arm->state_count; ++i) {
+            const anim_state *o = &arm->states[i];
+            double left = o->weight * o->fade_progress + (o->fade_state > 0 ? 0.0 : 2.0);
+            if (left < best) {
+                best = left;
                 victim = i;
-                break;
             }
+        }
         remove_state(arm, victim);
+        inst->states_dropped++;
     }
     /* insert by layer (higher first; equal layers keep call order) */
     uint32_t at = arm->state_count;
@@ -1379,6 +1385,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     st->covered = covered;
     st->anim = anim;
     st->serial = ++inst->next_serial;
+    const uint32_t serial = st->serial;
     st->anim_index = anim_index;
     st->reset_to_pose = reset_to_pose;
     st->display_control = true;
@@ -1387,7 +1394,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     st->play_times = play_times;
     st->time_scale = time_scale;
     st->fade_total_time = fade_in_time;
-    st->auto_fade_out_time = -1.0f;
+    st->auto_fade_out_time = -1.0;
     st->weight = weight;
     size_t gl = strlen(grp);
     if (gl >= sizeof st->group)
@@ -1398,10 +1405,10 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     st->position = 0.0;
     st->duration = dur;
     if (position != 0.0)
-        st->time = time_scale >= 0.0f ? position : position - dur;
+        st->time = time_scale >= 0.0 ? position : position - dur;
     else
         st->time = 0.0;
-    if (time_scale < 0.0f && st->time == 0.0)
+    if (time_scale < 0.0 && st->time == 0.0)
         st->time = -0.000001;
     st->fade_progress = fade_in_time <= 0.0 ? 0.999999 : 0.0;
     st->fade_state = -1;
@@ -1433,7 +1440,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
             has |= ch->states[k].anim_index == can;
         if (!has)
             sinew__arm_fade_in(inst, child, can, -1.0, -1, 0, NULL, FADE_SAME_LAYER_AND_GROUP, true,
-                               -100.0f, 0.0, 1.0f, true);
+                               -100.0, 0.0, 1.0, true);
     }
     arm = &inst->arms[ai];
     if (fade_in_time <= 0.0)
@@ -1441,18 +1448,18 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     /* the state may have moved if the zero-time update removed a faded-out state */
     int32_t idx = -1;
     for (uint32_t i = 0; i < arm->state_count; ++i)
-        if (arm->states[i].anim == anim && arm->states[i].fade_state <= 0)
+        if (arm->states[i].serial == serial)
             idx = (int32_t)i;
     arm->last_state = idx;
     return idx;
 }
 
-void sinew__arm_play_default(sinew_instance *inst, uint32_t ai) {
+void sinew__arm_play_last(sinew_instance *inst, uint32_t ai, int32_t play_times) {
     arm_inst *arm = &inst->arms[ai];
     if (arm->last_state < 0) {
         uint32_t def = arm->data->default_animation;
         if (def < arm->data->animation_count)
-            sinew__arm_fade_in(inst, ai, def, 0.0, -1, 0, NULL, FADE_ALL, true, -100.0f, 0.0, 1.0f, true);
+            sinew__arm_fade_in(inst, ai, def, 0.0, play_times, 0, NULL, FADE_ALL, true, -100.0, 0.0, 1.0, true);
         return;
     }
     anim_state *st = &arm->states[arm->last_state];
@@ -1461,6 +1468,6 @@ void sinew__arm_play_default(sinew_instance *inst, uint32_t ai) {
     if (!playing && !completed)
         st->playhead_state = 3;
     else
-        sinew__arm_fade_in(inst, ai, st->anim_index, 0.0, -1, 0, NULL, FADE_ALL, true, -100.0f, 0.0,
-                           1.0f, true);
+        sinew__arm_fade_in(inst, ai, st->anim_index, 0.0, play_times, 0, NULL, FADE_ALL, true, -100.0, 0.0,
+                           1.0, true);
 }

@@ -79,6 +79,7 @@ static uint32_t slot_deform_cap(const sinew_model_armature *arm, uint32_t slot, 
 typedef struct layout_ctx {
     const struct sinew_data *data;
     carver *cv;
+    uint32_t state_cap;
     arm_inst *arms;            /* NULL while planning */
     uint32_t next;
     uint32_t dl_vertices, dl_indices, dl_cmds;
@@ -148,10 +149,16 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->mesh_out = carve(cv, deform_total, sizeof(float));
     a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
     uint32_t tl_cap = d->max_anim_timelines + 1;
-    for (uint32_t i = 0; i < SINEW_STATE_CAP; ++i) {
-        a->states[i].tls = carve(cv, tl_cap, sizeof(tl_state));
-        a->states[i].tl_cap = tl_cap;
-        a->states[i].covered = carve(cv, (size_t)nb + ns + nk + 1, 1);
+    a->state_cap = lc->state_cap;
+    a->states = carve(cv, lc->state_cap, sizeof(anim_state));
+    for (uint32_t i = 0; i < lc->state_cap; ++i) {
+        tl_state *tls = carve(cv, tl_cap, sizeof(tl_state));
+        uint8_t *covered = carve(cv, (size_t)nb + ns + nk + 1, 1);
+        if (lc->arms) {
+            a->states[i].tls = tls;
+            a->states[i].tl_cap = tl_cap;
+            a->states[i].covered = covered;
+        }
     }
     if (lc->arms)
         for (uint32_t i = 0; i < d->display_count; ++i)
@@ -420,7 +427,10 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         uint32_t arm_total = 0;
         count_arms(data, ai, 0, &arm_total);
         arm_inst *arms = carve(c, arm_total, sizeof(arm_inst));
-        layout_ctx lc = {data, c, arms, 0, 0, 0, 0};
+        uint32_t cap = opt && opt->max_states ? opt->max_states : SINEW_STATE_DEFAULT;
+        if (cap > SINEW_STATE_MAX)
+            cap = SINEW_STATE_MAX;
+        layout_ctx lc = {data, c, cap, arms, 0, 0, 0, 0};
         layout_arm(&lc, ai, SINEW_INVALID_INDEX, 0);
         sinew_event *events = carve(c, SINEW_EVENT_CAP, sizeof(sinew_event));
         float *dl_pos = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
@@ -554,8 +564,8 @@ sinew_fade_options sinew_fade_defaults(void) {
     o.layer = 0;
     o.group = NULL;
     o.fade_out_mode = SINEW_FADE_OUT_SAME_LAYER_AND_GROUP;
-    o.weight = 1.0f;
-    o.time_scale = -100.0f;
+    o.weight = 1.0;
+    o.time_scale = -100.0;
     o.pause_fade_in = true;
     return o;
 }
@@ -573,12 +583,18 @@ static sinew_status lookup_anim(sinew_instance *inst, uint32_t ai, const char *a
 
 sinew_status sinew_instance_play_on(sinew_instance *inst, uint32_t ai, const char *anim,
                                     int32_t play_times, sinew_error *err) {
+    if (!anim || !anim[0]) {
+        if (!arm_at(inst, ai))
+            return sinew__fail(err, SINEW_E_ARG, NULL, "no armature %u in the instance", ai);
+        sinew__arm_play_last(inst, ai, play_times);
+        return SINEW_OK;
+    }
     uint32_t an;
     sinew_status st = lookup_anim(inst, ai, anim, &an, err);
     if (st != SINEW_OK)
         return st;
-    sinew__arm_fade_in(inst, ai, an, 0.0, play_times, 0, NULL, SINEW_FADE_OUT_ALL, true, -100.0f, 0.0,
-                       1.0f, true);
+    sinew__arm_fade_in(inst, ai, an, 0.0, play_times, 0, NULL, SINEW_FADE_OUT_ALL, true, -100.0, 0.0,
+                       1.0, true);
     return SINEW_OK;
 }
 
@@ -624,8 +640,8 @@ sinew_status sinew_instance_goto_and_play(sinew_instance *inst, uint32_t ai, con
     if (st != SINEW_OK)
         return st;
     double pos = goto_position(&inst->arms[ai], an, unit, value);
-    sinew__arm_fade_in(inst, ai, an, 0.0, play_times, 0, NULL, SINEW_FADE_OUT_ALL, true, -100.0f, pos,
-                       1.0f, true);
+    sinew__arm_fade_in(inst, ai, an, 0.0, play_times, 0, NULL, SINEW_FADE_OUT_ALL, true, -100.0, pos,
+                       1.0, true);
     return SINEW_OK;
 }
 
@@ -636,23 +652,30 @@ sinew_status sinew_instance_goto_and_stop(sinew_instance *inst, uint32_t ai, con
     if (st != SINEW_OK)
         return st;
     double pos = goto_position(&inst->arms[ai], an, unit, value);
-    int32_t idx = sinew__arm_fade_in(inst, ai, an, 0.0, 1, 0, NULL, SINEW_FADE_OUT_ALL, true, -100.0f,
-                                     pos, 1.0f, true);
+    int32_t idx = sinew__arm_fade_in(inst, ai, an, 0.0, 1, 0, NULL, SINEW_FADE_OUT_ALL, true, -100.0,
+                                     pos, 1.0, true);
     if (idx >= 0)
         inst->arms[ai].states[idx].playhead_state &= 1;
     return SINEW_OK;
 }
 
+static anim_state *state_by_name(sinew_instance *inst, uint32_t ai, const char *anim);
+
 void sinew_instance_stop(sinew_instance *inst, uint32_t ai, const char *anim) {
     arm_inst *a = arm_at(inst, ai);
     if (!a)
         return;
+    if (anim) { /* the official stop(name) stops getState(name): the newest state of that name */
+        anim_state *st = state_by_name(inst, ai, anim);
+        if (st)
+            st->playhead_state &= 1;
+        return;
+    }
     for (uint32_t i = 0; i < a->state_count; ++i)
-        if (!anim || strcmp(a->states[i].anim->name, anim) == 0)
-            a->states[i].playhead_state &= 1;
+        a->states[i].playhead_state &= 1;
 }
 
-void sinew_instance_set_time_scale(sinew_instance *inst, uint32_t ai, float scale) {
+void sinew_instance_set_time_scale(sinew_instance *inst, uint32_t ai, double scale) {
     arm_inst *a = arm_at(inst, ai);
     if (a && isfinite(scale))
         a->time_scale = scale;
@@ -674,7 +697,7 @@ bool sinew_instance_state(const sinew_instance *inst, uint32_t ai, uint32_t i, s
     out->current_time = st->action_tl.current_time < 0.0 ? 0.0 : st->action_tl.current_time;
     out->duration = st->duration;
     out->weight = st->weight;
-    out->fade_progress = (float)st->fade_progress;
+    out->fade_progress = st->fade_progress;
     out->time_scale = st->time_scale;
     out->completed = st->action_tl.play_state > 0;
     out->playing = (st->playhead_state & 2) != 0 && st->action_tl.play_state <= 0;
@@ -693,7 +716,7 @@ static anim_state *state_by_name(sinew_instance *inst, uint32_t ai, const char *
     return NULL;
 }
 
-bool sinew_instance_state_set_time_scale(sinew_instance *inst, uint32_t ai, const char *anim, float scale) {
+bool sinew_instance_state_set_time_scale(sinew_instance *inst, uint32_t ai, const char *anim, double scale) {
     anim_state *st = state_by_name(inst, ai, anim);
     if (!st || !isfinite(scale))
         return false;
@@ -701,7 +724,7 @@ bool sinew_instance_state_set_time_scale(sinew_instance *inst, uint32_t ai, cons
     return true;
 }
 
-bool sinew_instance_state_set_weight(sinew_instance *inst, uint32_t ai, const char *anim, float weight) {
+bool sinew_instance_state_set_weight(sinew_instance *inst, uint32_t ai, const char *anim, double weight) {
     anim_state *st = state_by_name(inst, ai, anim);
     if (!st || !isfinite(weight))
         return false;
@@ -738,6 +761,12 @@ bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out) {
 }
 
 uint64_t sinew_instance_events_dropped(const sinew_instance *inst) { return inst ? inst->events_dropped : 0; }
+
+uint64_t sinew_instance_states_dropped(const sinew_instance *inst) { return inst ? inst->states_dropped : 0; }
+
+uint32_t sinew_instance_max_states(const sinew_instance *inst) {
+    return inst && inst->arm_count ? inst->arms[0].state_cap : 0;
+}
 
 /* ---- pose queries ---------------------------------------------------------------------------- */
 

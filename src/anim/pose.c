@@ -630,7 +630,7 @@ static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
             arm->action_count++;
         }
     } else {
-        sinew__arm_play_default(inst, child);
+        sinew__arm_play_last(inst, child, -1);
     }
 }
 

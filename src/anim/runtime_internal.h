@@ -6,7 +6,8 @@
 #include "sinew/instance.h"
 
 #define SINEW_PI 3.14159265358979323846
-#define SINEW_STATE_CAP 4      /* animation states per armature (fading ones included) */
+#define SINEW_STATE_DEFAULT 16 /* animation states per armature (fading ones included), default */
+#define SINEW_STATE_MAX 1024   /* ... and the most an instance option may ask for */
 #define SINEW_ACTION_CAP 16    /* queued play actions per armature per update */
 #define SINEW_EVENT_CAP 64     /* queued events per instance */
 #define SINEW_MAX_DEPTH 8      /* child armature nesting */
@@ -66,7 +67,7 @@ typedef struct anim_state {
     uint8_t timeline_dirty;
     int32_t play_times;
     int32_t layer;
-    float time_scale, weight, auto_fade_out_time;
+    double time_scale, weight, auto_fade_out_time;
     double fade_total_time;
     double position, duration, fade_time, time, fade_progress, weight_result;
     char group[32];
@@ -85,7 +86,7 @@ typedef struct anim_state {
 typedef struct blend_state {
     bool dirty;
     int32_t layer;
-    float left_weight, layer_weight, blend_weight;
+    double left_weight, layer_weight, blend_weight;
 } blend_state;
 
 typedef struct pending_action {
@@ -146,8 +147,8 @@ typedef struct arm_inst {
     float *mesh_out;           /* world vertices, same offsets as deform */
     uint32_t *display_child;   /* per data display: armature index or INVALID */
     /* animation */
-    anim_state states[SINEW_STATE_CAP];
-    uint32_t state_count;
+    anim_state *states;        /* state_cap records (each with its own timeline storage) */
+    uint32_t state_count, state_cap;
     int32_t last_state;        /* index into states or -1 */
     pending_action actions[SINEW_ACTION_CAP];
     uint32_t action_count;
@@ -171,6 +172,7 @@ struct sinew_instance {
     uint32_t next_serial;
     uint32_t event_head, event_count;
     uint64_t events_dropped;
+    uint64_t states_dropped;   /* states ended early because an armature had state_cap of them */
     sinew_event_fn event_fn;
     void *event_user;
     bool updating;
@@ -183,10 +185,10 @@ struct sinew_instance {
 
 /* animation.c */
 void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt);
-void sinew__arm_play_default(sinew_instance *inst, uint32_t ai);
+void sinew__arm_play_last(sinew_instance *inst, uint32_t ai, int32_t play_times);
 int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim, double fade_in_time,
                            int32_t play_times, int32_t layer, const char *group, int fade_out_mode,
-                           bool reset_to_pose, float time_scale, double position, float weight,
+                           bool reset_to_pose, double time_scale, double position, double weight,
                            bool pause_fade_in);
 void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const anim_state *st,
                  const sinew_model_action *action, double time);

@@ -1856,8 +1856,8 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     int64_t pt;
     TRY(sinew__jint(d->c, f[2], "playTimes", 1, 0, 2147483647.0, &pt));
     N->play_times = (int32_t)pt;
-    TRY(sinew__jfloat(d->c, f[3], "fadeInTime", -1.0f, &N->fade_in_time));
-    TRY(sinew__jfloat(d->c, f[4], "scale", 1.0f, &N->scale));
+    TRY(sinew__jnum(d->c, f[3], "fadeInTime", -1.0, &N->fade_in_time));
+    TRY(sinew__jnum(d->c, f[4], "scale", 1.0, &N->scale));
     TRY(user_data(d, f[11], &N->user_data));
     N->auto_tween = -1;
     if (f[12]) {

@@ -970,9 +970,9 @@ static void animation_json(wctx *w, cJSON *out, const sinew_model_animation *an)
     num(w, a, "duration", sig(an->duration, 9));
     num(w, a, "playTimes", an->play_times);
     if (an->fade_in_time >= 0)
-        num(w, a, "fadeInTime", fnum(an->fade_in_time));
+        num(w, a, "fadeInTime", sig(an->fade_in_time, 15));
     if (an->scale != 1)
-        num(w, a, "scale", fnum(an->scale));
+        num(w, a, "scale", sig(an->scale, 15));
     if (an->auto_tween >= 0)
         num(w, a, "autoTween", an->auto_tween);
     user_data(w, a, an->user_data);

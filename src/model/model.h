@@ -269,8 +269,9 @@ typedef struct sinew_model_animation {
     const char *name;
     float duration;            /* frames; may be 0 */
     int32_t play_times;        /* 0 = loop forever */
-    float fade_in_time;        /* seconds; <0 when absent */
-    float scale;               /* default 1 */
+    double fade_in_time;       /* seconds; <0 when absent (double: the runtime compares it with
+                                  double fade times, where 0.3f != 0.3) */
+    double scale;              /* default 1 */
     uint32_t first_timeline, timeline_count; /* into sinew_model_armature.timelines */
     uint32_t key_count;
     sinew_model_keyframe *keys;
