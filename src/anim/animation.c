@@ -535,14 +535,16 @@ static inline bool bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
 }
 
 /* Writes a 2-channel bone timeline's values straight into the pose (a lone state at weight 1:
- * the same float as the blend would store), marking the bone dirty if a value changed. */
-static inline void bone_tl_write(float *pose, uint8_t *bone_dirty, const tl_state *t) {
+ * the same float as the blend would store). The timeline updated its frame, so the bone is
+ * dirty (the official _transformDirty); a changed value also invalidates its local matrix. */
+static inline void bone_tl_write(float *pose, uint8_t *bone_dirty, uint8_t *local_ok, const tl_state *t) {
     float *p = pose + (size_t)t->target * 6 + t->chan;
     double pr = t->progress;
     float v[2] = {(float)(t->v0[0] + t->d0 * pr), (float)(t->v0[1] + t->d1 * pr)};
+    bone_dirty[t->target] = 1;
     if (memcmp(p, v, sizeof v) != 0) {
         memcpy(p, v, sizeof v);
-        bone_dirty[t->target] = 1;
+        local_ok[t->target] = 0;
     }
 }
 
@@ -553,7 +555,7 @@ static inline void bone_tl_write(float *pose, uint8_t *bone_dirty, const tl_stat
 static void bones_direct_advance(const tl_ctx *c, double time) {
     anim_state *st = c->st;
     float *pose = c->arm->pose;
-    uint8_t *bone_dirty = c->arm->bone_dirty;
+    uint8_t *bone_dirty = c->arm->bone_dirty, *local_ok = c->arm->local_ok;
     const int8_t a_state = st->action_tl.play_state;
     const int32_t a_times = st->action_tl.current_play_times;
     const double a_time = st->action_tl.current_time;
@@ -564,7 +566,7 @@ static void bones_direct_advance(const tl_ctx *c, double time) {
             continue;
         if (!t->follow) {
             if (bone_tl_update(c, t, time))
-                bone_tl_write(pose, bone_dirty, t);
+                bone_tl_write(pose, bone_dirty, local_ok, t);
             continue;
         }
         if (a_times == t->current_play_times && a_time == t->current_time)
@@ -586,7 +588,7 @@ static void bones_direct_advance(const tl_ctx *c, double time) {
             tween_update_frame(c, t);
         else if (!arrived)
             continue;
-        bone_tl_write(pose, bone_dirty, t);
+        bone_tl_write(pose, bone_dirty, local_ok, t);
     }
 }
 
@@ -677,7 +679,7 @@ static inline void bone_blend(arm_inst *arm, uint32_t bone, int state, const dou
     }
     if (memcmp(p, v, sizeof v) != 0) {
         memcpy(p, v, sizeof v);
-        arm->bone_dirty[bone] = 1;
+        arm->local_ok[bone] = 0;
     }
 }
 
@@ -942,14 +944,22 @@ static void pose_bones(const tl_ctx *c) {
     anim_state *st = c->st;
     const sinew_model_armature *d = arm->data;
     static const double identity[6] = {0, 0, 0, 0, 1, 1};
+    /* the pose timelines arrive at their one key on their first update (marking their bones
+     * dirty whatever the blend gives), and blend only while the state fades in (dirty again) */
+    bool first = !st->pose_bones_started;
+    st->pose_bones_started = true;
     for (uint32_t i = 0; i < arm->bone_count; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
         if (st->covered[b] & COV_BONE)
             continue;
+        if (first)
+            arm->bone_dirty[b] = 1;
         arm->blend_touched = true;
         int bs = blend_update(&arm->blend[b], st->weight_result, st->layer);
-        if (bs != 0)
+        if (bs != 0) {
+            arm->bone_dirty[b] = 1;
             bone_blend(arm, b, bs, identity);
+        }
     }
 }
 
@@ -1116,7 +1126,8 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
      * timelines) whose timelines of a bone did not change leaves that bone's pose as it is. */
     uint32_t nb = st->bone_tl_count;
     bool fading_out = st->fade_state > 0;
-    bool steady = arm->state_count == 1 && st->bones_applied && !st->pose_active && st->fade_state == 0 &&
+    bool fading = st->fade_state != 0 || st->sub_fade_state != 0;
+    bool steady = arm->state_count == 1 && st->bones_applied && !st->pose_active && !fading &&
                   st->weight_result == st->applied_weight;
     if (steady && st->bones_direct && st->weight_result == 1.0) {
         /* each changed timeline writes its own two channels into the pose */
@@ -1132,6 +1143,11 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
                 changed |= bone_tl_update(&c, &st->tls[j], time);
             j++;
         }
+        /* The official bone update recomputes a bone only when it is dirty: a timeline of it
+         * updated its frame (arrived at a key or tweening), or a fading state blended it. A
+         * pose changed by weights alone (another state's weight, a paused state) waits. */
+        if (changed)
+            arm->bone_dirty[bone] = 1;
         if (steady && !changed) {
             i = j;
             continue;
@@ -1139,6 +1155,8 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         arm->blend_touched = true;
         int bs = blend_update(&arm->blend[bone], st->weight_result, st->layer);
         if (bs != 0) {
+            if (fading)
+                arm->bone_dirty[bone] = 1;
             double r[6] = {0, 0, 0, 0, 1, 1};
             for (uint32_t k = i; k < j; ++k)
                 bone_tl_result(&st->tls[k], r);

@@ -115,7 +115,7 @@ static inline void bone_world_plain(arm_inst *arm, uint32_t b, const sinew_model
     const float *p = arm->pose + (size_t)b * 6;
     double *g = arm->global + (size_t)b * 6;
     float *local = arm->local + (size_t)b * 6;
-    if (arm->bone_dirty[b] || !arm->local_ok[b]) {
+    if (!arm->local_ok[b]) {
         tf_matrix((double)bd->setup.rotation + p[2], (double)bd->setup.skew + p[3],
                   (double)bd->setup.scale_x * p[4], (double)bd->setup.scale_y * p[5],
                   (double)bd->setup.x + p[0], (double)bd->setup.y + p[1], local);
@@ -161,7 +161,7 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
                 g[2] = g[2] - pg[2];
                 tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], local);
                 arm->local_ok[b] = 0;
-            } else if (arm->bone_dirty[b] || !arm->local_ok[b]) {
+            } else if (!arm->local_ok[b]) {
                 /* sin/cos only when the bone's own transform changed */
                 tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], local);
                 arm->local_ok[b] = 1;
@@ -309,7 +309,8 @@ static SW_INLINE void plain_bone(const bone_arrays *ba, uint32_t b, const sinew_
     const float *p = ba->pose + (size_t)b * 6;
     float *l = ba->local + (size_t)b * 6;
     double *g = ba->global + (size_t)b * 6;
-    if (own || !ba->local_ok[b]) {
+    (void)own;
+    if (!ba->local_ok[b]) {
         tf_matrix((double)su->rotation + p[2], (double)su->skew + p[3], (double)su->scale_x * p[4],
                   (double)su->scale_y * p[5], (double)su->x + p[0], (double)su->y + p[1], l);
         ba->local_ok[b] = 1;

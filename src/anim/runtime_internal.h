@@ -58,6 +58,7 @@ typedef struct anim_state {
     uint32_t anim_index;
     bool action_enabled, display_control, reset_to_pose;
     bool pose_active;          /* pose timelines still in place (until the fade-in completes) */
+    bool pose_bones_started;   /* the bone pose timelines had their first update */
     bool bones_applied;        /* the last advance applied every bone timeline as the only state */
     bool bones_direct;         /* every bone timeline has 2 channels and no two of a bone share one:
                                   a lone state at weight 1 writes them straight into the pose */
