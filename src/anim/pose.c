@@ -323,6 +323,13 @@ static SW_INLINE void plain_bone(const bone_arrays *ba, uint32_t b, const sinew_
 
 static void update_bones_no_ik(arm_inst *arm);
 
+/* The bone loop, as the official Bone.update with constraints: `dirty` is a bone's
+ * _transformDirty, `changed` its _childrenTransformDirty (it moved in this update; kept from the
+ * last update until the bone's turn comes), `computed` the inverse of _localDirty. An IK root
+ * runs its constraint every update (updateByConstraint on the root and the chain bone: recompute
+ * from the pose only if dirty or the parent moved, else keep the last result, IK included; then
+ * mark them dirty), so a weight below 1 applies again on top of the previous solution whenever
+ * nothing moved, exactly as officially. */
 void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     const sinew_model_armature *d = arm->data;
@@ -332,16 +339,15 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
             arm->blend[b].dirty = false;
         arm->blend_touched = false;
     }
-    memset(arm->bone_changed, 0, n);
     if (!d->run_bone_steps) /* not prepared (no bones) */
         return;
     const uint8_t *ik_root = d->ik_count > 0 ? d->run_ik_root : NULL;
     if (!ik_root) {
+        memset(arm->bone_changed, 0, n);
         update_bones_no_ik(arm);
         return;
     }
-    if (ik_root)
-        memset(arm->computed, 0, n);
+    memset(arm->computed, 0, n);
     const sinew_model_bone_step *steps = d->run_bone_steps;
     uint8_t *dirty = arm->bone_dirty, *changed = arm->bone_changed, *computed = arm->computed;
     bone_arrays ba = get_bone_arrays(arm);
@@ -349,50 +355,46 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
         const sinew_model_bone_step *sp = &steps[i];
         uint32_t b = sp->bone;
         uint32_t parent = sp->parent;
-        bool need = dirty[b] || (parent < n && changed[parent]);
         if (sp->ik_root) {
             for (uint32_t c = 0; c < d->ik_count; ++c) {
                 const sinew_model_ik *ik = &d->iks[c];
                 if (ik->root != b || ik->target >= n)
                     continue;
+                /* root.updateByConstraint() */
+                if (!computed[b]) {
+                    computed[b] = 1;
+                    if (dirty[b] || (parent < n && changed[parent]))
+                        compute_bone(arm, b, true);
+                    dirty[b] = 1;
+                }
                 bool two = ik->chain > 0 && ik->bone != ik->root && ik->bone < n;
-                bool solve = need || changed[ik->target] || dirty[ik->target] ||
-                             (two && dirty[ik->bone]) || changed[b];
-                if (!solve) {
-                    computed[b] = 1;
-                    if (two)
-                        computed[ik->bone] = 1;
-                    continue;
-                }
-                if (!computed[b] || !changed[b]) {
-                    compute_bone(arm, b, true);
-                    computed[b] = 1;
-                }
                 if (two) {
-                    if (!computed[ik->bone] || !changed[ik->bone]) {
-                        compute_bone(arm, ik->bone, true);
-                        computed[ik->bone] = 1;
+                    uint32_t bb = ik->bone, bp = d->bones[bb].parent;
+                    if (!computed[bb]) { /* bone.updateByConstraint() */
+                        computed[bb] = 1;
+                        if (dirty[bb] || (bp < n && changed[bp]))
+                            compute_bone(arm, bb, true);
+                        dirty[bb] = 1;
                     }
-                    ik_two(arm, b, ik->bone, ik->target, arm->ik_bend[c] != 0, arm->ik_weight[c]);
-                    changed[ik->bone] = 1;
+                    ik_two(arm, b, bb, ik->target, arm->ik_bend[c] != 0, arm->ik_weight[c]);
                 } else {
                     ik_one(arm, b, ik->target, arm->ik_weight[c]);
                 }
-                changed[b] = 1;
             }
         }
-        if (computed[b])
-            continue;
-        computed[b] = 1;
-        if (need) {
-            if (sp->plain)
-                plain_bone(&ba, b, &sp->setup, parent, dirty[b]);
-            else
-                compute_bone(arm, b, false);
+        if (dirty[b] || (parent < n && changed[parent])) {
+            dirty[b] = 0;
             changed[b] = 1;
+            if (!computed[b]) {
+                if (sp->plain)
+                    plain_bone(&ba, b, &sp->setup, parent, true);
+                else
+                    compute_bone(arm, b, false);
+            }
+        } else {
+            changed[b] = 0;
         }
     }
-    memset(arm->bone_dirty, 0, n);
 }
 
 /* The bone loop of an armature without IK. The arrays are held in locals: the byte flag stores
