@@ -298,6 +298,8 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
     size_t total = 0;
     for (uint32_t i = 0; i < anim->action_frame_count; ++i)
         total += anim->action_frames[i].action_count;
+    for (uint32_t i = 0; i < anim->merge_unit_count; ++i)
+        total += anim->merge_units[i].count + 1; /* a unit without action still adds a frame */
     uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
     for (uint32_t t = t0; t < t0 + tn; ++t) {
         const sinew_model_timeline *T = &arm->timelines[t];
@@ -320,8 +322,30 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
     uint32_t *tmp = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
     if (!m.frames || !m.owner || !m.act || !tmp)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    if (anim->merge_unit_count > 0) {
+        /* the loader recorded the official merges: animation frames, then bone frames, then slot
+         * display frames, each in file order; bone and slot frames at their keys' grid starts
+         * (a key past the animation end is never laid, so never merged) */
+        for (uint8_t source = 0; source < 3; ++source)
+            for (uint32_t i = 0; i < anim->merge_unit_count; ++i) {
+                const sinew_model_merge_unit *u = &anim->merge_units[i];
+                if (u->source != source)
+                    continue;
+                int64_t start;
+                if (source == 0) {
+                    float p = u->position;
+                    start = p > 0.0f && isfinite(p) ? (int64_t)p : 0;
+                } else {
+                    if (u->timeline >= arm->timeline_count || u->key >= arm->timelines[u->timeline].grid_key_count)
+                        continue;
+                    const sinew_model_timeline *T = &arm->timelines[u->timeline];
+                    start = anim->keys[T->first_key + u->key].frame_start;
+                }
+                merge(&m, start, anim->merge_index + u->first, u->count);
+            }
+    }
     /* 1. animation frames (and actions of no bone timeline) */
-    for (uint32_t i = 0; i < anim->action_frame_count; ++i) {
+    for (uint32_t i = 0; i < anim->action_frame_count && anim->merge_unit_count == 0; ++i) {
         const sinew_model_action_frame *f = &anim->action_frames[i];
         uint32_t n = 0;
         for (uint32_t a = f->first_action; a < f->first_action + f->action_count && a < arm->action_count; ++a) {
@@ -340,7 +364,7 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
         }
     }
     /* 2. bone frames, per bone timeline, at their keys' grid starts */
-    for (uint32_t t = t0; t < t0 + tn; ++t) {
+    for (uint32_t t = t0; t < t0 + tn && anim->merge_unit_count == 0; ++t) {
         const sinew_model_timeline *T = &arm->timelines[t];
         if (T->type != SINEW_TL_BONE_ALL)
             continue;
@@ -367,7 +391,7 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
         }
     }
     /* 3. slot display frames, per slot timeline */
-    for (uint32_t t = t0; t < t0 + tn; ++t) {
+    for (uint32_t t = t0; t < t0 + tn && anim->merge_unit_count == 0; ++t) {
         const sinew_model_timeline *T = &arm->timelines[t];
         if (T->type != SINEW_TL_SLOT_DISPLAY)
             continue;

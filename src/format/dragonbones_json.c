@@ -39,6 +39,15 @@ typedef struct pending_action {
     sinew_model_action action;
 } pending_action;
 
+/* One official action merge (see sinew_model_merge_unit) while an animation is built: `first`
+ * and `count` index the pending actions (animation and bone frames) or d->actions (slot frames). */
+typedef struct merge_rec {
+    uint8_t source;
+    float pos;
+    uint32_t timeline, key;
+    uint32_t first, count;
+} merge_rec;
+
 typedef struct db {
     sinew_jctx *c;
     sinew_arena *arena;
@@ -55,6 +64,8 @@ typedef struct db {
     uint32_t action_count, action_cap;
     pending_action *pending;       /* the animation's merged action frames, before sorting */
     uint32_t pending_count, pending_cap;
+    merge_rec *merges;             /* the animation's action merges, in the order they happen */
+    uint32_t merge_count, merge_cap;
     /* the animation being built */
     sinew_model_animation *anim;
     uint32_t keys_used, curves_used;
@@ -169,6 +180,21 @@ static sinew_status push_action(db *d, const sinew_model_action *a) {
         d->action_cap = cap;
     }
     d->actions[d->action_count++] = *a;
+    return SINEW_OK;
+}
+
+static sinew_status push_merge(db *d, const merge_rec *m) {
+    if (d->merge_count == d->merge_cap) {
+        uint32_t cap = d->merge_cap ? d->merge_cap * 2u : 32u;
+        merge_rec *n = scratch_array(d, cap, sizeof *n);
+        if (!n)
+            return SINEW_E_NOMEM;
+        if (d->merge_count)
+            memcpy(n, d->merges, d->merge_count * sizeof *n);
+        d->merges = n;
+        d->merge_cap = cap;
+    }
+    d->merges[d->merge_count++] = *m;
     return SINEW_OK;
 }
 
@@ -480,16 +506,26 @@ static sinew_status parse_actions(db *d, const cJSON *v, const char *key, sinew_
 }
 
 /* event / sound / action / events / actions of a frame, merged into the animation's action
- * frames at `pos`. If `keep` is non-NULL the actions also stay in d->actions for the keyframe. */
+ * frames at `pos`. If `keep` is non-NULL the actions also stay in d->actions for the keyframe.
+ * Each key present is one official merge (recorded even when it yields no action: the official
+ * parser then still adds a frame); `tl`/`key` name the keyframe of a bone or slot timeline. */
 static sinew_status frame_actions(db *d, float pos, const cJSON *ev, const cJSON *snd, const cJSON *act,
                                   const cJSON *evs, const cJSON *acts, uint32_t bone, uint32_t slot,
-                                  sinew_model_keyframe *keep) {
+                                  sinew_model_keyframe *keep, uint32_t tl, uint32_t key) {
     uint32_t first = d->action_count;
-    TRY(parse_actions(d, ev, "event", SINEW_ACTION_FRAME_EVENT, bone, slot));
-    TRY(parse_actions(d, snd, "sound", SINEW_ACTION_SOUND, bone, slot));
-    TRY(parse_actions(d, act, "action", SINEW_ACTION_PLAY, bone, slot));
-    TRY(parse_actions(d, evs, "events", SINEW_ACTION_FRAME_EVENT, bone, slot));
-    TRY(parse_actions(d, acts, "actions", SINEW_ACTION_PLAY, bone, slot));
+    const cJSON *vals[5] = {ev, snd, act, evs, acts};
+    static const char *const names[5] = {"event", "sound", "action", "events", "actions"};
+    static const sinew_action_type kinds[5] = {SINEW_ACTION_FRAME_EVENT, SINEW_ACTION_SOUND, SINEW_ACTION_PLAY,
+                                               SINEW_ACTION_FRAME_EVENT, SINEW_ACTION_PLAY};
+    for (int k = 0; k < 5; ++k) {
+        if (!vals[k])
+            continue;
+        uint32_t before = d->action_count;
+        TRY(parse_actions(d, vals[k], names[k], kinds[k], bone, slot));
+        merge_rec m = {(uint8_t)(keep ? 2 : tl != SINEW_INVALID_INDEX ? 1 : 0), pos, tl, key,
+                       keep ? before : d->pending_count + (before - first), d->action_count - before};
+        TRY(push_merge(d, &m));
+    }
     for (uint32_t i = first; i < d->action_count; i++)
         TRY(push_pending(d, pos, &d->actions[i]));
     if (keep) {
@@ -1537,7 +1573,7 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
             k->tween_rotate = (int32_t)tr;
             uint32_t first_pending = d->pending_count;
             TRY(frame_actions(d, pos, f[F_EVENT], f[F_SOUND], f[F_ACTION], f[F_EVENTS], f[F_ACTIONS], sp->target,
-                              SINEW_INVALID_INDEX, NULL));
+                              SINEW_INVALID_INDEX, NULL, (uint32_t)(T - d->arm->timelines), i));
             for (uint32_t q = first_pending; q < d->pending_count; q++)
                 d->pending[q].action.from_bone_frame = 1;
             break;
@@ -1587,7 +1623,7 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
                 }
             }
             TRY(frame_actions(d, pos, f[F_EVENT], f[F_SOUND], f[F_ACTION], f[F_EVENTS], f[F_ACTIONS],
-                              A->slots[sp->target].parent, sp->target, k));
+                              A->slots[sp->target].parent, sp->target, k, (uint32_t)(T - A->timelines), i));
             break;
         }
         case FK_SLOT_COLOR:
@@ -1799,12 +1835,42 @@ static int cmp_pending(const pending_action *a, const pending_action *b) {
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* The animation's merge units (sinew_model_merge_unit) from d->merges; `final_of_seq` maps a
+ * pending action's sequence number to its index in the armature's actions. */
+static sinew_status finish_merges(db *d, const uint32_t *final_of_seq) {
+    sinew_model_animation *N = d->anim;
+    uint32_t n = d->merge_count, total = 0;
+    d->merge_count = 0;
+    if (n == 0)
+        return SINEW_OK;
+    for (uint32_t i = 0; i < n; ++i)
+        total += d->merges[i].count;
+    ALLOC(N->merge_units, n);
+    if (total)
+        ALLOC(N->merge_index, total);
+    N->merge_unit_count = n;
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const merge_rec *m = &d->merges[i];
+        sinew_model_merge_unit *u = &N->merge_units[i];
+        u->source = m->source;
+        u->position = m->pos;
+        u->timeline = m->timeline;
+        u->key = m->key;
+        u->first = w;
+        u->count = m->count;
+        for (uint32_t k = 0; k < m->count; ++k)
+            N->merge_index[w++] = m->source == 2 ? m->first + k : final_of_seq[m->first + k];
+    }
+    return SINEW_OK;
+}
+
 /* Sorts the pending actions by position (stable) and turns them into action frames. */
 static sinew_status finish_action_frames(db *d) {
     sinew_model_animation *N = d->anim;
     uint32_t n = d->pending_count;
     if (n == 0)
-        return SINEW_OK;
+        return finish_merges(d, NULL);
     pending_action *p = d->pending;
     /* insertion sort: nearly sorted in practice (frames come in time order per source) */
     for (uint32_t i = 1; i < n; i++) {
@@ -1822,6 +1888,9 @@ static sinew_status finish_action_frames(db *d) {
             frames++;
     ALLOC(N->action_frames, frames);
     N->action_frame_count = frames;
+    uint32_t *final_of_seq = scratch_array(d, n, sizeof *final_of_seq);
+    if (!final_of_seq)
+        return sinew__jfail(d->c, SINEW_E_NOMEM, "out of memory");
     uint32_t fi = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (i > 0 && p[i].pos != p[i - 1].pos)
@@ -1831,11 +1900,12 @@ static sinew_status finish_action_frames(db *d) {
             F->position = p[i].pos;
             F->first_action = d->action_count;
         }
+        final_of_seq[p[i].seq] = d->action_count;
         TRY(push_action(d, &p[i].action));
         F->action_count++;
     }
     d->pending_count = 0;
-    return SINEW_OK;
+    return finish_merges(d, final_of_seq);
 }
 
 static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animation *N) {
@@ -1902,7 +1972,7 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
                                         "frames run past %u frames (limits.max_animation_frames)",
                                         d->c->limits.max_animation_frames);
             TRY(frame_actions(d, pos, g[F_EVENT], g[F_SOUND], g[F_ACTION], g[F_EVENTS], g[F_ACTIONS], SINEW_INVALID_INDEX,
-                              SINEW_INVALID_INDEX, NULL));
+                              SINEW_INVALID_INDEX, NULL, SINEW_INVALID_INDEX, 0));
             pos += (float)fd;
             sinew__jpop(d->c);
         }

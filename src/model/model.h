@@ -265,6 +265,18 @@ typedef struct sinew_model_action_frame {
     uint32_t first_action, action_count; /* into sinew_model_armature.actions */
 } sinew_model_action_frame;
 
+/* One merge of frame actions as the official parser performs it: one per action key (event,
+ * sound, action, events, actions) present on an animation frame, a 4.x bone frame or a slot
+ * display frame, in the parser's order (animation frames, then bone timelines, then slot
+ * timelines, each in file order), even when the key yields no action: the runtime rebuilds the
+ * parser's action-frame list from these (sinew__model_prepare). */
+typedef struct sinew_model_merge_unit {
+    uint8_t source;            /* 0 animation frame, 1 bone frame, 2 slot display frame */
+    float position;            /* animation frames: the frame's position (frames) */
+    uint32_t timeline, key;    /* bone / slot frames: the keyframe (its grid start is used) */
+    uint32_t first, count;     /* into sinew_model_animation.merge_index */
+} sinew_model_merge_unit;
+
 typedef struct sinew_model_animation {
     const char *name;
     float duration;            /* frames; may be 0 */
@@ -282,6 +294,9 @@ typedef struct sinew_model_animation {
     uint32_t action_frame_count;
     sinew_model_action_frame *action_frames; /* sorted by position; merged from animation
                                   frames, bone-frame events/sounds and slot-frame actions */
+    uint32_t merge_unit_count;  /* 0: derive the merges from action_frames (XML rigs) */
+    sinew_model_merge_unit *merge_units;
+    uint32_t *merge_index;      /* action indices (into the armature's actions) of merge_units */
     const char *user_data;
     int8_t auto_tween;         /* 4.0 `autoTween`: -1 absent, 0 or 1 (kept for re-export) */
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
