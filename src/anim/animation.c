@@ -328,9 +328,13 @@ static void ik_apply(const tl_ctx *c, const tl_state *t, uint32_t ik, bool arriv
     }
     float w = (float)(cur + delta * t->progress);
     arm->ik_weight[ik] = w;
-    uint32_t root = arm->data->iks[ik].root;
-    if (root < arm->bone_count)
-        arm->bone_dirty[root] = 1;
+    /* the official constraint invalidUpdate(): the root and the chain bone recompute from
+     * their pose (instead of keeping the last solution) */
+    const sinew_model_ik *K = &arm->data->iks[ik];
+    if (K->root < arm->bone_count)
+        arm->bone_dirty[K->root] = 1;
+    if (K->chain > 0 && K->bone < arm->bone_count)
+        arm->bone_dirty[K->bone] = 1;
 }
 
 static void color_result(const tl_ctx *c, const tl_state *t, uint32_t slot, float res[8]) {
