@@ -689,10 +689,10 @@ static inline void bone_blend(arm_inst *arm, uint32_t bone, int state, const dou
 
 /* ---- the action timeline -------------------------------------------------------------------- */
 
+/* Queues a play action for the end of the armature's update. Every crossing of an action frame
+ * queues its actions again (the official runtime makes a new event object each time, so its
+ * queue never merges two), in crossing order. */
 static void buffer_action(arm_inst *arm, uint32_t action, uint32_t slot, uint32_t bone, bool append) {
-    for (uint32_t q = 0; q < arm->action_count; ++q)
-        if (arm->actions[q].action == action && arm->actions[q].slot == slot && arm->actions[q].bone == bone)
-            return;
     if (arm->action_count >= SINEW_ACTION_CAP)
         return;
     pending_action pa = {action, slot, bone};

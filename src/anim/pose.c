@@ -620,11 +620,7 @@ static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
         /* buffered in front, run at the end of this armature's update */
         for (uint32_t k = action_count; k-- > 0;) {
             uint32_t act = first_action + k;
-            bool dup = false;
-            for (uint32_t q = 0; q < arm->action_count; ++q)
-                if (arm->actions[q].action == act && arm->actions[q].slot == s)
-                    dup = true;
-            if (dup || arm->action_count >= SINEW_ACTION_CAP)
+            if (arm->action_count >= SINEW_ACTION_CAP)
                 continue;
             memmove(arm->actions + 1, arm->actions, arm->action_count * sizeof(pending_action));
             arm->actions[0].action = act;
