@@ -541,10 +541,10 @@ static inline bool bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
 /* Writes a 2-channel bone timeline's values straight into the pose (a lone state at weight 1:
  * the same float as the blend would store). The timeline updated its frame, so the bone is
  * dirty (the official _transformDirty); a changed value also invalidates its local matrix. */
-static inline void bone_tl_write(float *pose, uint8_t *bone_dirty, uint8_t *local_ok, const tl_state *t) {
-    float *p = pose + (size_t)t->target * 6 + t->chan;
+static inline void bone_tl_write(double *pose, uint8_t *bone_dirty, uint8_t *local_ok, const tl_state *t) {
+    double *p = pose + (size_t)t->target * 6 + t->chan;
     double pr = t->progress;
-    float v[2] = {(float)(t->v0[0] + t->d0 * pr), (float)(t->v0[1] + t->d1 * pr)};
+    double v[2] = {t->v0[0] + t->d0 * pr, t->v0[1] + t->d1 * pr};
     bone_dirty[t->target] = 1;
     if (memcmp(p, v, sizeof v) != 0) {
         memcpy(p, v, sizeof v);
@@ -558,7 +558,7 @@ static inline void bone_tl_write(float *pose, uint8_t *bone_dirty, uint8_t *loca
  * stores through t and the byte flags would otherwise make the compiler reload them). */
 static void bones_direct_advance(const tl_ctx *c, double time) {
     anim_state *st = c->st;
-    float *pose = c->arm->pose;
+    double *pose = c->arm->pose;
     uint8_t *bone_dirty = c->arm->bone_dirty, *local_ok = c->arm->local_ok;
     const int8_t a_state = st->action_tl.play_state;
     const int32_t a_times = st->action_tl.current_play_times;
@@ -660,26 +660,26 @@ static int blend_update(blend_state *b, double weight, int32_t layer) {
 }
 
 static inline void bone_blend(arm_inst *arm, uint32_t bone, int state, const double r[6]) {
-    float *p = arm->pose + (size_t)bone * 6;
+    double *p = arm->pose + (size_t)bone * 6;
     double w = arm->blend[bone].blend_weight;
-    float v[6];
+    double v[6];
     if (state == 2) {
-        v[0] = p[0] + (float)(r[0] * w);
-        v[1] = p[1] + (float)(r[1] * w);
-        v[2] = p[2] + (float)(r[2] * w);
-        v[3] = p[3] + (float)(r[3] * w);
-        v[4] = p[4] + (float)((r[4] - 1.0) * w);
-        v[5] = p[5] + (float)((r[5] - 1.0) * w);
+        v[0] = p[0] + r[0] * w;
+        v[1] = p[1] + r[1] * w;
+        v[2] = p[2] + r[2] * w;
+        v[3] = p[3] + r[3] * w;
+        v[4] = p[4] + (r[4] - 1.0) * w;
+        v[5] = p[5] + (r[5] - 1.0) * w;
     } else if (w != 1.0) {
-        v[0] = (float)(r[0] * w);
-        v[1] = (float)(r[1] * w);
-        v[2] = (float)(r[2] * w);
-        v[3] = (float)(r[3] * w);
-        v[4] = (float)((r[4] - 1.0) * w + 1.0);
-        v[5] = (float)((r[5] - 1.0) * w + 1.0);
+        v[0] = r[0] * w;
+        v[1] = r[1] * w;
+        v[2] = r[2] * w;
+        v[3] = r[3] * w;
+        v[4] = (r[4] - 1.0) * w + 1.0;
+        v[5] = (r[5] - 1.0) * w + 1.0;
     } else {
         for (int i = 0; i < 6; ++i)
-            v[i] = (float)r[i];
+            v[i] = r[i];
     }
     if (memcmp(p, v, sizeof v) != 0) {
         memcpy(p, v, sizeof v);

@@ -100,9 +100,10 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     uint32_t nb = d->bone_count, ns = d->slot_count, nk = d->ik_count;
     a->bone_count = nb;
     a->slot_count = ns;
-    a->pose = carve(cv, (size_t)nb * 6, sizeof(float));
-    a->world = carve(cv, (size_t)nb * 6, sizeof(float));
-    a->local = carve(cv, (size_t)nb * 6, sizeof(float));
+    a->pose = carve(cv, (size_t)nb * 6, sizeof(double));
+    a->world = carve(cv, (size_t)nb * 6, sizeof(double));
+    a->world_f = carve(cv, (size_t)nb * 6, sizeof(float));
+    a->local = carve(cv, (size_t)nb * 6, sizeof(double));
     a->local_ok = carve(cv, nb, 1);
     a->global = carve(cv, (size_t)nb * 6, sizeof(double));
     a->global_valid = carve(cv, nb, 1);
@@ -128,7 +129,7 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->deform_dirty = carve(cv, ns, 1);
     a->deform_nz = carve(cv, ns, 1);
     a->slot_changed = carve(cv, ns, 1);
-    a->slot_local = carve(cv, (size_t)ns * 6, sizeof(float));
+    a->slot_local = carve(cv, (size_t)ns * 6, sizeof(double));
     a->slot_world = carve(cv, (size_t)ns * 6, sizeof(float));
     a->deform_first = carve(cv, ns, sizeof(uint32_t));
     a->deform_cap = carve(cv, ns, sizeof(uint32_t));
@@ -217,9 +218,9 @@ static void apply_skin_lists(arm_inst *a) {
 static void reset_arm(arm_inst *a) {
     const sinew_model_armature *d = a->data;
     for (uint32_t b = 0; b < a->bone_count; ++b) {
-        float *p = a->pose + (size_t)b * 6;
-        p[0] = p[1] = p[2] = p[3] = 0.0f;
-        p[4] = p[5] = 1.0f;
+        double *p = a->pose + (size_t)b * 6;
+        p[0] = p[1] = p[2] = p[3] = 0.0;
+        p[4] = p[5] = 1.0;
         memset(&a->blend[b], 0, sizeof(blend_state));
         a->bone_dirty[b] = 1;
         a->local_ok[b] = 0;
@@ -248,11 +249,11 @@ static void reset_arm(arm_inst *a) {
         a->cur_mesh[s] = SINEW_INVALID_INDEX;
         a->cur_child[s] = SINEW_INVALID_INDEX;
         a->display_dirty[s] = 0;
-        float *l = a->slot_local + (size_t)s * 6;
-        l[0] = 1.0f;
-        l[1] = l[2] = 0.0f;
-        l[3] = 1.0f;
-        l[4] = l[5] = 0.0f;
+        double *l = a->slot_local + (size_t)s * 6;
+        l[0] = 1.0;
+        l[1] = l[2] = 0.0;
+        l[3] = 1.0;
+        l[4] = l[5] = 0.0;
         if (a->deform_cap[s])
             memset(a->deform + a->deform_first[s], 0, a->deform_cap[s] * sizeof(float));
         a->deform_nz[s] = 0;
@@ -790,13 +791,13 @@ bool sinew_instance_bone(const sinew_instance *inst, uint32_t ai, uint32_t bone,
     if (parent)
         *parent = a->data->bones[bone].parent;
     if (world) {
-        const float *m = a->world + (size_t)bone * 6;
-        world->a = m[0];
-        world->b = m[1];
-        world->c = m[2];
-        world->d = m[3];
-        world->tx = m[4];
-        world->ty = m[5];
+        const double *m = a->world + (size_t)bone * 6;
+        world->a = (float)m[0];
+        world->b = (float)m[1];
+        world->c = (float)m[2];
+        world->d = (float)m[3];
+        world->tx = (float)m[4];
+        world->ty = (float)m[5];
     }
     return true;
 }

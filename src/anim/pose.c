@@ -18,51 +18,61 @@ typedef float sw_v4 __attribute__((vector_size(16)));
 
 /* ---- transforms ---------------------------------------------------------------------------- */
 
-/* The official Transform -> matrix rule: a = cos(r) sx, b = sin(r) sx, c = -sin(r+k) sy,
- * d = cos(r+k) sy; the zero-rotation and zero-skew shortcuts are kept so results match. */
-static inline void tf_matrix(double rot, double skew, double sx, double sy, double x, double y,
-                             float *m) {
-    float r = (float)rot, k = (float)skew;
-    float a, b, c, d;
-    if (r == 0.0f) {
-        a = 1.0f;
-        b = 0.0f;
+/* Bone transforms are computed in double with the official runtime's formulas in its order of
+ * operations (its numbers are doubles), so that degenerate cases decide alike: a scale passing
+ * through 0 gives a determinant of exactly 0 there and here, and the IK bend and the reflection
+ * rules see the same sign. Build with -ffp-contract=off (CMakeLists.txt). */
+
+/* The official Transform.toMatrix: a = cos(r) sx, b = sin(r) sx, c = -sin(r+k) sy,
+ * d = cos(r+k) sy, with its zero-rotation and zero-skew shortcuts. */
+static inline void tf_matrix(double rot, double skew, double sx, double sy, double x, double y, double *m) {
+    double a, b, c, d;
+    if (rot == 0.0) {
+        a = 1.0;
+        b = 0.0;
     } else {
-        a = cosf(r);
-        b = sinf(r);
+        a = cos(rot);
+        b = sin(rot);
     }
-    if (k == 0.0f) {
+    if (skew == 0.0) {
         c = -b;
         d = a;
     } else {
-        c = -sinf(k + r);
-        d = cosf(k + r);
+        c = -sin(skew + rot);
+        d = cos(skew + rot);
     }
-    float fx = (float)sx, fy = (float)sy;
-    if (fx != 1.0f) {
-        a *= fx;
-        b *= fx;
+    if (sx != 1.0) {
+        a *= sx;
+        b *= sx;
     }
-    if (fy != 1.0f) {
-        c *= fy;
-        d *= fy;
+    if (sy != 1.0) {
+        c *= sy;
+        d *= sy;
     }
     m[0] = a;
     m[1] = b;
     m[2] = c;
     m[3] = d;
-    m[4] = (float)x;
-    m[5] = (float)y;
+    m[4] = x;
+    m[5] = y;
 }
 
-/* out = l followed by p (the official `l.concat(p)`). out may alias l. */
-static inline void mat_concat(const float *l, const float *p, float *out) {
-    float a = l[0] * p[0] + l[1] * p[2];
-    float b = l[0] * p[1] + l[1] * p[3];
-    float c = l[2] * p[0] + l[3] * p[2];
-    float d = l[2] * p[1] + l[3] * p[3];
-    float tx = l[4] * p[0] + l[5] * p[2] + p[4];
-    float ty = l[4] * p[1] + l[5] * p[3] + p[5];
+/* out = l followed by p: the official `l.concat(p)`, term by term in its order. out may alias l. */
+static inline void mat_concat(const double *l, const double *p, double *out) {
+    double a = l[0] * p[0], b = 0.0, c = 0.0, d = l[3] * p[3];
+    double tx = l[4] * p[0] + p[4], ty = l[5] * p[3] + p[5];
+    if (l[1] != 0.0 || l[2] != 0.0) {
+        a += l[1] * p[2];
+        b += l[1] * p[3];
+        c += l[2] * p[0];
+        d += l[2] * p[1];
+    }
+    if (p[1] != 0.0 || p[2] != 0.0) {
+        b += l[0] * p[1];
+        c += l[3] * p[2];
+        tx += l[5] * p[2];
+        ty += l[4] * p[1];
+    }
     out[0] = a;
     out[1] = b;
     out[2] = c;
@@ -71,19 +81,30 @@ static inline void mat_concat(const float *l, const float *p, float *out) {
     out[5] = ty;
 }
 
-/* The official matrix decomposition; g holds the previous values (the scale signs are kept). */
-static void from_matrix(const float *m, double *g) {
+/* The single-precision copy of a bone's world matrix that skinning reads. */
+static inline void store_world_f(arm_inst *arm, uint32_t b) {
+    const double *m = arm->world + (size_t)b * 6;
+    float *f = arm->world_f + (size_t)b * 6;
+    for (int i = 0; i < 6; ++i)
+        f[i] = (float)m[i];
+}
+
+#define SINEW_PI_Q (SINEW_PI / 4.0)
+
+/* The official Transform.fromMatrix; g holds the previous values (their scale signs are kept).
+ * A matrix with a zero column (scale 0) gives rotation 0 and scale 0 where the official one
+ * gives NaN. */
+static void from_matrix(const double *m, double *g) {
     double backup_sx = g[4], backup_sy = g[5];
     double a = m[0], b = m[1], c = m[2], d = m[3];
     g[0] = m[4];
     g[1] = m[5];
-    /* single precision is plenty here: the matrix itself is single precision */
-    double rot = atanf((float)(b / a));
-    double skew_x = atanf((float)(-c / d));
-    /* the official a / cos(rot) (or b / sin(rot)) is |(a, b)| with the sign of a, and
-     * d / cos(skewX) (or -c / sin(skewX)) is |(c, d)| with the sign of d: no trigonometry */
-    double sx = copysign(sqrt(a * a + b * b), a);
-    double sy = copysign(sqrt(c * c + d * d), d);
+    double rot = a == 0.0 && b == 0.0 ? 0.0 : atan(b / a);
+    double skew_x = c == 0.0 && d == 0.0 ? 0.0 : atan(-c / d);
+    double sx = a == 0.0 && b == 0.0 ? 0.0 : rot > -SINEW_PI_Q && rot < SINEW_PI_Q ? a / cos(rot) : b / sin(rot);
+    double sy = c == 0.0 && d == 0.0 ? 0.0
+                : skew_x > -SINEW_PI_Q && skew_x < SINEW_PI_Q ? d / cos(skew_x)
+                                                             : -c / sin(skew_x);
     if (backup_sx >= 0.0 && sx < 0.0) {
         sx = -sx;
         rot = rot - SINEW_PI;
@@ -98,6 +119,7 @@ static void from_matrix(const float *m, double *g) {
     g[5] = sy;
 }
 
+/* The official updateGlobalTransform(): the decomposed global, made from the matrix when stale. */
 static const double *bone_global(arm_inst *arm, uint32_t b) {
     double *g = arm->global + (size_t)b * 6;
     if (!arm->global_valid[b]) {
@@ -107,62 +129,39 @@ static const double *bone_global(arm_inst *arm, uint32_t b) {
     return g;
 }
 
-/* The usual inherit flags (a parent, inheriting translation, rotation and scale): world = local x
- * parent; the local matrix (and its sin/cos) is redone only when the bone's own transform changed.
- * The decomposed global is left to be made on demand from the matrix, except for the scale,
- * whose signs the decomposition keeps. */
-static inline void bone_world_plain(arm_inst *arm, uint32_t b, const sinew_model_bone *bd, uint32_t parent) {
-    const float *p = arm->pose + (size_t)b * 6;
-    double *g = arm->global + (size_t)b * 6;
-    float *local = arm->local + (size_t)b * 6;
-    if (!arm->local_ok[b]) {
-        tf_matrix((double)bd->setup.rotation + p[2], (double)bd->setup.skew + p[3],
-                  (double)bd->setup.scale_x * p[4], (double)bd->setup.scale_y * p[5],
-                  (double)bd->setup.x + p[0], (double)bd->setup.y + p[1], local);
-        arm->local_ok[b] = 1;
-    }
-    mat_concat(local, arm->world + (size_t)parent * 6, arm->world + (size_t)b * 6);
-    g[4] = (double)bd->setup.scale_x * p[4];
-    g[5] = (double)bd->setup.scale_y * p[5];
+/* global = origin + pose (the official additive offset mode with an identity offset) */
+static inline void bone_origin_pose(const double *su, const double *p, double *g) {
+    g[0] = su[0] + p[0];
+    g[1] = su[1] + p[1];
+    g[2] = su[2] + p[2];
+    g[3] = su[3] + p[3];
+    g[4] = su[4] * p[4];
+    g[5] = su[5] * p[5];
 }
 
 static inline bool bone_is_plain(const sinew_model_bone *bd) {
     return bd->parent != SINEW_INVALID_INDEX && bd->inherit_scale && bd->inherit_rotation && bd->inherit_translation;
 }
 
+/* The official Bone._updateGlobalTransformMatrix(isCache). */
 static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     const sinew_model_bone *bd = &arm->data->bones[b];
-    const float *p = arm->pose + (size_t)b * 6;
+    const double *su = arm->data->run_bone_setup + (size_t)b * 6;
+    const double *p = arm->pose + (size_t)b * 6;
     double *g = arm->global + (size_t)b * 6;
-    float *m = arm->world + (size_t)b * 6;
+    double *m = arm->world + (size_t)b * 6;
     uint32_t parent = bd->parent;
-    if (bone_is_plain(bd)) {
-        bone_world_plain(arm, b, bd, parent);
-        if (is_cache) {
-            from_matrix(m, g);
-            arm->global_valid[b] = 1;
-        } else {
-            arm->global_valid[b] = 0;
-        }
-        return;
-    }
-    g[0] = (double)bd->setup.x + p[0];
-    g[1] = (double)bd->setup.y + p[1];
-    g[2] = (double)bd->setup.rotation + p[2];
-    g[3] = (double)bd->setup.skew + p[3];
-    g[4] = (double)bd->setup.scale_x * p[4];
-    g[5] = (double)bd->setup.scale_y * p[5];
+    bone_origin_pose(su, p, g);
     if (parent != SINEW_INVALID_INDEX) {
-        const float *pm = arm->world + (size_t)parent * 6;
+        const double *pm = arm->world + (size_t)parent * 6;
         if (bd->inherit_scale) {
-            float *local = arm->local + (size_t)b * 6;
+            double *local = arm->local + (size_t)b * 6;
             if (!bd->inherit_rotation) {
                 const double *pg = bone_global(arm, parent);
                 g[2] = g[2] - pg[2];
                 tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], local);
                 arm->local_ok[b] = 0;
             } else if (!arm->local_ok[b]) {
-                /* sin/cos only when the bone's own transform changed */
                 tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], local);
                 arm->local_ok[b] = 1;
             }
@@ -171,8 +170,8 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
                 g[0] = m[4];
                 g[1] = m[5];
             } else {
-                m[4] = (float)g[0];
-                m[5] = (float)g[1];
+                m[4] = g[0];
+                m[5] = g[1];
             }
             if (is_cache) {
                 from_matrix(m, g);
@@ -189,7 +188,7 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
             if (bd->inherit_rotation) {
                 const double *pg = bone_global(arm, parent);
                 double rot = pg[4] < 0.0 ? g[2] + pg[2] + SINEW_PI : g[2] + pg[2];
-                if ((double)pm[0] * pm[3] - (double)pm[1] * pm[2] < 0.0) {
+                if (pm[0] * pm[3] - pm[1] * pm[2] < 0.0) {
                     rot -= g[2] * 2.0;
                     if (bd->inherit_reflection)
                         g[3] += SINEW_PI;
@@ -203,11 +202,13 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
         tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], m);
         arm->global_valid[b] = 1;
     }
+    store_world_f(arm, b);
 }
 
 static void set_from_global(arm_inst *arm, uint32_t b) {
     const double *g = arm->global + (size_t)b * 6;
     tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], arm->world + (size_t)b * 6);
+    store_world_f(arm, b);
 }
 
 /* ---- IK (the official one- and two-bone solvers) ---------------------------------------------- */
@@ -215,8 +216,8 @@ static void set_from_global(arm_inst *arm, uint32_t b) {
 static void ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight) {
     double *g = arm->global + (size_t)root * 6;
     (void)bone_global(arm, root);
-    const float *tm = arm->world + (size_t)target * 6;
-    double rad = atan2f((float)((double)tm[5] - g[1]), (float)((double)tm[4] - g[0]));
+    const double *tm = arm->world + (size_t)target * 6;
+    double rad = atan2(tm[5] - g[1], tm[4] - g[0]);
     if (g[4] < 0.0)
         rad += SINEW_PI;
     g[2] += sinew__normalize_radian(rad - g[2]) * weight;
@@ -230,8 +231,8 @@ static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t targe
     (void)bone_global(arm, bone);
     double *pg = arm->global + (size_t)parent * 6;
     double *g = arm->global + (size_t)bone * 6;
-    const float *bm = arm->world + (size_t)bone * 6;
-    const float *tm = arm->world + (size_t)target * 6;
+    const double *bm = arm->world + (size_t)bone * 6;
+    const double *tm = arm->world + (size_t)target * 6;
     double tx = tm[4], ty = tm[5];
     double x = bm[0] * bone_length, y = bm[1] * bone_length;
     double lll = x * x + y * y;
@@ -241,26 +242,26 @@ static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t targe
     double lp = sqrt(lpp);
     double raw_radian = g[2];
     double raw_parent_radian = pg[2];
-    double raw_radian_a = atan2f((float)dy, (float)dx);
+    double raw_radian_a = atan2(dy, dx);
     dx = tx - pg[0];
     dy = ty - pg[1];
     double ltt = dx * dx + dy * dy;
     double lt = sqrt(ltt);
     double radian_a;
     if (ll + lp <= lt || lt + ll <= lp || lt + lp <= ll) {
-        radian_a = atan2f((float)(ty - pg[1]), (float)(tx - pg[0]));
+        radian_a = atan2(ty - pg[1], tx - pg[0]);
         if (!(ll + lp <= lt) && lp < ll)
             radian_a += SINEW_PI;
     } else {
         double h = (lpp - lll + ltt) / (2.0 * ltt);
         double r = sqrt(lpp - h * h * ltt) / lt;
-        double hx = pg[0] + dx * h, hy = pg[1] + dy * h;
+        double hx = pg[0] + (dx * h), hy = pg[1] + (dy * h);
         double rx = -dy * r, ry = dx * r;
         bool ppr = false;
         uint32_t pp = arm->data->bones[parent].parent;
         if (pp != SINEW_INVALID_INDEX) {
-            const float *ppm = arm->world + (size_t)pp * 6;
-            ppr = (double)ppm[0] * ppm[3] - (double)ppm[1] * ppm[2] < 0.0;
+            const double *ppm = arm->world + (size_t)pp * 6;
+            ppr = ppm[0] * ppm[3] - ppm[1] * ppm[2] < 0.0;
         }
         if (ppr != bend_positive) {
             g[0] = hx - rx;
@@ -269,56 +270,55 @@ static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t targe
             g[0] = hx + rx;
             g[1] = hy + ry;
         }
-        radian_a = atan2f((float)(g[1] - pg[1]), (float)(g[0] - pg[0]));
+        radian_a = atan2(g[1] - pg[1], g[0] - pg[0]);
     }
     double dr = sinew__normalize_radian(radian_a - raw_radian_a);
     pg[2] = raw_parent_radian + dr * weight;
     set_from_global(arm, parent);
     double cur = raw_radian_a + dr * weight;
-    float cs, sn;
-    cs = cosf((float)cur);
-    sn = sinf((float)cur);
-    g[0] = pg[0] + cs * lp;
-    g[1] = pg[1] + sn * lp;
-    double radian_b = atan2f((float)(ty - g[1]), (float)(tx - g[0]));
+    g[0] = pg[0] + cos(cur) * lp;
+    g[1] = pg[1] + sin(cur) * lp;
+    double radian_b = atan2(ty - g[1], tx - g[0]);
     if (g[4] < 0.0)
         radian_b += SINEW_PI;
-    g[2] = pg[2] + raw_radian - raw_parent_radian +
-           sinew__normalize_radian(radian_b - dr - raw_radian) * weight;
+    g[2] = pg[2] + raw_radian - raw_parent_radian + sinew__normalize_radian(radian_b - dr - raw_radian) * weight;
     set_from_global(arm, bone);
 }
-
 
 /* The bone arrays of an armature held in a local: a byte flag store would otherwise make the
  * compiler reload every armature pointer after it. */
 typedef struct bone_arrays {
-    const float *pose;
-    float *world, *local;
-    double *global;
+    const double *pose;
+    double *world, *local, *global;
+    float *world_f;
     uint8_t *local_ok, *gvalid;
 } bone_arrays;
 
 static inline bone_arrays get_bone_arrays(const arm_inst *arm) {
-    bone_arrays r = {arm->pose, arm->world, arm->local, arm->global, arm->local_ok, arm->global_valid};
+    bone_arrays r = {arm->pose, arm->world, arm->local, arm->global, arm->world_f, arm->local_ok, arm->global_valid};
     return r;
 }
 
-/* bone_world_plain for the bone loops (own: the bone's pose changed) */
-static SW_INLINE void plain_bone(const bone_arrays *ba, uint32_t b, const sinew_transform *su, uint32_t parent,
-                                  bool own) {
-    const float *p = ba->pose + (size_t)b * 6;
-    float *l = ba->local + (size_t)b * 6;
+/* compute_bone for a plain bone (a parent, inheriting translation, rotation and scale), inlined in
+ * the bone loops: the local matrix (and its sin/cos) is redone only when the pose changed; the
+ * decomposed global is left to be made from the matrix on demand, but for its scale, whose signs
+ * the decomposition keeps. */
+static SW_INLINE void plain_bone(const bone_arrays *ba, uint32_t b, const double *su, uint32_t parent) {
+    const double *p = ba->pose + (size_t)b * 6;
+    double *l = ba->local + (size_t)b * 6;
     double *g = ba->global + (size_t)b * 6;
-    (void)own;
+    double *m = ba->world + (size_t)b * 6;
     if (!ba->local_ok[b]) {
-        tf_matrix((double)su->rotation + p[2], (double)su->skew + p[3], (double)su->scale_x * p[4],
-                  (double)su->scale_y * p[5], (double)su->x + p[0], (double)su->y + p[1], l);
+        tf_matrix(su[2] + p[2], su[3] + p[3], su[4] * p[4], su[5] * p[5], su[0] + p[0], su[1] + p[1], l);
         ba->local_ok[b] = 1;
     }
-    mat_concat(l, ba->world + (size_t)parent * 6, ba->world + (size_t)b * 6);
-    g[4] = (double)su->scale_x * p[4];
-    g[5] = (double)su->scale_y * p[5];
+    mat_concat(l, ba->world + (size_t)parent * 6, m);
+    g[4] = su[4] * p[4];
+    g[5] = su[5] * p[5];
     ba->gvalid[b] = 0;
+    float *f = ba->world_f + (size_t)b * 6;
+    for (int i = 0; i < 6; ++i)
+        f[i] = (float)m[i];
 }
 
 static void update_bones_no_ik(arm_inst *arm);
@@ -387,7 +387,7 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
             changed[b] = 1;
             if (!computed[b]) {
                 if (sp->plain)
-                    plain_bone(&ba, b, &sp->setup, parent, true);
+                    plain_bone(&ba, b, sp->setup, parent);
                 else
                     compute_bone(arm, b, false);
             }
@@ -410,7 +410,7 @@ static void update_bones_no_ik(arm_inst *arm) {
         if (!own && !(parent < n && changed[parent]))
             continue;
         if (sp->plain)
-            plain_bone(&ba, b, &sp->setup, parent, own);
+            plain_bone(&ba, b, sp->setup, parent);
         else
             compute_bone(arm, b, false);
         changed[b] = 1;
@@ -551,17 +551,17 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
         arm->slot_changed[s] = 1;
         arm->cur_display[s] = disp;
         arm->cur_mesh[s] = mesh;
-        float *l = arm->slot_local + (size_t)s * 6;
+        double *l = arm->slot_local + (size_t)s * 6;
         if (disp != SINEW_INVALID_INDEX) {
             const sinew_transform *t = &d->displays[disp].transform;
             tf_matrix(t->rotation, t->skew, t->scale_x, t->scale_y, t->x, t->y, l);
         } else {
-            l[0] = 1.0f;
-            l[1] = 0.0f;
-            l[2] = 0.0f;
-            l[3] = 1.0f;
-            l[4] = 0.0f;
-            l[5] = 0.0f;
+            l[0] = 1.0;
+            l[1] = 0.0;
+            l[2] = 0.0;
+            l[3] = 1.0;
+            l[4] = 0.0;
+            l[5] = 0.0;
         }
     }
     arm->display_dirty[s] = 1;
@@ -650,7 +650,7 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
         }
         return;
     }
-    const float *world = arm->world;
+    const float *world = arm->world_f;
     const uint32_t *first = mesh->vertex_first_influence;
     const float *sk = mesh->run_skin;
     if (!sk)
@@ -796,9 +796,13 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         uint32_t bone = slots[s].parent;
         uint8_t own = slot_changed[s];
         bool moved = own || (bone < nb && bone_changed[bone]);
-        if (moved && bone < nb)
-            mat_concat(arm->slot_local + (size_t)s * 6, arm->world + (size_t)bone * 6,
-                       arm->slot_world + (size_t)s * 6);
+        if (moved && bone < nb) {
+            double w[6];
+            mat_concat(arm->slot_local + (size_t)s * 6, arm->world + (size_t)bone * 6, w);
+            float *o = arm->slot_world + (size_t)s * 6;
+            for (int i = 0; i < 6; ++i)
+                o[i] = (float)w[i];
+        }
         uint32_t m = cur_mesh[s];
         if (m != SINEW_INVALID_INDEX) {
             const sinew_model_mesh *mesh = &arm->data->meshes[m];

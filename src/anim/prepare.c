@@ -673,8 +673,25 @@ static sinew_status prepare_bone_steps(sinew_arena *arena, sinew_model_armature 
     if (arm->bone_count == 0 || !arm->bone_order)
         return SINEW_OK;
     sinew_model_bone_step *steps = sinew__arena_array(arena, arm->bone_count, sizeof *steps);
-    if (!steps)
+    double *setup = sinew__arena_array(arena, (size_t)arm->bone_count * 6, sizeof *setup);
+    if (!steps || !setup)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    for (uint32_t b = 0; b < arm->bone_count; ++b) {
+        const sinew_model_bone *bd = &arm->bones[b];
+        double *s = setup + (size_t)b * 6;
+        if (bd->has_setup_d) {
+            memcpy(s, bd->setup_d, 6 * sizeof *s);
+        } else {
+            const sinew_transform *t = &bd->setup;
+            s[0] = t->x;
+            s[1] = t->y;
+            s[2] = t->rotation;
+            s[3] = t->skew;
+            s[4] = t->scale_x;
+            s[5] = t->scale_y;
+        }
+    }
+    arm->run_bone_setup = setup;
     for (uint32_t i = 0; i < arm->bone_count; ++i) {
         uint32_t b = arm->bone_order[i];
         const sinew_model_bone *bd = &arm->bones[b];
@@ -685,7 +702,7 @@ static sinew_status prepare_bone_steps(sinew_arena *arena, sinew_model_armature 
         s->plain = bd->parent != SINEW_INVALID_INDEX && bd->inherit_scale && bd->inherit_rotation &&
                    bd->inherit_translation;
         s->ik_root = arm->run_ik_root ? arm->run_ik_root[b] : 0;
-        s->setup = bd->setup;
+        memcpy(s->setup, setup + (size_t)b * 6, sizeof s->setup);
     }
     arm->run_bone_steps = steps;
     return SINEW_OK;

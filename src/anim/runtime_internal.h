@@ -108,11 +108,12 @@ typedef struct arm_inst {
     uint32_t skin;             /* overlay skin index or INVALID */
     uint32_t default_skin;     /* index of the "" skin or INVALID */
 
-    /* bones (SoA, 6 floats each) */
+    /* bones (SoA, 6 values each; double as in the official runtime) */
     uint32_t bone_count;
-    float *pose;               /* animation pose: x y rot skew sx sy */
-    float *world;              /* a b c d tx ty */
-    float *local;              /* cached local matrix (normal inheritance), valid if local_ok */
+    double *pose;              /* animation pose: x y rot skew sx sy */
+    double *world;             /* a b c d tx ty */
+    float *world_f;            /* the same in single precision, for skinning */
+    double *local;             /* cached local matrix (normal inheritance), valid if local_ok */
     uint8_t *local_ok;
     double *global;            /* decomposed: x y rot skew sx sy */
     uint8_t *global_valid;
@@ -140,7 +141,7 @@ typedef struct arm_inst {
     uint8_t *deform_dirty;     /* deform written since the last mesh update */
     uint8_t *deform_nz;        /* deform may be non-zero (0: all zero, the skinning fast path) */
     uint8_t *slot_changed;     /* display switched: the local matrix changed */
-    float *slot_local;         /* 6 per slot */
+    double *slot_local;        /* 6 per slot */
     float *slot_world;         /* 6 per slot */
     uint32_t *deform_first;    /* into deform (floats), capacity 2*max vertices of the slot */
     uint32_t *deform_cap;

@@ -237,9 +237,28 @@ static const sinew_jkeys transform_table = SINEW_JKEYS(transform_keys, "transfor
  * `setup`: skew normalised too; otherwise as the official parser keeps keyframes
  * (normalize(skX) - normalize(skY)).
  */
+/* The official Transform.normalizeRadian. */
+static double js_normalize_rad(double v) {
+    v = fmod(v + PI_F, PI_F * 2.0);
+    v += v > 0.0 ? -PI_F : PI_F;
+    return v;
+}
+
+static sinew_status parse_transform_d(db *d, const cJSON *v, sinew_transform *t, bool setup, double *exact);
+
 static sinew_status parse_transform(db *d, const cJSON *v, sinew_transform *t, bool setup) {
+    return parse_transform_d(d, v, t, setup, NULL);
+}
+
+/* `exact` (6 doubles, may be NULL) receives x y rotation skew scaleX scaleY exactly as the
+ * official parser computes them in double. */
+static sinew_status parse_transform_d(db *d, const cJSON *v, sinew_transform *t, bool setup, double *exact) {
     t->x = t->y = t->rotation = t->skew = 0.0f;
     t->scale_x = t->scale_y = 1.0f;
+    if (exact) {
+        static const double identity[6] = {0, 0, 0, 0, 1, 1};
+        memcpy(exact, identity, sizeof identity);
+    }
     if (!v || cJSON_IsNull(v))
         return SINEW_OK;
     const cJSON *f[8];
@@ -254,6 +273,19 @@ static sinew_status parse_transform(db *d, const cJSON *v, sinew_transform *t, b
     TRY(sinew__jnum(d->c, f[5], "scY", 1, &scy));
     TRY(sinew__jnum(d->c, f[6], "rotate", 0, &rot));
     TRY(sinew__jnum(d->c, f[7], "skew", 0, &skew));
+    if (exact) {
+        exact[0] = x;
+        exact[1] = y;
+        exact[4] = scx;
+        exact[5] = scy;
+        if (f[6] || f[7]) {
+            exact[2] = js_normalize_rad(rot * DEG2RAD);
+            exact[3] = js_normalize_rad(skew * DEG2RAD);
+        } else {
+            exact[2] = js_normalize_rad(sky * DEG2RAD);
+            exact[3] = js_normalize_rad(skx * DEG2RAD) - exact[2];
+        }
+    }
     if (f[6] || f[7]) {
         rot = normalize_rad(rot * DEG2RAD);
         skew = normalize_rad(skew * DEG2RAD);
@@ -624,7 +656,8 @@ static sinew_status build_bones(db *d, const cJSON *arr) {
         nm_put(&d->bones, B->name, model[i]);
         B->parent = parent[i] == SINEW_INVALID_INDEX ? SINEW_INVALID_INDEX : model[parent[i]];
         B->file_index = i;
-        TRY(parse_transform(d, f[2], &B->setup, true));
+        TRY(parse_transform_d(d, f[2], &B->setup, true, B->setup_d));
+        B->has_setup_d = true;
         TRY(sinew__jfloat(d->c, f[3], "length", 0.0f, &B->length));
         TRY(sinew__jbool(d->c, f[4], "inheritTranslation", true, &B->inherit_translation));
         TRY(sinew__jbool(d->c, f[5], "inheritRotation", true, &B->inherit_rotation));
@@ -2224,6 +2257,7 @@ static sinew_status convert_global(db *d) {
         uint32_t p = A->bones[b].parent;
         if (p != SINEW_INVALID_INDEX)
             to_local(&A->bones[b].setup, &g[p]);
+        A->bones[b].has_setup_d = false; /* converted: the runtime widens `setup` */
     }
     /* keyframes: against the parent's global pose at that time, then relative to the local setup.
      * Work on copies so every parent is still global while its children are converted. */

@@ -37,6 +37,9 @@ typedef struct sinew_model_bone {
     uint32_t file_index;       /* position in the file's `bone` array (weights refer to it; the
                                   loader already remapped weights to model indices) */
     sinew_transform setup;     /* local setup transform (relative to the parent) */
+    double setup_d[6];         /* the same (x y rotation skew scale_x scale_y) in double, as the
+                                  official parser computes them (the runtime uses these) */
+    bool has_setup_d;          /* false: the runtime takes `setup` widened */
     float length;
     bool inherit_translation, inherit_rotation, inherit_scale, inherit_reflection;
     const char *user_data;     /* JSON text or NULL */
@@ -339,6 +342,7 @@ typedef struct sinew_model_armature {
     uint8_t *run_ik_root;      /* per bone: 1 if it is the root of an IK constraint */
     struct sinew_model_bone_step *run_bone_steps; /* bone_count, in bone_order: what the bone
                                   loop reads per bone, contiguous */
+    double *run_bone_setup;    /* bone_count x 6 (x y rotation skew scale_x scale_y), by bone index */
 } sinew_model_armature;
 
 /* One bone of the runtime's bone loop (derived by sinew__model_prepare). */
@@ -346,7 +350,7 @@ typedef struct sinew_model_bone_step {
     uint32_t bone, parent;     /* parent SINEW_INVALID_INDEX for a root */
     uint8_t plain;             /* a parent, inheriting translation, rotation and scale */
     uint8_t ik_root;           /* the root of an IK constraint */
-    sinew_transform setup;
+    double setup[6];           /* x y rotation skew scale_x scale_y */
 } sinew_model_bone_step;
 
 /* The whole loaded file. */
