@@ -434,6 +434,7 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         layout_ctx lc = {data, c, cap, arms, 0, 0, 0, 0};
         layout_arm(&lc, ai, SINEW_INVALID_INDEX, 0);
         sinew_event *events = carve(c, SINEW_EVENT_CAP, sizeof(sinew_event));
+        uint32_t *clock = carve(c, lc.next, sizeof(uint32_t));
         float *dl_pos = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
         float *dl_uv = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
         uint32_t *dl_idx = carve(c, lc.dl_indices, sizeof(uint32_t));
@@ -451,6 +452,8 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         inst->arm_count = lc.next;
         inst->arms = arms;
         inst->events = events;
+        inst->clock = clock;
+        inst->clock_count = 0;
         inst->dl_positions = dl_pos;
         inst->dl_uvs = dl_uv;
         inst->dl_indices = dl_idx;
@@ -467,9 +470,8 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
          * displayed child starts its default animation when its slot first shows it. */
         for (uint32_t i = inst->arm_count; i-- > 1;)
             sinew__arm_advance(inst, i, 0.0);
-        arms[0].active = true;
         sinew__arm_advance(inst, 0, 0.0);
-        sinew__set_active_tree(inst, 0, true);
+        sinew__clock_add(inst, 0);
         *out = inst;
         return SINEW_OK;
     }
@@ -518,6 +520,16 @@ static void mark_ended(sinew_instance *inst) {
     }
 }
 
+static void zero_advance(sinew_instance *inst, uint32_t ai) {
+    sinew__arm_advance(inst, ai, 0.0);
+    arm_inst *a = &inst->arms[ai];
+    for (uint32_t i = 0; i < a->slot_count; ++i) {
+        uint32_t child = a->cur_child[a->draw_order[i]];
+        if (child != SINEW_INVALID_INDEX)
+            zero_advance(inst, child);
+    }
+}
+
 void sinew_instance_update(sinew_instance *inst, double dt) {
     if (!inst || inst->updating)
         return;
@@ -533,12 +545,22 @@ void sinew_instance_update(sinew_instance *inst, double dt) {
      * gone is marked; a zero step stands for a direct zero-time update followed by a flush. */
     if (dt != 0.0)
         mark_ended(inst);
-    for (uint32_t i = 0; i < inst->arm_count; ++i)
-        inst->arms[i].activated_now = false;
-    for (uint32_t i = 0; i < inst->arm_count; ++i) {
-        arm_inst *a = &inst->arms[i];
-        if (a->active && !a->activated_now)
-            sinew__arm_advance(inst, i, dt);
+    if (dt != 0.0) {
+        /* the official WorldClock: in the order armatures joined it; one that joins during this
+         * update (a child shown now) waits for the next; removed ones leave a hole until the end */
+        uint32_t n = inst->clock_count;
+        for (uint32_t i = 0; i < n; ++i)
+            if (inst->clock[i] != SINEW_INVALID_INDEX)
+                sinew__arm_advance(inst, inst->clock[i], dt);
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < inst->clock_count; ++i)
+            if (inst->clock[i] != SINEW_INVALID_INDEX)
+                inst->clock[w++] = inst->clock[i];
+        inst->clock_count = w;
+    } else {
+        /* a zero step (the oracle's advanceTime(0) of the armature and, recursively, of the child
+         * armatures its slots show, in draw order) */
+        zero_advance(inst, 0);
     }
     if (dt == 0.0)
         mark_ended(inst);

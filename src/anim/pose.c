@@ -575,19 +575,42 @@ void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t s
     sinew__slot_update_display_data(arm, slot);
 }
 
-void sinew__set_active_tree(sinew_instance *inst, uint32_t ai, bool active) {
-    arm_inst *c = &inst->arms[ai];
-    c->active = active;
-    for (uint32_t s = 0; s < c->slot_count; ++s)
-        if (c->cur_child[s] != SINEW_INVALID_INDEX)
-            sinew__set_active_tree(inst, c->cur_child[s], active);
+/* The official clock: armatures advance in the order they joined it. Adding an armature adds
+ * the child armatures its slots show (in draw order) after it, as the official `clock` setter
+ * does; removing one removes them too. */
+void sinew__clock_add(sinew_instance *inst, uint32_t ai) {
+    arm_inst *a = &inst->arms[ai];
+    if (!a->active && inst->clock_count < inst->arm_count) {
+        a->active = true;
+        inst->clock[inst->clock_count++] = ai;
+    }
+    for (uint32_t i = 0; i < a->slot_count; ++i) {
+        uint32_t child = a->cur_child[a->draw_order[i]];
+        if (child != SINEW_INVALID_INDEX)
+            sinew__clock_add(inst, child);
+    }
+}
+
+void sinew__clock_remove(sinew_instance *inst, uint32_t ai) {
+    arm_inst *a = &inst->arms[ai];
+    if (a->active) {
+        a->active = false;
+        for (uint32_t i = 0; i < inst->clock_count; ++i)
+            if (inst->clock[i] == ai)
+                inst->clock[i] = SINEW_INVALID_INDEX;
+    }
+    for (uint32_t i = 0; i < a->slot_count; ++i) {
+        uint32_t child = a->cur_child[a->draw_order[i]];
+        if (child != SINEW_INVALID_INDEX)
+            sinew__clock_remove(inst, child);
+    }
 }
 
 static void deactivate_child(sinew_instance *inst, uint32_t ci) {
     arm_inst *c = &inst->arms[ci];
+    sinew__clock_remove(inst, ci);
     c->state_count = 0; /* the official runtime resets the animation of a hidden child */
     c->last_state = -1;
-    sinew__set_active_tree(inst, ci, false);
 }
 
 static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
@@ -604,9 +627,8 @@ static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
         deactivate_child(inst, prev);
     if (child == SINEW_INVALID_INDEX)
         return;
-    arm_inst *c = &inst->arms[child];
-    sinew__set_active_tree(inst, child, arm->active);
-    c->activated_now = true;
+    if (arm->active)
+        sinew__clock_add(inst, child);
     const sinew_model_display *dd = &arm->data->displays[disp];
     /* The child's actions: the display's own, else the slot's `actions`, which the official parser
      * gives to the armature display at the slot's setup display index. */

@@ -101,7 +101,6 @@ typedef struct arm_inst {
     uint32_t data_index;
     uint32_t parent_arm, parent_slot, depth;
     bool active;               /* on the clock (the top armature, or a displayed child) */
-    bool activated_now;        /* activated during this update: not advanced by dt this time */
     bool lock_update;
     bool zorder_dirty, slots_dirty;
     double time_scale, inherit_time_scale;
@@ -167,6 +166,9 @@ struct sinew_instance {
     size_t size;
     uint32_t arm_count;
     arm_inst *arms;
+    uint32_t *clock;           /* armatures on the clock in the official order (arm_count entries;
+                                  SINEW_INVALID_INDEX = removed during an update) */
+    uint32_t clock_count;
     sinew_event *events;       /* ring of SINEW_EVENT_CAP */
     uint32_t ev_serial[SINEW_EVENT_CAP];  /* state serial of each queued event */
     uint32_t ev_unsealed;      /* the newest this many queued events are from the running update;
@@ -202,7 +204,8 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai);
 void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t slot, int32_t index);
 void sinew__sort_zorder(arm_inst *arm, const float *order);
 void sinew__slot_update_display_data(arm_inst *arm, uint32_t slot);
-void sinew__set_active_tree(sinew_instance *inst, uint32_t ai, bool active);
+void sinew__clock_add(sinew_instance *inst, uint32_t ai);
+void sinew__clock_remove(sinew_instance *inst, uint32_t ai);
 void sinew__sort_draw_order(arm_inst *arm);
 
 #endif
