@@ -25,7 +25,8 @@ struct sinew_script {
     sinew_scenario *scenarios;
 };
 
-static const char *const root_keys[] = {"scenarios"};
+/* "character" and "description" are for people (and sinew's tests): read, then ignored */
+static const char *const root_keys[] = {"scenarios", "character", "description"};
 static const sinew_jkeys root_table = SINEW_JKEYS(root_keys, "script");
 static const char *const scen_keys[] = {"name", "armature", "fps", "frames", "commands"};
 static const sinew_jkeys scen_table = SINEW_JKEYS(scen_keys, "scenario");
