@@ -7,6 +7,9 @@
 #   make demo        render the example character to demo.gif and demo.webp
 #   make install     install headers, libraries, pkg-config file and CMake package config
 #   make bench       run the benchmarks
+#   make fuzz-scenarios SEEDS=N [FIRST=K]
+#                    random animation-state scenarios (needs ../shared) on every shared character,
+#                    the official runtime against sinew, N seeds from K (default 100 from 1000)
 
 BUILD       ?= build
 ASAN_BUILD  ?= build-asan
@@ -14,6 +17,8 @@ FUZZ_BUILD  ?= build-fuzz
 PREFIX      ?= /usr/local
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
+SEEDS       ?= 100
+FIRST       ?= 1000
 CMAKE_FLAGS ?=
 
 # Debian packages the build and the tests need (dpkg names).
@@ -21,7 +26,7 @@ DEB_PACKAGES = build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libcjson-dev libexpat1-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev \
   libimagequant-dev libcairo2-dev ffmpeg nodejs npm
 
-.PHONY: all build test test-fast test-asan fuzz demo install bench deps clean
+.PHONY: all build test test-fast test-asan fuzz fuzz-scenarios demo install bench deps clean
 
 all: build
 
@@ -49,6 +54,10 @@ fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_FUZZ=ON -DSINEW_TESTS=OFF >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	@sh tools/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+fuzz-scenarios: deps build
+	@cd tests && SINEW=$(abspath $(BUILD))/sinew POSECMP=$(abspath $(BUILD))/tests/posecmp \
+	  BUILD=$(abspath $(BUILD)) SRC=$(CURDIR) python3 cli/scenarios.py --random-only --seeds $(SEEDS) --first $(FIRST)
 
 demo: deps build
 	@sh examples/demo.sh $(BUILD)/sinew

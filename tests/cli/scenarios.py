@@ -11,12 +11,12 @@ display index, draw order and the events exactly), and here the events also in t
 - hand-written: tests/fixtures/scenarios/*.json, one file per character, a scenario per op and
   fade-out mode (the file's "character" names the shared folder).
 
-usage: scenarios.py [--seeds N] [--first K] [--set NAME]...   (defaults: 10 seeds from 1; under
-ASan+UBSan 2 seeds). `make fuzz-scenarios SEEDS=N` runs it with more seeds. Needs $SHARED: skipped
-without it.
+usage: scenarios.py [--seeds N] [--first K] [--set NAME]... [--random-only]
+(defaults: 10 seeds from 1, under ASan+UBSan 2). `make fuzz-scenarios SEEDS=N [FIRST=K]` runs
+the random part with more seeds. A script that differs is kept in $BUILD/scenarios/ to rerun.
+Needs $SHARED: skipped without it.
 """
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -25,8 +25,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from testkit import BUILD, SHARED, SRC, check, finish, need_oracle, run_sinew  # noqa: E402
 
-TOL_POS, TOL_AXIS, TOL_COLOR = 0.01, 1e-4, 1e-3
 SKIP = 77
+CHUNK = 10  # seeds per script
 
 
 def find_files(folder):
@@ -39,111 +39,29 @@ def find_files(folder):
     return (os.path.join(folder, ske[0]) if ske else None), (os.path.join(folder, tex[0]) if tex else None)
 
 
-def worst(pairs):
-    w = 0.0
-    for a, b in pairs:
-        if a is None or b is None:
-            return math.inf
-        d = abs(a - b)
-        if d != d:
-            return math.inf
-        if d > w:
-            w = d
-    return w
-
-
-class Diff:
-    """What differs in one scenario: the worst errors and the first few hard mismatches."""
-
-    def __init__(self):
-        self.pos = self.axis = self.color = 0.0
-        self.problems = []
-
-    def problem(self, text):
-        if len(self.problems) < 4:
-            self.problems.append(text)
-
-    def matrix(self, e, a):
-        if a is None or len(a) != 6:
-            return self.problem("matrix missing")
-        self.axis = max(self.axis, worst(zip(e[:4], a[:4])))
-        self.pos = max(self.pos, worst(zip(e[4:], a[4:])))
-
-    def pose(self, where, e, a):
-        abones = {b["name"]: b for b in a.get("bones", [])}
-        for b in e.get("bones", []):
-            ab = abones.get(b["name"])
-            if ab is None:
-                self.problem(f"{where}: bone '{b['name']}' missing")
-            else:
-                self.matrix(b["matrix"], ab.get("matrix"))
-        aslots = {s["name"]: s for s in a.get("slots", [])}
-        for s in e.get("slots", []):
-            t = aslots.get(s["name"])
-            w = f"{where} slot '{s['name']}'"
-            if t is None:
-                self.problem(w + " missing")
-                continue
-            for key in ("displayIndex", "drawIndex"):
-                if s.get(key) != t.get(key):
-                    self.problem(f"{w}: {key} {t.get(key)} != {s.get(key)}")
-            ec, ac = s.get("color") or {}, t.get("color") or {}
-            self.color = max(self.color, worst([(ec.get(k, 1), ac.get(k)) for k in ("aM", "rM", "gM", "bM")]),
-                             worst([(ec.get(k, 0), ac.get(k)) for k in ("aO", "rO", "gO", "bO")]) / 255.0)
-            visible = s.get("displayIndex", 0) >= 0 and s.get("display") is not None
-            if visible and (s.get("display") or {}).get("type") != "mesh":
-                self.matrix(s["matrix"], t.get("matrix"))
-            if visible and "mesh" in s:
-                ev, av = s["mesh"]["vertices"], (t.get("mesh") or {}).get("vertices")
-                if av is None or len(av) != len(ev):
-                    self.problem(w + ": mesh vertices missing or of another length")
-                else:
-                    self.pos = max(self.pos, worst(zip(ev, av)))
-            if s.get("childArmature"):
-                if not t.get("childArmature"):
-                    self.problem(w + ": child armature missing")
-                else:
-                    self.pose(w + " child", s["childArmature"]["pose"], t["childArmature"].get("pose", {}))
-
-    def ok(self):
-        return not self.problems and self.pos <= TOL_POS and self.axis <= TOL_AXIS and self.color <= TOL_COLOR
-
-    def text(self):
-        return (f"pos {self.pos:.3g} axis {self.axis:.3g} color {self.color:.3g}" +
-                "".join("\n      " + p for p in self.problems))
-
-
-def event_list(sample):
-    return [(e.get("type"), e.get("name"), e.get("armature"), e.get("animation")) for e in sample.get("events", [])]
+POSECMP = os.environ.get("POSECMP", os.path.join(BUILD, "tests", "posecmp"))
 
 
 def compare(expected, actual, label):
-    """Every scenario of EXPECTED against ACTUAL; one check per scenario. Returns the counts."""
-    e, a = json.load(open(expected)), json.load(open(actual))
-    aarms = {x["name"]: {y["name"]: y for y in x["animations"]} for x in a.get("armatures", [])}
-    ok = bad = 0
-    for arm in e["armatures"]:
-        for an in arm["animations"]:
-            d = Diff()
-            got = aarms.get(arm["name"], {}).get(an["name"])
-            if got is None:
-                d.problem("scenario missing from sinew's dump")
-            else:
-                es, gs = an["samples"], got["samples"]
-                if len(es) != len(gs):
-                    d.problem(f"{len(gs)} samples, expected {len(es)}")
-                for k, (se, sa) in enumerate(zip(es, gs)):
-                    d.pose(f"frame {k}", se, sa)
-                    ee, ae = event_list(se), event_list(sa)
-                    if ee != ae:
-                        if sorted(ee) == sorted(ae):
-                            d.problem(f"frame {k}: events in another order: {ae} != {ee}")
-                        else:
-                            d.problem(f"frame {k}: events {ae} != {ee}")
-            good = d.ok()
-            ok += good
-            bad += not good
-            check(good, f"{label} {arm['name']}/{an['name']}: {d.text()}")
+    """Every scenario of EXPECTED against ACTUAL with tests/tools/posecmp (posediff's checks at its
+    default tolerances, plus the events in order); one check per scenario. Returns the counts."""
+    r = subprocess.run([POSECMP, expected, actual, "--quiet"], capture_output=True, text=True)
+    lines = r.stdout.splitlines()
+    if not check(bool(lines) and lines[-1].startswith("posecmp:"),
+                 f"{label}: posecmp failed ({r.returncode}): {(r.stderr or r.stdout).strip()[:400]}"):
+        return 0, 1
+    block = []
+    for line in lines[:-1] + ["FAIL"]:
+        if line.startswith(("FAIL", "ok")):
+            if block:
+                check(False, f"{label} " + "\n".join(block))
+            block = [line] if line.startswith("FAIL ") else []
+        elif block:
+            block.append(line)
+    words = lines[-1].split()
+    ok, bad = int(words[1]), int(words[3])
+    for _ in range(ok):
+        check(True, "")
     return ok, bad
 
 
@@ -164,7 +82,7 @@ def run_pair(odir, ske, tex, script, tag):
 
 
 def main(argv):
-    seeds, first, only = None, 1, []
+    seeds, first, only, hand = None, 1, [], True
     i = 0
     while i < len(argv):
         if argv[i] == "--seeds":
@@ -176,6 +94,9 @@ def main(argv):
         elif argv[i] == "--set":
             only.append(argv[i + 1])
             i += 2
+        elif argv[i] == "--random-only":
+            hand = False
+            i += 1
         else:
             print(__doc__)
             return 1
@@ -193,7 +114,7 @@ def main(argv):
     total_ok = total_bad = 0
     # hand-written scenarios
     hand_dir = os.path.join(SRC, "tests", "fixtures", "scenarios")
-    for fn in sorted(os.listdir(hand_dir)):
+    for fn in sorted(os.listdir(hand_dir)) if hand else []:
         if not fn.endswith(".json"):
             continue
         spec = json.load(open(os.path.join(hand_dir, fn)))
@@ -205,33 +126,40 @@ def main(argv):
             ok, bad = compare(*pair, fn)
             print(f"hand-written {fn}: {ok} scenarios match, {bad} differ", flush=True)
             total_ok, total_bad = total_ok + ok, total_bad + bad
-    # random scenarios, every seed of a character in one script
+    # random scenarios: the seeds of a character in batches of CHUNK, one script (so one run of each
+    # side) per batch
     for name in sorted(os.listdir(root)):
         folder = os.path.join(root, name)
         if not os.path.isdir(folder) or (only and name not in only):
             continue
         ske, tex = find_files(folder)
-        scenarios = []
         tmp = os.path.join(BUILD, "scenarios", name + ".gen.json")
         os.makedirs(os.path.dirname(tmp), exist_ok=True)
-        for seed in range(first, first + seeds):
-            r = subprocess.run([sys.executable, gen, ske, tmp, str(seed)], capture_output=True, text=True)
-            if not check(r.returncode == 0, f"{name}: scenario_gen.py seed {seed} failed: {r.stderr.strip()[:300]}"):
+        set_ok = set_bad = 0
+        for chunk in range(first, first + seeds, CHUNK):
+            scenarios = []
+            last = min(chunk + CHUNK, first + seeds)
+            for seed in range(chunk, last):
+                r = subprocess.run([sys.executable, gen, ske, tmp, str(seed)], capture_output=True, text=True)
+                if not check(r.returncode == 0, f"{name}: scenario_gen.py seed {seed} failed: {r.stderr.strip()[:300]}"):
+                    continue
+                for s in json.load(open(tmp))["scenarios"]:
+                    s["name"] = f"seed{seed}:{s['name']}"
+                    scenarios.append(s)
+            if not scenarios:
                 continue
-            for s in json.load(open(tmp))["scenarios"]:
-                s["name"] = f"seed{seed}:{s['name']}"
-                scenarios.append(s)
-        if not scenarios:
-            continue
-        script = os.path.join(BUILD, "scenarios", name + ".script.json")
-        json.dump({"scenarios": scenarios}, open(script, "w"))
-        pair = run_pair(odir, ske, tex, script, name)
-        if pair:
-            ok, bad = compare(*pair, name)
-            print(f"{name}: seeds {first}..{first + seeds - 1}: {ok} scenarios match, {bad} differ", flush=True)
-            total_ok, total_bad = total_ok + ok, total_bad + bad
-            for p in pair:
-                os.remove(p)
+            script = os.path.join(BUILD, "scenarios", f"{name}.{chunk}.script.json")
+            json.dump({"scenarios": scenarios}, open(script, "w"))
+            pair = run_pair(odir, ske, tex, script, f"{name}.{chunk}")
+            if pair:
+                ok, bad = compare(*pair, name)
+                set_ok, set_bad = set_ok + ok, set_bad + bad
+                for p in pair:
+                    os.remove(p)
+                if bad == 0:
+                    os.remove(script)
+        print(f"{name}: seeds {first}..{first + seeds - 1}: {set_ok} scenarios match, {set_bad} differ", flush=True)
+        total_ok, total_bad = total_ok + set_ok, total_bad + set_bad
     print(f"scenarios: {total_ok} match the official runtime, {total_bad} differ")
     finish()
 

@@ -1,0 +1,293 @@
+/*
+ * posecmp EXPECTED ACTUAL [--quiet] - compares two pose dumps of the official oracle's schema
+ * (shared/tools/oracle), fast enough for the large dumps of the scenario tests.
+ *
+ * The checks are posediff.py's at its default tolerances (bone and slot matrices: positions 0.01,
+ * axes 1e-4; mesh vertices 0.01; colours 1e-3, offsets scaled by 1/255; display index and draw
+ * index exactly; nested child armature poses; bones and slots matched by name, animations by
+ * name, samples by index) plus one more: the events of each sample in the same order (type, name,
+ * armature, animation). One line per animation ("ok" or "FAIL" with its worst errors and the
+ * first mismatches), then `posecmp: N passed, M failed`. Exit 0 only when all passed.
+ *
+ * A test tool (built with the tests, not installed); it shares no code with posediff.py.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_POS 0.01
+#define TOL_AXIS 1e-4
+#define TOL_COLOR 1e-3
+#define MAX_PROBLEMS 4
+
+typedef struct diff {
+    double pos, axis, color;
+    int problems;
+    char text[MAX_PROBLEMS][256];
+} diff;
+
+static void problem(diff *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(diff *d, const char *fmt, ...) {
+    if (d->problems < MAX_PROBLEMS) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(d->text[d->problems], sizeof d->text[0], fmt, ap);
+        va_end(ap);
+    }
+    d->problems++;
+}
+
+static char *read_all(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        *len = (size_t)n;
+    }
+    return buf;
+}
+
+static cJSON *load(const char *path) {
+    size_t len = 0;
+    char *text = read_all(path, &len);
+    if (!text) {
+        fprintf(stderr, "posecmp: cannot read %s\n", path);
+        return NULL;
+    }
+    cJSON *j = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!j)
+        fprintf(stderr, "posecmp: %s is not valid JSON\n", path);
+    return j;
+}
+
+/* |a - b| (infinite when either is missing or not a number, as posediff treats them) */
+static double delta(const cJSON *a, const cJSON *b) {
+    if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b))
+        return INFINITY;
+    double d = fabs(a->valuedouble - b->valuedouble);
+    return d == d ? d : INFINITY;
+}
+
+static double num_or(const cJSON *o, const char *k, double def, bool *present) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    if (present)
+        *present = cJSON_IsNumber(v);
+    return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+static const cJSON *by_name(const cJSON *arr, const char *name) {
+    const cJSON *x;
+    cJSON_ArrayForEach(x, arr) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(x, "name");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            return x;
+    }
+    return NULL;
+}
+
+static void cmp_matrix(diff *d, const char *where, const cJSON *e, const cJSON *a) {
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 6 || !cJSON_IsArray(e) || cJSON_GetArraySize(e) != 6) {
+        problem(d, "%s: matrix missing", where);
+        return;
+    }
+    const cJSON *x = e->child, *y = a->child;
+    for (int i = 0; i < 6; ++i, x = x->next, y = y->next) {
+        double v = delta(x, y);
+        if (i < 4)
+            d->axis = fmax(d->axis, v);
+        else
+            d->pos = fmax(d->pos, v);
+    }
+}
+
+static const char *name_of(const cJSON *o) {
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "name");
+    return cJSON_IsString(n) ? n->valuestring : "";
+}
+
+static int int_of(const cJSON *o, const char *k, int def) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? (int)v->valuedouble : def;
+}
+
+static void cmp_pose(diff *d, const char *where, const cJSON *e, const cJSON *a) {
+    char w[200];
+    const cJSON *abones = cJSON_GetObjectItemCaseSensitive(a, "bones");
+    const cJSON *b;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(e, "bones")) {
+        const cJSON *ab = by_name(abones, name_of(b));
+        snprintf(w, sizeof w, "%s bone '%s'", where, name_of(b));
+        if (!ab)
+            problem(d, "%s missing", w);
+        else
+            cmp_matrix(d, w, cJSON_GetObjectItemCaseSensitive(b, "matrix"), cJSON_GetObjectItemCaseSensitive(ab, "matrix"));
+    }
+    const cJSON *aslots = cJSON_GetObjectItemCaseSensitive(a, "slots");
+    const cJSON *s;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(e, "slots")) {
+        const cJSON *t = by_name(aslots, name_of(s));
+        snprintf(w, sizeof w, "%s slot '%s'", where, name_of(s));
+        if (!t) {
+            problem(d, "%s missing", w);
+            continue;
+        }
+        int edi = int_of(s, "displayIndex", 0), adi = int_of(t, "displayIndex", -999);
+        if (edi != adi)
+            problem(d, "%s: displayIndex %d != %d", w, adi, edi);
+        int edr = int_of(s, "drawIndex", -1), adr = int_of(t, "drawIndex", -999);
+        if (edr != adr)
+            problem(d, "%s: drawIndex %d != %d", w, adr, edr);
+        const cJSON *ec = cJSON_GetObjectItemCaseSensitive(s, "color"), *ac = cJSON_GetObjectItemCaseSensitive(t, "color");
+        static const char *const mul[] = {"aM", "rM", "gM", "bM"}, *const off[] = {"aO", "rO", "gO", "bO"};
+        for (int i = 0; i < 4; ++i) {
+            bool p;
+            double av = num_or(ac, mul[i], 0, &p);
+            d->color = fmax(d->color, p ? fabs(num_or(ec, mul[i], 1, NULL) - av) : INFINITY);
+            av = num_or(ac, off[i], 0, &p);
+            d->color = fmax(d->color, p ? fabs(num_or(ec, off[i], 0, NULL) - av) / 255.0 : INFINITY);
+        }
+        const cJSON *disp = cJSON_GetObjectItemCaseSensitive(s, "display");
+        bool visible = edi >= 0 && cJSON_IsObject(disp);
+        const cJSON *type = visible ? cJSON_GetObjectItemCaseSensitive(disp, "type") : NULL;
+        bool is_mesh = cJSON_IsString(type) && strcmp(type->valuestring, "mesh") == 0;
+        if (visible && !is_mesh)
+            cmp_matrix(d, w, cJSON_GetObjectItemCaseSensitive(s, "matrix"), cJSON_GetObjectItemCaseSensitive(t, "matrix"));
+        const cJSON *em = cJSON_GetObjectItemCaseSensitive(s, "mesh");
+        if (visible && em) {
+            const cJSON *ev = cJSON_GetObjectItemCaseSensitive(em, "vertices");
+            const cJSON *av = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "mesh"), "vertices");
+            if (!cJSON_IsArray(av) || cJSON_GetArraySize(av) != cJSON_GetArraySize(ev)) {
+                problem(d, "%s: mesh vertices missing or of another length", w);
+            } else {
+                for (const cJSON *x = ev->child, *y = av->child; x && y; x = x->next, y = y->next)
+                    d->pos = fmax(d->pos, delta(x, y));
+            }
+        }
+        const cJSON *eca = cJSON_GetObjectItemCaseSensitive(s, "childArmature");
+        if (cJSON_IsObject(eca)) {
+            const cJSON *aca = cJSON_GetObjectItemCaseSensitive(t, "childArmature");
+            char cw[220];
+            snprintf(cw, sizeof cw, "%s child", w);
+            if (!cJSON_IsObject(aca))
+                problem(d, "%s: child armature missing", w);
+            else
+                cmp_pose(d, cw, cJSON_GetObjectItemCaseSensitive(eca, "pose"), cJSON_GetObjectItemCaseSensitive(aca, "pose"));
+        }
+    }
+}
+
+static const char *str_or(const cJSON *o, const char *k) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static bool same_event(const cJSON *x, const cJSON *y) {
+    static const char *const keys[] = {"type", "name", "armature", "animation"};
+    for (int i = 0; i < 4; ++i)
+        if (strcmp(str_or(x, keys[i]), str_or(y, keys[i])) != 0)
+            return false;
+    return true;
+}
+
+static void event_text(const cJSON *evs, char *buf, size_t size) {
+    size_t used = 0;
+    buf[0] = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, evs) {
+        int n = snprintf(buf + used, size - used, "%s%s:%s/%s", used ? " " : "", str_or(e, "type"), str_or(e, "armature"),
+                         str_or(e, "animation"));
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+    }
+}
+
+static void cmp_events(diff *d, int k, const cJSON *e, const cJSON *a) {
+    const cJSON *ee = cJSON_GetObjectItemCaseSensitive(e, "events"), *ae = cJSON_GetObjectItemCaseSensitive(a, "events");
+    bool same = cJSON_GetArraySize(ee) == cJSON_GetArraySize(ae);
+    for (const cJSON *x = ee ? ee->child : NULL, *y = ae ? ae->child : NULL; same && x && y; x = x->next, y = y->next)
+        same = same_event(x, y);
+    if (!same) {
+        char eb[600], ab[600];
+        event_text(ee, eb, sizeof eb);
+        event_text(ae, ab, sizeof ab);
+        problem(d, "frame %d: events [%s] != expected [%s]", k, ab, eb);
+    }
+}
+
+int main(int argc, char **argv) {
+    const char *files[2] = {NULL, NULL};
+    bool quiet = false;
+    int nf = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--quiet") == 0)
+            quiet = true;
+        else if (nf < 2)
+            files[nf++] = argv[i];
+    }
+    if (nf != 2) {
+        fprintf(stderr, "usage: posecmp EXPECTED ACTUAL [--quiet]\n");
+        return 2;
+    }
+    cJSON *e = load(files[0]), *a = load(files[1]);
+    if (!e || !a)
+        return 2;
+    int passed = 0, failed = 0;
+    const cJSON *aarms = cJSON_GetObjectItemCaseSensitive(a, "armatures");
+    const cJSON *arm;
+    cJSON_ArrayForEach(arm, cJSON_GetObjectItemCaseSensitive(e, "armatures")) {
+        const cJSON *aa = by_name(aarms, name_of(arm));
+        const cJSON *an;
+        cJSON_ArrayForEach(an, cJSON_GetObjectItemCaseSensitive(arm, "animations")) {
+            diff d;
+            memset(&d, 0, sizeof d);
+            const cJSON *got = aa ? by_name(cJSON_GetObjectItemCaseSensitive(aa, "animations"), name_of(an)) : NULL;
+            if (!got) {
+                problem(&d, "animation missing from the actual dump");
+            } else {
+                const cJSON *es = cJSON_GetObjectItemCaseSensitive(an, "samples");
+                const cJSON *gs = cJSON_GetObjectItemCaseSensitive(got, "samples");
+                if (cJSON_GetArraySize(es) != cJSON_GetArraySize(gs))
+                    problem(&d, "%d samples, expected %d", cJSON_GetArraySize(gs), cJSON_GetArraySize(es));
+                int k = 0;
+                for (const cJSON *x = es ? es->child : NULL, *y = gs ? gs->child : NULL; x && y;
+                     x = x->next, y = y->next, ++k) {
+                    char where[32];
+                    snprintf(where, sizeof where, "frame %d", k);
+                    cmp_pose(&d, where, x, y);
+                    cmp_events(&d, k, x, y);
+                }
+            }
+            bool ok = d.problems == 0 && d.pos <= TOL_POS && d.axis <= TOL_AXIS && d.color <= TOL_COLOR;
+            passed += ok;
+            failed += !ok;
+            if (!ok || !quiet) {
+                printf("%s %s/%s: pos %.3g axis %.3g color %.3g\n", ok ? "ok  " : "FAIL", name_of(arm), name_of(an), d.pos,
+                       d.axis, d.color);
+                for (int i = 0; i < d.problems && i < MAX_PROBLEMS; ++i)
+                    printf("       %s\n", d.text[i]);
+                if (d.problems > MAX_PROBLEMS)
+                    printf("       ... %d more\n", d.problems - MAX_PROBLEMS);
+            }
+        }
+    }
+    printf("posecmp: %d passed, %d failed\n", passed, failed);
+    cJSON_Delete(e);
+    cJSON_Delete(a);
+    return failed == 0 && passed > 0 ? 0 : 1;
+}
