@@ -1256,20 +1256,23 @@ static void animation_advance(sinew_instance *inst, uint32_t ai, double passed) 
     }
 }
 
+/* The queued actions, as the official armature runs them: a play action fades its animation in
+ * (the official fadeIn(name): every other parameter the default, the action's playTimes unused)
+ * on the slot's child armature, on the child armatures of the bone's slots, or on the armature. */
 static void run_actions(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     arm->lock_update = true;
     for (uint32_t q = 0; q < arm->action_count; ++q) {
         pending_action pa = arm->actions[q];
         const sinew_model_action *a = &arm->data->actions[pa.action];
-        if (a->type == SINEW_ACTION_FRAME_EVENT || a->type == SINEW_ACTION_SOUND)
+        if (a->type != SINEW_ACTION_PLAY)
             continue;
         if (pa.slot != SINEW_INVALID_INDEX && pa.slot < arm->slot_count) {
             uint32_t child = arm->cur_child[pa.slot];
             if (child != SINEW_INVALID_INDEX) {
                 uint32_t an = sinew__find_animation(inst->arms[child].data, a->name);
                 if (an != SINEW_INVALID_INDEX)
-                    sinew__arm_fade_in(inst, child, an, -1.0, a->play_times, 0, NULL,
+                    sinew__arm_fade_in(inst, child, an, -1.0, -1, 0, NULL,
                                        FADE_SAME_LAYER_AND_GROUP, true, -100.0, 0.0, 1.0, true);
             }
         } else if (pa.bone != SINEW_INVALID_INDEX) {
@@ -1279,13 +1282,13 @@ static void run_actions(sinew_instance *inst, uint32_t ai) {
                 uint32_t child = arm->cur_child[s];
                 uint32_t an = sinew__find_animation(inst->arms[child].data, a->name);
                 if (an != SINEW_INVALID_INDEX)
-                    sinew__arm_fade_in(inst, child, an, -1.0, a->play_times, 0, NULL,
+                    sinew__arm_fade_in(inst, child, an, -1.0, -1, 0, NULL,
                                        FADE_SAME_LAYER_AND_GROUP, true, -100.0, 0.0, 1.0, true);
             }
         } else {
             uint32_t an = sinew__find_animation(arm->data, a->name);
             if (an != SINEW_INVALID_INDEX)
-                sinew__arm_fade_in(inst, ai, an, -1.0, a->play_times, 0, NULL,
+                sinew__arm_fade_in(inst, ai, an, -1.0, -1, 0, NULL,
                                    FADE_SAME_LAYER_AND_GROUP, true, -100.0, 0.0, 1.0, true);
         }
     }
