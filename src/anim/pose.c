@@ -89,11 +89,11 @@ static inline void store_world_f(arm_inst *arm, uint32_t b) {
         f[i] = (float)m[i];
 }
 
-#define SINEW_PI_Q (SINEW_PI / 4.0)
-
 /* The official Transform.fromMatrix; g holds the previous values (their scale signs are kept).
- * A matrix with a zero column (scale 0) gives rotation 0 and scale 0 where the official one
- * gives NaN. */
+ * Its scales, a / cos(atan(b / a)) (or b / sin(...)) and d / cos(atan(-c / d)) (or -c / sin),
+ * are the column lengths with the sign of a and d (positive when a or d is 0): taken so, without
+ * the trigonometry (the same values but for the last bits; the same signs always). A matrix with
+ * a zero column (scale 0) gives rotation 0 and scale 0 where the official one gives NaN. */
 static void from_matrix(const double *m, double *g) {
     double backup_sx = g[4], backup_sy = g[5];
     double a = m[0], b = m[1], c = m[2], d = m[3];
@@ -101,10 +101,11 @@ static void from_matrix(const double *m, double *g) {
     g[1] = m[5];
     double rot = a == 0.0 && b == 0.0 ? 0.0 : atan(b / a);
     double skew_x = c == 0.0 && d == 0.0 ? 0.0 : atan(-c / d);
-    double sx = a == 0.0 && b == 0.0 ? 0.0 : rot > -SINEW_PI_Q && rot < SINEW_PI_Q ? a / cos(rot) : b / sin(rot);
-    double sy = c == 0.0 && d == 0.0 ? 0.0
-                : skew_x > -SINEW_PI_Q && skew_x < SINEW_PI_Q ? d / cos(skew_x)
-                                                             : -c / sin(skew_x);
+    double sx = sqrt(a * a + b * b), sy = sqrt(c * c + d * d);
+    if (a < 0.0)
+        sx = -sx;
+    if (d < 0.0)
+        sy = -sy;
     if (backup_sx >= 0.0 && sx < 0.0) {
         sx = -sx;
         rot = rot - SINEW_PI;
