@@ -162,6 +162,30 @@ sinew_status sinew__read_file(sinew_jctx *c, const char *path, char **out, size_
     return SINEW_OK;
 }
 
+/* A parse error at `pos` (c->text offsets): "unexpected end of input" when only whitespace
+ * follows, else the text near it. */
+static void syntax_error(sinew_jctx *c, size_t pos) {
+    if (pos > c->len)
+        pos = c->len;
+    size_t rest = pos;
+    while (rest < c->len && (c->text[rest] == ' ' || c->text[rest] == '\n' || c->text[rest] == '\r' ||
+                             c->text[rest] == '\t'))
+        rest++;
+    if (rest >= c->len)
+        pos = c->len;
+    if (pos >= c->len) {
+        sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON: unexpected end of input");
+        return;
+    }
+    char near[16];
+    size_t k = 0;
+    while (k < sizeof near - 1 && pos + k < c->len && (unsigned char)c->text[pos + k] >= 0x20 &&
+           (unsigned char)c->text[pos + k] < 0x7f)
+        near[k] = c->text[pos + k], k++;
+    near[k] = '\0';
+    sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON near '%s'", near);
+}
+
 cJSON *sinew__json_parse(sinew_jctx *c) {
     size_t off = 0;
     if ((uint64_t)c->len > c->limits.max_input_bytes) {
@@ -169,56 +193,65 @@ cJSON *sinew__json_parse(sinew_jctx *c) {
                             c->len, (unsigned long long)c->limits.max_input_bytes);
         return NULL;
     }
-    switch (sinew__json_prescan(c->text, c->len, c->limits.max_depth, &off)) {
-    case SINEW_JSON_SCAN_BAD_UTF8:
-        sinew__jfail_offset(c, off, SINEW_E_PARSE, "invalid UTF-8");
-        return NULL;
-    case SINEW_JSON_SCAN_TOO_DEEP:
-        sinew__jfail_offset(c, off, SINEW_E_LIMIT, "nesting deeper than %u (limits.max_depth)", c->limits.max_depth);
-        return NULL;
-    case SINEW_JSON_SCAN_OK:
-        break;
-    }
     size_t start = 0;
     if (c->len >= 3 && (unsigned char)c->text[0] == 0xEF && (unsigned char)c->text[1] == 0xBB &&
         (unsigned char)c->text[2] == 0xBF)
         start = 3;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(c->text + start, c->len - start, &end, false);
-    if (!root) {
-        size_t pos = end && end >= c->text + start ? (size_t)(end - c->text) : start;
-        if (pos > c->len)
-            pos = c->len;
-        size_t rest = pos;
-        while (rest < c->len && (c->text[rest] == ' ' || c->text[rest] == '\n' || c->text[rest] == '\r' ||
-                                 c->text[rest] == '\t'))
-            rest++;
-        if (rest >= c->len)
-            pos = c->len;
-        if (pos >= c->len)
-            sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON: unexpected end of input");
-        else {
-            char near[16];
-            size_t k = 0;
-            while (k < sizeof near - 1 && pos + k < c->len && (unsigned char)c->text[pos + k] >= 0x20 &&
-                   (unsigned char)c->text[pos + k] < 0x7f)
-                near[k] = c->text[pos + k], k++;
-            near[k] = '\0';
-            sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON near '%s'", near);
+    sinew__jdom_free(&c->dom);
+    memset(&c->dom, 0, sizeof c->dom);
+    c->dom.allocator = c->allocator;
+    c->dom.limit = (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX);
+    cJSON *root = NULL;
+    size_t end = 0;
+    sinew_jdom_status st = sinew__jdom_parse(&c->dom, c->text + start, c->len - start, c->limits.max_depth, &root, &end);
+    end += start;
+    if (st != SINEW_JDOM_OK) {
+        sinew__jdom_free(&c->dom);
+        /* Invalid UTF-8 and too deep nesting are reported first wherever they are (the parser
+           stops at the first problem of any kind): the pre-scan finds them. */
+        switch (sinew__json_prescan(c->text, c->len, c->limits.max_depth, &off)) {
+        case SINEW_JSON_SCAN_BAD_UTF8:
+            sinew__jfail_offset(c, off, SINEW_E_PARSE, "invalid UTF-8");
+            return NULL;
+        case SINEW_JSON_SCAN_TOO_DEEP:
+            sinew__jfail_offset(c, off, SINEW_E_LIMIT, "nesting deeper than %u (limits.max_depth)", c->limits.max_depth);
+            return NULL;
+        case SINEW_JSON_SCAN_OK:
+            break;
+        }
+        switch (st) {
+        case SINEW_JDOM_TOO_DEEP:
+            sinew__jfail_offset(c, end, SINEW_E_LIMIT, "nesting deeper than %u (limits.max_depth)", c->limits.max_depth);
+            break;
+        case SINEW_JDOM_LIMIT:
+            sinew__jfail_offset(c, end, SINEW_E_LIMIT, "the JSON tree needs more than %llu bytes (limits.max_memory_bytes)",
+                                (unsigned long long)c->limits.max_memory_bytes);
+            break;
+        case SINEW_JDOM_NOMEM:
+            sinew__jfail_offset(c, end, SINEW_E_NOMEM, "out of memory");
+            break;
+        default:
+            syntax_error(c, end);
+            break;
         }
         return NULL;
     }
-    /* trailing garbage after the value */
-    size_t pos = end ? (size_t)(end - c->text) : c->len;
+    /* trailing garbage after the value (NUL padding is allowed) */
+    size_t pos = end;
     while (pos < c->len && (c->text[pos] == ' ' || c->text[pos] == '\n' || c->text[pos] == '\r' ||
                             c->text[pos] == '\t' || c->text[pos] == '\0'))
         pos++;
     if (pos < c->len) {
-        cJSON_Delete(root);
+        sinew__jdom_free(&c->dom);
         sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON: trailing characters after the document");
         return NULL;
     }
     return root;
+}
+
+void sinew__json_free(sinew_jctx *c, cJSON *root) {
+    (void)root;
+    sinew__jdom_free(&c->dom);
 }
 
 sinew_status sinew__jfields(sinew_jctx *c, const cJSON *obj, const sinew_jkeys *table, const cJSON **out) {
