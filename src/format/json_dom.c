@@ -121,6 +121,9 @@ static inline bool is_ws(unsigned char c) { return c == ' ' || c == '\n' || c ==
 static inline bool is_digit(unsigned char c) { return (unsigned char)(c - '0') < 10; }
 
 static inline const unsigned char *skip_ws(const unsigned char *s, const unsigned char *e) {
+    /* minified files have none: one test for the usual case */
+    if (s < e && *s > ' ')
+        return s;
     while (s < e && is_ws(*s))
         s++;
     return s;
@@ -313,36 +316,40 @@ static bool slow_number(const sinew_allocator *a, const char *s, size_t n, doubl
 static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-/* Scans the number at s (known to match the JSON grammar up to `e` or an error) and converts
- * it. Returns the end of the number, or NULL with p->err set. */
-static const unsigned char *parse_number(parser *p, const unsigned char *s, double *out) {
+#if defined(__GNUC__)
+#define JDOM_INLINE __attribute__((always_inline)) inline
+#else
+#define JDOM_INLINE inline
+#endif
+
+/* The digits d[0..n) (n <= 19) as an integer. */
+static inline uint64_t digits_value(const unsigned char *d, size_t n, uint64_t w) {
+    for (size_t i = 0; i < n; ++i)
+        w = w * 10 + (uint64_t)(d[i] - '0');
+    return w;
+}
+
+/* Scans the number at s (its first byte is '-' or a digit) by the JSON grammar and converts it.
+ * Returns the end of the number, or NULL with p->err at the first byte that breaks the grammar. */
+static JDOM_INLINE const unsigned char *parse_number(parser *p, const unsigned char *s, double *out) {
     const unsigned char *start = s, *e = p->end;
-    bool neg = false, many = false;
-    uint64_t w = 0;   /* the first 19 significant digits */
-    int nd = 0;       /* digits in w */
-    int64_t e10 = 0;  /* value = w * 10^e10 when !many */
-    if (*s == '-') {
-        neg = true;
-        if (++s >= e) {
-            p->err = e;
-            return NULL;
-        }
+    bool neg = *s == '-';
+    if (neg && ++s >= e) {
+        p->err = e;
+        return NULL;
     }
+    const unsigned char *int_start = s;
     if (*s == '0') {
         s++;
     } else if (is_digit(*s)) {
-        for (; s < e && is_digit(*s); ++s) {
-            if (nd < 19) {
-                w = w * 10 + (uint64_t)(*s - '0');
-                nd++;
-            } else {
-                many = true;
-            }
-        }
+        do
+            s++;
+        while (s < e && is_digit(*s));
     } else {
         p->err = s;
         return NULL;
     }
+    const unsigned char *int_end = s, *frac_start = s, *frac_end = s;
     if (s < e && *s == '.') {
         if (++s >= e) {
             p->err = e;
@@ -352,19 +359,14 @@ static const unsigned char *parse_number(parser *p, const unsigned char *s, doub
             p->err = s;
             return NULL;
         }
-        for (; s < e && is_digit(*s); ++s) {
-            if (w == 0 && *s == '0') {
-                e10--; /* a leading zero of the fraction: not significant */
-            } else if (nd < 19) {
-                w = w * 10 + (uint64_t)(*s - '0');
-                nd++;
-                e10--;
-            } else {
-                many = true;
-            }
-        }
+        frac_start = s;
+        do
+            s++;
+        while (s < e && is_digit(*s));
+        frac_end = s;
     }
-    if (s < e && (*s == 'e' || *s == 'E')) {
+    int64_t e10 = 0;
+    if (s < e && (*s | 0x20) == 'e') {
         bool eneg = false;
         if (++s >= e) {
             p->err = e;
@@ -381,26 +383,32 @@ static const unsigned char *parse_number(parser *p, const unsigned char *s, doub
             p->err = s;
             return NULL;
         }
-        int64_t x = 0;
         for (; s < e && is_digit(*s); ++s)
-            if (x < 100000000)
-                x = x * 10 + (*s - '0');
-        e10 += eneg ? -x : x;
+            if (e10 < 100000000)
+                e10 = e10 * 10 + (*s - '0');
+        if (eneg)
+            e10 = -e10;
     }
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && DBL_MANT_DIG == 53
-    /* Clinger's fast path: w and 10^|e10| are exact doubles, so one correctly rounded multiply
-       or divide gives the correctly rounded value, which is what strtod returns. */
-    if (!many && w <= (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22) {
-        double d = (double)w;
-        d = e10 < 0 ? d / pow10_exact[-e10] : d * pow10_exact[e10];
-        *out = neg ? -d : d;
-        return s;
+    /* Clinger's fast path: with at most 19 digits the value is w * 10^e10 exactly; when w and
+       10^|e10| are exact doubles, one correctly rounded multiply or divide gives the correctly
+       rounded value, which is what strtod returns. */
+    size_t nint = (size_t)(int_end - int_start), nfrac = (size_t)(frac_end - frac_start);
+    if (nint + nfrac <= 19) {
+        uint64_t w = digits_value(frac_start, nfrac, digits_value(int_start, nint, 0));
+        e10 -= (int64_t)nfrac;
+        if (w <= (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22) {
+            double d = (double)w;
+            d = e10 < 0 ? d / pow10_exact[-e10] : d * pow10_exact[e10];
+            *out = neg ? -d : d;
+            return s;
+        }
     }
 #else
-    (void)many;
-    (void)w;
-    (void)nd;
-    (void)e10;
+    (void)int_start;
+    (void)int_end;
+    (void)frac_start;
+    (void)frac_end;
     (void)neg;
     (void)pow10_exact;
 #endif
@@ -427,6 +435,7 @@ double sinew__jdom_number(const char *s, size_t n) {
 typedef struct level {
     cJSON *node;                  /* the array or object */
     cJSON *last;                  /* its last member so far */
+    size_t count;                 /* its members so far */
 } level;
 
 sinew_jdom_status sinew__jdom_parse(sinew_jdom *dom, const char *text, size_t len, uint32_t max_depth,
@@ -479,6 +488,7 @@ value:
             L->node->child = node;
         }
         L->last = node;
+        L->count++;
         node->string = (char *)key; /* NULL in an array: a member name is used once */
         key = NULL;
     } else {
@@ -515,6 +525,7 @@ value:
         }
         stack[depth].node = node;
         stack[depth].last = NULL;
+        stack[depth].count = 0;
         depth++;
         s = skip_ws(s + 1, e);
         if (s < e && *s == (obj ? '}' : ']')) {
@@ -635,6 +646,7 @@ after:
         s++;
         /* cJSON's convention: the first member's prev is the last member */
         L->node->child->prev = L->last;
+        L->node->valueint = L->count < INT_MAX ? (int)L->count : INT_MAX;
         depth--;
     }
     /* the empty container case lands here too (its depth-- was done before the jump) */

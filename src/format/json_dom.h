@@ -47,6 +47,8 @@ typedef enum sinew_jdom_status {
  * Whitespace is space, tab, LF and CR only. Strings must be valid UTF-8 (no overlongs,
  * surrogates or code points above U+10FFFF) without raw control characters; \u escapes must pair
  * surrogates. `\u0000` ends the C string early, as in cJSON.
+ * Beyond cJSON's fields: an array or object holds its member count in `valueint` (cJSON leaves
+ * 0 there and never reads it for them), so readers need not walk the list to count.
  */
 sinew_jdom_status sinew__jdom_parse(sinew_jdom *dom, const char *text, size_t len, uint32_t max_depth,
                                     cJSON **root, size_t *end);

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* cJSON's type tests, inline (the loaders call these for every value) */
+static inline bool j_type(const cJSON *v, int type) { return v && (v->type & 0xFF) == type; }
+
 void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *out) {
     sinew_load_limits z;
     memset(&z, 0, sizeof z);
@@ -256,7 +259,7 @@ void sinew__json_free(sinew_jctx *c, cJSON *root) {
 
 sinew_status sinew__jfields(sinew_jctx *c, const cJSON *obj, const sinew_jkeys *table, const cJSON **out) {
     memset(out, 0, table->count * sizeof out[0]);
-    if (!cJSON_IsObject(obj))
+    if (!j_type(obj, cJSON_Object))
         return sinew__jfail(c, SINEW_E_TYPE, "%s must be an object", table->what);
     for (const cJSON *m = obj->child; m; m = m->next) {
         const char *k = m->string;
@@ -280,12 +283,12 @@ sinew_status sinew__jfields(sinew_jctx *c, const cJSON *obj, const sinew_jkeys *
 
 /* A number, or a string holding nothing but a number: real exports write some numbers as strings
  * ("-28.50"), and the official runtime coerces them. Returns false for anything else. */
-static bool number_value(const cJSON *v, double *out) {
-    if (cJSON_IsNumber(v)) {
+static inline bool number_value(const cJSON *v, double *out) {
+    if (j_type(v, cJSON_Number)) {
         *out = v->valuedouble;
         return true;
     }
-    if (!cJSON_IsString(v) || !v->valuestring[0])
+    if (!j_type(v, cJSON_String) || !v->valuestring[0])
         return false;
     char *end;
     double d = strtod(v->valuestring, &end);
@@ -298,7 +301,7 @@ static bool number_value(const cJSON *v, double *out) {
 }
 
 sinew_status sinew__jnum(sinew_jctx *c, const cJSON *v, const char *key, double def, double *out) {
-    if (!v || cJSON_IsNull(v) || (cJSON_IsString(v) && strcmp(v->valuestring, "NaN") == 0)) {
+    if (!v || j_type(v, cJSON_NULL) || (j_type(v, cJSON_String) && strcmp(v->valuestring, "NaN") == 0)) {
         *out = def;
         return SINEW_OK;
     }
@@ -337,19 +340,19 @@ sinew_status sinew__jint(sinew_jctx *c, const cJSON *v, const char *key, double 
 }
 
 sinew_status sinew__jbool(sinew_jctx *c, const cJSON *v, const char *key, bool def, bool *out) {
-    if (!v || cJSON_IsNull(v)) {
+    if (!v || j_type(v, cJSON_NULL)) {
         *out = def;
         return SINEW_OK;
     }
-    if (cJSON_IsBool(v)) {
-        *out = cJSON_IsTrue(v);
+    if (j_type(v, cJSON_True) || j_type(v, cJSON_False)) {
+        *out = j_type(v, cJSON_True);
         return SINEW_OK;
     }
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+    if (j_type(v, cJSON_Number) && isfinite(v->valuedouble)) {
         *out = v->valuedouble != 0.0;
         return SINEW_OK;
     }
-    if (cJSON_IsString(v)) { /* exporters write "true"/"false" too; read them as the runtime does */
+    if (j_type(v, cJSON_String)) { /* exporters write "true"/"false" too; read them as the runtime does */
         static const char *const falsy[] = {"0", "NaN", "", "false", "null", "undefined"};
         *out = true;
         for (unsigned i = 0; i < sizeof falsy / sizeof falsy[0]; i++)
@@ -361,11 +364,11 @@ sinew_status sinew__jbool(sinew_jctx *c, const cJSON *v, const char *key, bool d
 }
 
 sinew_status sinew__jstr(sinew_jctx *c, const cJSON *v, const char *key, const char *def, const char **out) {
-    if (!v || cJSON_IsNull(v)) {
+    if (!v || j_type(v, cJSON_NULL)) {
         *out = def;
         return SINEW_OK;
     }
-    if (!cJSON_IsString(v))
+    if (!j_type(v, cJSON_String))
         return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be a string", key);
     *out = v->valuestring;
     return SINEW_OK;
@@ -374,16 +377,18 @@ sinew_status sinew__jstr(sinew_jctx *c, const cJSON *v, const char *key, const c
 sinew_status sinew__jarray(sinew_jctx *c, const cJSON *v, const char *key, const cJSON **first, uint32_t *n) {
     *first = NULL;
     *n = 0;
-    if (!v || cJSON_IsNull(v))
+    if (!v || j_type(v, cJSON_NULL))
         return SINEW_OK;
-    if (!cJSON_IsArray(v))
+    if (!j_type(v, cJSON_Array))
         return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be an array", key);
-    uint32_t count = 0;
-    for (const cJSON *e = v->child; e; e = e->next) {
-        if (++count > c->limits.max_array_length)
-            return sinew__jfail_key(c, key, SINEW_E_LIMIT, "'%s' has more than %u elements (limits.max_array_length)",
-                                    key, c->limits.max_array_length);
-    }
+    /* json_dom.c counted the members into valueint; a tree from elsewhere is counted here */
+    uint32_t count = v->valueint > 0 ? (uint32_t)v->valueint : 0;
+    if (count == 0)
+        for (const cJSON *e = v->child; e && count <= c->limits.max_array_length; e = e->next)
+            count++;
+    if (count > c->limits.max_array_length)
+        return sinew__jfail_key(c, key, SINEW_E_LIMIT, "'%s' has more than %u elements (limits.max_array_length)",
+                                key, c->limits.max_array_length);
     *first = v->child;
     *n = count;
     return SINEW_OK;
