@@ -371,8 +371,11 @@ int sinew_cmd_bench(int argc, char **argv) {
         const double dt = 1.0 / 60.0;
         long warm = 20000 / n > 120 ? 20000 / n : 120;
         for (long t = 0; t < warm; ++t)
-            for (long i = 0; i < n; ++i)
+            for (long i = 0; i < n; ++i) {
                 sinew_instance_update(inst[i], dt);
+                while (sinew_instance_poll_event(inst[i], NULL)) {
+                }
+            }
         unsigned long long events = 0;
         for (long r = 0; r < runs; ++r) {
             double s = now_ns();
