@@ -7,6 +7,8 @@
 #   make demo        render the example character to demo.gif and demo.webp
 #   make install     install headers, libraries, pkg-config file and CMake package config
 #   make bench       run the benchmarks
+#   make bench-compare  sinew against DragonBonesCPP and DragonBonesJS side by side (needs ../shared;
+#                    QUICK=1 for a short run; SHARED=DIR to point elsewhere)
 
 BUILD       ?= build
 ASAN_BUILD  ?= build-asan
@@ -21,7 +23,7 @@ DEB_PACKAGES = build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libcjson-dev libexpat1-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev \
   libimagequant-dev libcairo2-dev ffmpeg nodejs npm
 
-.PHONY: all build test test-fast test-asan fuzz demo install bench deps clean
+.PHONY: all build test test-fast test-asan fuzz demo install bench bench-compare deps clean
 
 all: build
 
@@ -58,6 +60,9 @@ install: build
 
 bench: build
 	@sh bench/run.sh $(BUILD)/sinew
+
+bench-compare: build
+	@python3 bench/compare.py --sinew $(BUILD)/sinew --out $(BUILD)/bench-compare $(if $(QUICK),--quick)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
