@@ -15,13 +15,15 @@ const char sinew_cmd_bench_help[] = "benchmark instance updates (ns per update) 
 
 static const char usage_text[] =
     "usage: sinew bench FILE --animation NAME [--armature NAME] [--skin NAME] [--instances N]\n"
-    "                   [--ticks T] [--runs R] [--json]\n"
+    "                   [--ticks T] [--runs R] [--drawlist [--atlas TEX]] [--json]\n"
     "       sinew bench FILE --load [--atlas TEX | --no-atlas] [--runs R] [--json]\n"
     "Builds N instances playing NAME looping, out of phase (start at i*0.0371 s mod duration),\n"
     "warms up max(120, 20000/N) ticks, then times R runs of T ticks of update(1/60) each\n"
     "(timelines, bones, IK, slots and mesh world vertices). Prints min and median ns per\n"
     "instance update and ns per bone. Defaults: N=100, T=300, R=5. --skin: for DragonBones\n"
     "data the skin overlaid on the default skin; for an XML rig the armature NAME@SKIN.\n"
+    "--drawlist: each update is followed by building the instance's draw list (sinew_instance_drawlist)\n"
+    "with the atlas (--atlas, else the one found beside FILE), timed with it.\n"
     "--load: reads FILE and its atlas (--atlas, else the one sinew finds beside FILE) into memory\n"
     "once, then times R loads (default 20) of both from memory: parse + build, as bench-cpp load\n"
     "times parseDragonBonesData + parseTextureAtlasData. Prints min and median ms, and the\n"
@@ -243,7 +245,7 @@ static int bench_load(const char *file, const char *atlas_arg, bool no_atlas, lo
 int sinew_cmd_bench(int argc, char **argv) {
     const char *file = NULL, *anim = NULL, *armature = NULL, *skin = NULL, *atlas = NULL;
     long n = 100, ticks = 300, runs = -1;
-    bool json = false, load = false, no_atlas = false;
+    bool json = false, load = false, no_atlas = false, drawlist = false;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         bool v = i + 1 < argc;
@@ -271,6 +273,8 @@ int sinew_cmd_bench(int argc, char **argv) {
                 return cli_usage_error("bench", "--runs must be 1..1000");
         } else if (strcmp(a, "--load") == 0) {
             load = true;
+        } else if (strcmp(a, "--drawlist") == 0) {
+            drawlist = true;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (a[0] == '-' && a[1]) {
@@ -288,10 +292,12 @@ int sinew_cmd_bench(int argc, char **argv) {
             return cli_usage_error("bench", "--load takes no --animation, --armature or --skin");
         if (atlas && no_atlas)
             return cli_usage_error("bench", "--atlas and --no-atlas exclude each other");
+        if (drawlist)
+            return cli_usage_error("bench", "--drawlist does not go with --load");
         return bench_load(file, atlas, no_atlas, runs > 0 ? runs : 20, json);
     }
-    if (atlas || no_atlas)
-        return cli_usage_error("bench", "--atlas and --no-atlas go with --load");
+    if (no_atlas || (atlas && !drawlist))
+        return cli_usage_error("bench", "--atlas goes with --load or --drawlist, --no-atlas with --load");
     if (runs < 0)
         runs = 5;
     if (!anim)
@@ -305,6 +311,18 @@ int sinew_cmd_bench(int argc, char **argv) {
         return cli_exit_code(err.code);
     }
     double load_ms = (now_ns() - t0) / 1e6;
+    sinew_atlas *at = NULL;
+    if (drawlist) {
+        char found[4096];
+        const char *tex = atlas;
+        if (!tex && sinew_atlas_find_for(file, found, sizeof found) == SINEW_OK)
+            tex = found;
+        if (tex && sinew_atlas_load_file(tex, NULL, &at, &err) != SINEW_OK) {
+            cli_print_error(tex, &err);
+            sinew_data_destroy(data);
+            return cli_exit_code(err.code);
+        }
+    }
     uint32_t ai = 0;
     if (!armature) {
         /* the first armature that has the animation */
@@ -322,6 +340,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     const char *overlay = NULL;
     if (sinew_data_resolve_skin(data, armature, skin, &ai, &overlay, &err) != SINEW_OK) {
         cli_print_error(file, &err);
+        sinew_atlas_destroy(at);
         sinew_data_destroy(data);
         return cli_exit_code(err.code);
     }
@@ -336,6 +355,7 @@ int sinew_cmd_bench(int argc, char **argv) {
                 fprintf(stderr, " '%s'", ni.name);
         }
         fputs(")\n", stderr);
+        sinew_atlas_destroy(at);
         sinew_data_destroy(data);
         return SINEW_EXIT_INPUT;
     }
@@ -355,6 +375,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     memset(&io, 0, sizeof io);
     io.armature = info.name;
     io.skin = overlay;
+    io.atlas = at;
     int rc = SINEW_EXIT_OK;
     size_t mem = 0;
     for (long i = 0; i < n; ++i) {
@@ -376,12 +397,17 @@ int sinew_cmd_bench(int argc, char **argv) {
                 while (sinew_instance_poll_event(inst[i], NULL)) {
                 }
             }
-        unsigned long long events = 0;
+        unsigned long long events = 0, dl_vertices = 0;
         for (long r = 0; r < runs; ++r) {
             double s = now_ns();
             for (long t = 0; t < ticks; ++t)
                 for (long i = 0; i < n; ++i) {
                     sinew_instance_update(inst[i], dt);
+                    if (drawlist) {
+                        sinew_drawlist dl;
+                        sinew_instance_drawlist(inst[i], &dl);
+                        dl_vertices += dl.vertex_count;
+                    }
                     /* events are not needed: drop them as a game would consume them (they are
                        made whether or not anyone listens; counted for bench-compare) */
                     while (sinew_instance_poll_event(inst[i], NULL))
@@ -392,21 +418,25 @@ int sinew_cmd_bench(int argc, char **argv) {
         double mn, med;
         min_median(run_ns, runs, &mn, &med);
         double ev_per_update = (double)events / ((double)runs * (double)ticks * (double)n);
+        double dl_per_update = (double)dl_vertices / ((double)runs * (double)ticks * (double)n);
         uint32_t bones = info.bone_count;
         double per_bone = bones ? mn / bones : 0.0;
         if (json) {
             printf("{\"ns_per_update\":%.1f,\"ns_per_update_median\":%.1f,\"ns_per_bone\":%.2f,\"bones\":%u,"
                    "\"slots\":%u,\"instances\":%ld,\"ticks\":%ld,\"runs\":%ld,\"events_per_update\":%.4f,"
-                   "\"memory_per_instance\":%zu}\n",
-                   mn, med, per_bone, bones, info.slot_count, n, ticks, runs, ev_per_update, mem);
+                   "\"memory_per_instance\":%zu,\"drawlist_vertices\":%.1f}\n",
+                   mn, med, per_bone, bones, info.slot_count, n, ticks, runs, ev_per_update, mem,
+                   drawlist ? dl_per_update : 0.0);
         } else {
-            printf("%s %s/%s: %ld instances, %ld runs x %ld ticks of update(1/60)\n", file, info.name, ni.name, n,
-                   runs, ticks);
+            printf("%s %s/%s: %ld instances, %ld runs x %ld ticks of update(1/60)%s\n", file, info.name, ni.name,
+                   n, runs, ticks, drawlist ? " + draw list" : "");
             printf("  ns per update: min %.1f, median %.1f\n", mn, med);
             printf("  ns per bone:   %.2f (%u bones)\n", per_bone, bones);
             printf("  instances at 60 fps on one core: ~%.0f\n", mn > 0 ? 16.6667e6 / mn : 0.0);
             printf("  memory per instance: %zu bytes\n", mem);
             printf("  events made per update: %.4f (polled and dropped)\n", ev_per_update);
+            if (drawlist)
+                printf("  each update also built the draw list: %.1f vertices\n", dl_per_update);
             printf("  load (parse + build, from the file): %.3f ms (sinew bench FILE --load for a steady figure)\n",
                    load_ms);
         }
@@ -415,6 +445,7 @@ int sinew_cmd_bench(int argc, char **argv) {
         sinew_instance_destroy(inst[i]);
     free(inst);
     free(run_ns);
+    sinew_atlas_destroy(at);
     sinew_data_destroy(data);
     return rc;
 }

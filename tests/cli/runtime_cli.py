@@ -61,7 +61,7 @@ check(r.returncode == 0, "bench runs: " + r.stderr)
 if r.returncode == 0:
     j = json.loads(r.stdout)
     check(set(j) == {"ns_per_update", "ns_per_update_median", "ns_per_bone", "bones", "slots", "instances", "ticks",
-                     "runs", "events_per_update", "memory_per_instance"},
+                     "runs", "events_per_update", "memory_per_instance", "drawlist_vertices"},
           "bench json keys: " + r.stdout)
     check(j["bones"] == 19 and j["slots"] == 18 and j["instances"] == 3 and j["ticks"] == 20 and j["runs"] == 2,
           "bench json values")
