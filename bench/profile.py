@@ -86,6 +86,9 @@ def func_ranges(path):
             m = DEF_RE.match(text)
             if m and not text.rstrip().endswith(";") and not text.startswith(("typedef", "#", "return")):
                 start, name = i, m.group(1)
+                if "{" in text and text.rstrip().endswith("}"):  # a one-line function
+                    out.append((i, i, name))
+                    start = name = None
         elif text.startswith("}"):
             out.append((start, i, name))
             start = name = None
