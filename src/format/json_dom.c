@@ -444,8 +444,11 @@ sinew_jdom_status sinew__jdom_parse(sinew_jdom *dom, const char *text, size_t le
     memset(&p, 0, sizeof p);
     p.dom = dom;
     p.end = (const unsigned char *)text + len;
-    /* about one node per 6 bytes of a typical rig (numbers and short keys); doubled as needed */
+    /* about one node per 6 bytes of a typical rig (numbers and short keys), at most 64 MB of
+       nodes at first (a huge input does not take its whole budget up front); doubled as needed */
     p.next_count = len / 6 + 16;
+    if (p.next_count > ((size_t)1 << 20))
+        p.next_count = (size_t)1 << 20;
     *root = NULL;
     *end = 0;
     const unsigned char *t = (const unsigned char *)text, *s = t, *e = p.end;
