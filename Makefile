@@ -10,6 +10,8 @@
 #   make fuzz-scenarios SEEDS=N [FIRST=K]
 #                    random animation-state scenarios (needs ../shared) on every shared character,
 #                    the official runtime against sinew, N seeds from K (default 100 from 1000)
+#   make bench-compare  sinew against DragonBonesCPP and DragonBonesJS side by side (needs ../shared;
+#                    QUICK=1 for a short run; SHARED=DIR to point elsewhere)
 
 BUILD       ?= build
 ASAN_BUILD  ?= build-asan
@@ -26,7 +28,7 @@ DEB_PACKAGES = build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libcjson-dev libexpat1-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev \
   libimagequant-dev libcairo2-dev ffmpeg nodejs npm
 
-.PHONY: all build test test-fast test-asan fuzz fuzz-scenarios demo install bench deps clean
+.PHONY: all build test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean
 
 all: build
 
@@ -67,6 +69,9 @@ install: build
 
 bench: build
 	@sh bench/run.sh $(BUILD)/sinew
+
+bench-compare: build
+	@python3 bench/compare.py --sinew $(BUILD)/sinew --out $(BUILD)/bench-compare $(if $(QUICK),--quick)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -1,4 +1,5 @@
-/* sinew bench: update speed of N instances playing one animation (mirrors shared/tools/bench-js). */
+/* sinew bench: update speed of N instances playing one animation (mirrors shared/tools/bench-js),
+ * or with --load the parse + build time of a rig already in memory (mirrors bench-cpp load). */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>
@@ -10,16 +11,23 @@
 #include "sinew/data.h"
 #include "sinew/instance.h"
 
-const char sinew_cmd_bench_help[] = "benchmark instance updates (ns per update, ns per bone)";
+const char sinew_cmd_bench_help[] = "benchmark instance updates (ns per update) or loading (--load)";
 
 static const char usage_text[] =
     "usage: sinew bench FILE --animation NAME [--armature NAME] [--skin NAME] [--instances N]\n"
-    "                   [--ticks T] [--runs R] [--json]\n"
+    "                   [--ticks T] [--runs R] [--drawlist [--atlas TEX]] [--json]\n"
+    "       sinew bench FILE --load [--atlas TEX | --no-atlas] [--runs R] [--json]\n"
     "Builds N instances playing NAME looping, out of phase (start at i*0.0371 s mod duration),\n"
     "warms up max(120, 20000/N) ticks, then times R runs of T ticks of update(1/60) each\n"
     "(timelines, bones, IK, slots and mesh world vertices). Prints min and median ns per\n"
     "instance update and ns per bone. Defaults: N=100, T=300, R=5. --skin: for DragonBones\n"
-    "data the skin overlaid on the default skin; for an XML rig the armature NAME@SKIN.\n";
+    "data the skin overlaid on the default skin; for an XML rig the armature NAME@SKIN.\n"
+    "--drawlist: each update is followed by building the instance's draw list (sinew_instance_drawlist)\n"
+    "with the atlas (--atlas, else the one found beside FILE), timed with it.\n"
+    "--load: reads FILE and its atlas (--atlas, else the one sinew finds beside FILE) into memory\n"
+    "once, then times R loads (default 20) of both from memory: parse + build, as bench-cpp load\n"
+    "times parseDragonBonesData + parseTextureAtlasData. Prints min and median ms, and the\n"
+    "memory the loaded skeleton data holds.\n";
 
 static double now_ns(void) {
     struct timespec ts;
@@ -32,6 +40,14 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* min and median of v[0..n) (v is sorted in place; the median of an even count is the mean of
+   the two middle values) */
+static void min_median(double *v, long n, double *mn, double *med) {
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    *mn = v[0];
+    *med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 static bool parse_count(const char *s, long lo, long hi, long *out) {
     char *end;
     long v = strtol(s, &end, 10);
@@ -41,10 +57,195 @@ static bool parse_count(const char *s, long lo, long hi, long *out) {
     return true;
 }
 
+/* ---- --load ---------------------------------------------------------------------------------- */
+
+/* A sinew allocator over libc that counts the bytes live and their peak. */
+typedef struct counting {
+    size_t live, peak;
+} counting;
+
+static void *count_alloc(void *ctx, size_t size) {
+    counting *c = ctx;
+    void *p = malloc(size ? size : 1);
+    if (p) {
+        c->live += size;
+        if (c->live > c->peak)
+            c->peak = c->live;
+    }
+    return p;
+}
+
+static void *count_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+    counting *c = ctx;
+    void *p = realloc(ptr, new_size ? new_size : 1);
+    if (p) {
+        c->live = c->live - old_size + new_size;
+        if (c->live > c->peak)
+            c->peak = c->live;
+    }
+    return p;
+}
+
+static void count_free(void *ctx, void *ptr, size_t size) {
+    counting *c = ctx;
+    if (ptr)
+        c->live -= size;
+    free(ptr);
+}
+
+/* Reads a whole file into malloc'd memory (*len bytes, NUL-terminated). */
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 + 1 > cap) {
+            size_t nc = cap ? 2 * cap : 131072;
+            char *nb = realloc(buf, nc);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+            cap = nc;
+        }
+        size_t got = fread(buf + n, 1, 65536, f);
+        n += got;
+        if (got < 65536)
+            break;
+    }
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static int bench_load(const char *file, const char *atlas_arg, bool no_atlas, long runs, bool json) {
+    size_t ske_len = 0, tex_len = 0;
+    char *ske = slurp(file, &ske_len);
+    if (!ske) {
+        fprintf(stderr, "%s: error: cannot read the file\n", file);
+        return SINEW_EXIT_IO;
+    }
+    char tex_path[4096] = "";
+    if (atlas_arg) {
+        snprintf(tex_path, sizeof tex_path, "%s", atlas_arg);
+    } else if (!no_atlas && sinew_atlas_find_for(file, tex_path, sizeof tex_path) != SINEW_OK) {
+        tex_path[0] = '\0';
+    }
+    /* an XML rig is its own atlas: nothing more to load */
+    if (strcmp(tex_path, file) == 0)
+        tex_path[0] = '\0';
+    char *tex = NULL;
+    if (tex_path[0] && !(tex = slurp(tex_path, &tex_len))) {
+        fprintf(stderr, "%s: error: cannot read the atlas\n", tex_path);
+        free(ske);
+        return SINEW_EXIT_IO;
+    }
+    char tex_dir[4096] = "";
+    if (tex) {
+        snprintf(tex_dir, sizeof tex_dir, "%s", tex_path);
+        char *slash = strrchr(tex_dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            tex_dir[0] = '\0';
+    }
+    /* one counted load: the memory the data holds, and the peak while loading (through sinew's
+       allocator: the model, its scratch and the JSON tree when that uses it) */
+    counting cnt = {0, 0};
+    sinew_allocator calloc_ = {count_alloc, count_realloc, count_free, &cnt};
+    sinew_load_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.allocator = &calloc_;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    sinew_data *data = NULL;
+    if (sinew_data_load_buffer(ske, ske_len, file, &lo, &data, &err) != SINEW_OK) {
+        cli_print_error(file, &err);
+        free(ske);
+        free(tex);
+        return cli_exit_code(err.code);
+    }
+    size_t data_bytes = cnt.live, peak_bytes = cnt.peak;
+    sinew_data_destroy(data);
+    if (tex) {
+        sinew_atlas *at = NULL;
+        if (sinew_atlas_load_buffer(tex, tex_len, tex_path, tex_dir, NULL, &at, &err) != SINEW_OK) {
+            cli_print_error(tex_path, &err);
+            free(ske);
+            free(tex);
+            return cli_exit_code(err.code);
+        }
+        sinew_atlas_destroy(at);
+    }
+    double *all = calloc((size_t)runs, sizeof(double)), *sk = calloc((size_t)runs, sizeof(double));
+    if (!all || !sk) {
+        free(all);
+        free(sk);
+        free(ske);
+        free(tex);
+        fprintf(stderr, "sinew bench: out of memory\n");
+        return SINEW_EXIT_INTERNAL;
+    }
+    int rc = SINEW_EXIT_OK;
+    for (long r = 0; r < runs && rc == SINEW_EXIT_OK; ++r) {
+        sinew_atlas *at = NULL;
+        data = NULL;
+        double t0 = now_ns();
+        sinew_status st = sinew_data_load_buffer(ske, ske_len, file, NULL, &data, NULL);
+        double t1 = now_ns();
+        if (st == SINEW_OK && tex)
+            st = sinew_atlas_load_buffer(tex, tex_len, tex_path, tex_dir, NULL, &at, NULL);
+        double t2 = now_ns();
+        if (st != SINEW_OK) {
+            fprintf(stderr, "%s: error: a later load failed (%s)\n", file, sinew_status_str(st));
+            rc = SINEW_EXIT_INTERNAL;
+        }
+        sk[r] = (t1 - t0) / 1e6;
+        all[r] = (t2 - t0) / 1e6;
+        sinew_data_destroy(data);
+        sinew_atlas_destroy(at);
+    }
+    if (rc == SINEW_EXIT_OK) {
+        double mn, med, smn, smed;
+        min_median(all, runs, &mn, &med);
+        min_median(sk, runs, &smn, &smed);
+        if (json) {
+            printf("{\"ms_min\":%.4f,\"ms_median\":%.4f,\"ske_ms_min\":%.4f,\"ske_ms_median\":%.4f,\"runs\":%ld,"
+                   "\"ske_bytes\":%zu,\"atlas_bytes\":%zu,\"data_bytes\":%zu,\"peak_bytes\":%zu}\n",
+                   mn, med, smn, smed, runs, ske_len, tex ? tex_len : 0, data_bytes, peak_bytes);
+        } else {
+            printf("%s (%zu bytes)%s%s: %ld loads from memory (parse + build)\n", file, ske_len,
+                   tex ? " + " : "", tex ? tex_path : "", runs);
+            printf("  skeleton + atlas: min %.3f ms, median %.3f ms\n", mn, med);
+            printf("  skeleton alone:   min %.3f ms, median %.3f ms (%.0f MB/s at min)\n", smn, smed,
+                   smn > 0 ? (double)ske_len / (smn * 1e3) : 0.0);
+            printf("  loaded data: %zu bytes (%.2f x the JSON); peak while loading %zu bytes\n", data_bytes,
+                   ske_len ? (double)data_bytes / (double)ske_len : 0.0, peak_bytes);
+        }
+    }
+    free(all);
+    free(sk);
+    free(ske);
+    free(tex);
+    return rc;
+}
+
+/* ---- updates --------------------------------------------------------------------------------- */
+
 int sinew_cmd_bench(int argc, char **argv) {
-    const char *file = NULL, *anim = NULL, *armature = NULL, *skin = NULL;
-    long n = 100, ticks = 300, runs = 5;
-    bool json = false;
+    const char *file = NULL, *anim = NULL, *armature = NULL, *skin = NULL, *atlas = NULL;
+    long n = 100, ticks = 300, runs = -1;
+    bool json = false, load = false, no_atlas = false, drawlist = false;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         bool v = i + 1 < argc;
@@ -57,6 +258,10 @@ int sinew_cmd_bench(int argc, char **argv) {
             armature = argv[++i];
         } else if (strcmp(a, "--skin") == 0 && v) {
             skin = argv[++i];
+        } else if (strcmp(a, "--atlas") == 0 && v) {
+            atlas = argv[++i];
+        } else if (strcmp(a, "--no-atlas") == 0) {
+            no_atlas = true;
         } else if (strcmp(a, "--instances") == 0 && v) {
             if (!parse_count(argv[++i], 1, 1000000, &n))
                 return cli_usage_error("bench", "--instances must be 1..1000000");
@@ -66,6 +271,10 @@ int sinew_cmd_bench(int argc, char **argv) {
         } else if (strcmp(a, "--runs") == 0 && v) {
             if (!parse_count(argv[++i], 1, 1000, &runs))
                 return cli_usage_error("bench", "--runs must be 1..1000");
+        } else if (strcmp(a, "--load") == 0) {
+            load = true;
+        } else if (strcmp(a, "--drawlist") == 0) {
+            drawlist = true;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (a[0] == '-' && a[1]) {
@@ -78,6 +287,19 @@ int sinew_cmd_bench(int argc, char **argv) {
     }
     if (!file)
         return cli_usage_error("bench", "missing FILE");
+    if (load) {
+        if (anim || armature || skin)
+            return cli_usage_error("bench", "--load takes no --animation, --armature or --skin");
+        if (atlas && no_atlas)
+            return cli_usage_error("bench", "--atlas and --no-atlas exclude each other");
+        if (drawlist)
+            return cli_usage_error("bench", "--drawlist does not go with --load");
+        return bench_load(file, atlas, no_atlas, runs > 0 ? runs : 20, json);
+    }
+    if (no_atlas || (atlas && !drawlist))
+        return cli_usage_error("bench", "--atlas goes with --load or --drawlist, --no-atlas with --load");
+    if (runs < 0)
+        runs = 5;
     if (!anim)
         return cli_usage_error("bench", "missing --animation NAME");
     sinew_error err;
@@ -89,17 +311,17 @@ int sinew_cmd_bench(int argc, char **argv) {
         return cli_exit_code(err.code);
     }
     double load_ms = (now_ns() - t0) / 1e6;
-    /* the load again, a few times, for a steadier figure (the first one is cold) */
-    double load_min = load_ms;
-    for (int k = 0; k < 20; ++k) {
-        sinew_data *d2 = NULL;
-        double t1 = now_ns();
-        if (sinew_data_load_file(file, NULL, &d2, NULL) == SINEW_OK) {
-            double ms = (now_ns() - t1) / 1e6;
-            if (ms < load_min)
-                load_min = ms;
+    sinew_atlas *at = NULL;
+    if (drawlist) {
+        char found[4096];
+        const char *tex = atlas;
+        if (!tex && sinew_atlas_find_for(file, found, sizeof found) == SINEW_OK)
+            tex = found;
+        if (tex && sinew_atlas_load_file(tex, NULL, &at, &err) != SINEW_OK) {
+            cli_print_error(tex, &err);
+            sinew_data_destroy(data);
+            return cli_exit_code(err.code);
         }
-        sinew_data_destroy(d2);
     }
     uint32_t ai = 0;
     if (!armature) {
@@ -118,6 +340,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     const char *overlay = NULL;
     if (sinew_data_resolve_skin(data, armature, skin, &ai, &overlay, &err) != SINEW_OK) {
         cli_print_error(file, &err);
+        sinew_atlas_destroy(at);
         sinew_data_destroy(data);
         return cli_exit_code(err.code);
     }
@@ -132,6 +355,7 @@ int sinew_cmd_bench(int argc, char **argv) {
                 fprintf(stderr, " '%s'", ni.name);
         }
         fputs(")\n", stderr);
+        sinew_atlas_destroy(at);
         sinew_data_destroy(data);
         return SINEW_EXIT_INPUT;
     }
@@ -151,6 +375,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     memset(&io, 0, sizeof io);
     io.armature = info.name;
     io.skin = overlay;
+    io.atlas = at;
     int rc = SINEW_EXIT_OK;
     size_t mem = 0;
     for (long i = 0; i < n; ++i) {
@@ -167,44 +392,60 @@ int sinew_cmd_bench(int argc, char **argv) {
         const double dt = 1.0 / 60.0;
         long warm = 20000 / n > 120 ? 20000 / n : 120;
         for (long t = 0; t < warm; ++t)
-            for (long i = 0; i < n; ++i)
+            for (long i = 0; i < n; ++i) {
                 sinew_instance_update(inst[i], dt);
+                while (sinew_instance_poll_event(inst[i], NULL)) {
+                }
+            }
+        unsigned long long events = 0, dl_vertices = 0;
         for (long r = 0; r < runs; ++r) {
             double s = now_ns();
             for (long t = 0; t < ticks; ++t)
                 for (long i = 0; i < n; ++i) {
                     sinew_instance_update(inst[i], dt);
-                    /* events are not needed: drop them as a game would consume them */
-                    while (sinew_instance_poll_event(inst[i], NULL)) {
+                    if (drawlist) {
+                        sinew_drawlist dl;
+                        sinew_instance_drawlist(inst[i], &dl);
+                        dl_vertices += dl.vertex_count;
                     }
+                    /* events are not needed: drop them as a game would consume them (they are
+                       made whether or not anyone listens; counted for bench-compare) */
+                    while (sinew_instance_poll_event(inst[i], NULL))
+                        events++;
                 }
             run_ns[r] = (now_ns() - s) / ((double)ticks * (double)n);
         }
-        double sorted[1000];
-        memcpy(sorted, run_ns, (size_t)runs * sizeof(double));
-        qsort(sorted, (size_t)runs, sizeof(double), cmp_double);
-        double mn = sorted[0];
-        double med = runs % 2 ? sorted[runs / 2] : 0.5 * (sorted[runs / 2 - 1] + sorted[runs / 2]);
+        double mn, med;
+        min_median(run_ns, runs, &mn, &med);
+        double ev_per_update = (double)events / ((double)runs * (double)ticks * (double)n);
+        double dl_per_update = (double)dl_vertices / ((double)runs * (double)ticks * (double)n);
         uint32_t bones = info.bone_count;
         double per_bone = bones ? mn / bones : 0.0;
         if (json) {
             printf("{\"ns_per_update\":%.1f,\"ns_per_update_median\":%.1f,\"ns_per_bone\":%.2f,\"bones\":%u,"
-                   "\"instances\":%ld,\"ticks\":%ld}\n",
-                   mn, med, per_bone, bones, n, ticks);
+                   "\"slots\":%u,\"instances\":%ld,\"ticks\":%ld,\"runs\":%ld,\"events_per_update\":%.4f,"
+                   "\"memory_per_instance\":%zu,\"drawlist_vertices\":%.1f}\n",
+                   mn, med, per_bone, bones, info.slot_count, n, ticks, runs, ev_per_update, mem,
+                   drawlist ? dl_per_update : 0.0);
         } else {
-            printf("%s %s/%s: %ld instances, %ld runs x %ld ticks of update(1/60)\n", file, info.name, ni.name, n,
-                   runs, ticks);
+            printf("%s %s/%s: %ld instances, %ld runs x %ld ticks of update(1/60)%s\n", file, info.name, ni.name,
+                   n, runs, ticks, drawlist ? " + draw list" : "");
             printf("  ns per update: min %.1f, median %.1f\n", mn, med);
             printf("  ns per bone:   %.2f (%u bones)\n", per_bone, bones);
             printf("  instances at 60 fps on one core: ~%.0f\n", mn > 0 ? 16.6667e6 / mn : 0.0);
             printf("  memory per instance: %zu bytes\n", mem);
-            printf("  load (parse + build): first %.3f ms, best of 20 %.3f ms\n", load_ms, load_min);
+            printf("  events made per update: %.4f (polled and dropped)\n", ev_per_update);
+            if (drawlist)
+                printf("  each update also built the draw list: %.1f vertices\n", dl_per_update);
+            printf("  load (parse + build, from the file): %.3f ms (sinew bench FILE --load for a steady figure)\n",
+                   load_ms);
         }
     }
     for (long i = 0; i < n; ++i)
         sinew_instance_destroy(inst[i]);
     free(inst);
     free(run_ns);
+    sinew_atlas_destroy(at);
     sinew_data_destroy(data);
     return rc;
 }

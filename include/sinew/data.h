@@ -42,7 +42,7 @@ typedef struct sinew_atlas sinew_atlas;
  */
 typedef struct sinew_load_limits {
     uint64_t max_input_bytes;     /**< size of the file or buffer [256 MiB] */
-    uint64_t max_memory_bytes;    /**< bytes the loaded model may occupy [1 GiB] */
+    uint64_t max_memory_bytes;    /**< bytes the loaded model may occupy, and the JSON tree while loading [1 GiB] */
     uint32_t max_depth;           /**< JSON nesting depth [64] */
     uint32_t max_array_length;    /**< elements in any one JSON array [4,000,000] */
     uint32_t max_armatures;       /**< armatures per file [4,096] */

@@ -168,7 +168,7 @@ sinew_status sinew__atlas_json_load(const char *text, size_t len, const char *fi
             st = sinew__jfail(&c, SINEW_E_NOMEM, "out of memory");
         else
             st = build_atlas(&b, root, dir);
-        cJSON_Delete(root);
+        sinew__json_free(&c, root);
         if (st == SINEW_OK) {
             b.atlas->arena = arena;
             *out = b.atlas;

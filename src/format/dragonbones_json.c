@@ -2537,7 +2537,7 @@ sinew_status sinew__dragonbones_load(const char *text, size_t len, const char *f
     }
 done:
     if (root)
-        cJSON_Delete(root);
+        sinew__json_free(&c, root);
     sinew__arena_destroy(&d.scratch);
     if (!*out)
         sinew__arena_destroy(&arena);

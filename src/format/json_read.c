@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* cJSON's type tests, inline (the loaders call these for every value) */
+static inline bool j_type(const cJSON *v, int type) { return v && (v->type & 0xFF) == type; }
+
 void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *out) {
     sinew_load_limits z;
     memset(&z, 0, sizeof z);
@@ -162,6 +165,30 @@ sinew_status sinew__read_file(sinew_jctx *c, const char *path, char **out, size_
     return SINEW_OK;
 }
 
+/* A parse error at `pos` (c->text offsets): "unexpected end of input" when only whitespace
+ * follows, else the text near it. */
+static void syntax_error(sinew_jctx *c, size_t pos) {
+    if (pos > c->len)
+        pos = c->len;
+    size_t rest = pos;
+    while (rest < c->len && (c->text[rest] == ' ' || c->text[rest] == '\n' || c->text[rest] == '\r' ||
+                             c->text[rest] == '\t'))
+        rest++;
+    if (rest >= c->len)
+        pos = c->len;
+    if (pos >= c->len) {
+        sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON: unexpected end of input");
+        return;
+    }
+    char near[16];
+    size_t k = 0;
+    while (k < sizeof near - 1 && pos + k < c->len && (unsigned char)c->text[pos + k] >= 0x20 &&
+           (unsigned char)c->text[pos + k] < 0x7f)
+        near[k] = c->text[pos + k], k++;
+    near[k] = '\0';
+    sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON near '%s'", near);
+}
+
 cJSON *sinew__json_parse(sinew_jctx *c) {
     size_t off = 0;
     if ((uint64_t)c->len > c->limits.max_input_bytes) {
@@ -169,61 +196,70 @@ cJSON *sinew__json_parse(sinew_jctx *c) {
                             c->len, (unsigned long long)c->limits.max_input_bytes);
         return NULL;
     }
-    switch (sinew__json_prescan(c->text, c->len, c->limits.max_depth, &off)) {
-    case SINEW_JSON_SCAN_BAD_UTF8:
-        sinew__jfail_offset(c, off, SINEW_E_PARSE, "invalid UTF-8");
-        return NULL;
-    case SINEW_JSON_SCAN_TOO_DEEP:
-        sinew__jfail_offset(c, off, SINEW_E_LIMIT, "nesting deeper than %u (limits.max_depth)", c->limits.max_depth);
-        return NULL;
-    case SINEW_JSON_SCAN_OK:
-        break;
-    }
     size_t start = 0;
     if (c->len >= 3 && (unsigned char)c->text[0] == 0xEF && (unsigned char)c->text[1] == 0xBB &&
         (unsigned char)c->text[2] == 0xBF)
         start = 3;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(c->text + start, c->len - start, &end, false);
-    if (!root) {
-        size_t pos = end && end >= c->text + start ? (size_t)(end - c->text) : start;
-        if (pos > c->len)
-            pos = c->len;
-        size_t rest = pos;
-        while (rest < c->len && (c->text[rest] == ' ' || c->text[rest] == '\n' || c->text[rest] == '\r' ||
-                                 c->text[rest] == '\t'))
-            rest++;
-        if (rest >= c->len)
-            pos = c->len;
-        if (pos >= c->len)
-            sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON: unexpected end of input");
-        else {
-            char near[16];
-            size_t k = 0;
-            while (k < sizeof near - 1 && pos + k < c->len && (unsigned char)c->text[pos + k] >= 0x20 &&
-                   (unsigned char)c->text[pos + k] < 0x7f)
-                near[k] = c->text[pos + k], k++;
-            near[k] = '\0';
-            sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON near '%s'", near);
+    sinew__jdom_free(&c->dom);
+    memset(&c->dom, 0, sizeof c->dom);
+    c->dom.allocator = c->allocator;
+    c->dom.limit = (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX);
+    cJSON *root = NULL;
+    size_t end = 0;
+    sinew_jdom_status st = sinew__jdom_parse(&c->dom, c->text + start, c->len - start, c->limits.max_depth, &root, &end);
+    end += start;
+    if (st != SINEW_JDOM_OK) {
+        sinew__jdom_free(&c->dom);
+        /* Invalid UTF-8 and too deep nesting are reported first wherever they are (the parser
+           stops at the first problem of any kind): the pre-scan finds them. */
+        switch (sinew__json_prescan(c->text, c->len, c->limits.max_depth, &off)) {
+        case SINEW_JSON_SCAN_BAD_UTF8:
+            sinew__jfail_offset(c, off, SINEW_E_PARSE, "invalid UTF-8");
+            return NULL;
+        case SINEW_JSON_SCAN_TOO_DEEP:
+            sinew__jfail_offset(c, off, SINEW_E_LIMIT, "nesting deeper than %u (limits.max_depth)", c->limits.max_depth);
+            return NULL;
+        case SINEW_JSON_SCAN_OK:
+            break;
+        }
+        switch (st) {
+        case SINEW_JDOM_TOO_DEEP:
+            sinew__jfail_offset(c, end, SINEW_E_LIMIT, "nesting deeper than %u (limits.max_depth)", c->limits.max_depth);
+            break;
+        case SINEW_JDOM_LIMIT:
+            sinew__jfail_offset(c, end, SINEW_E_LIMIT, "the JSON tree needs more than %llu bytes (limits.max_memory_bytes)",
+                                (unsigned long long)c->limits.max_memory_bytes);
+            break;
+        case SINEW_JDOM_NOMEM:
+            sinew__jfail_offset(c, end, SINEW_E_NOMEM, "out of memory");
+            break;
+        default:
+            syntax_error(c, end);
+            break;
         }
         return NULL;
     }
-    /* trailing garbage after the value */
-    size_t pos = end ? (size_t)(end - c->text) : c->len;
+    /* trailing garbage after the value (NUL padding is allowed) */
+    size_t pos = end;
     while (pos < c->len && (c->text[pos] == ' ' || c->text[pos] == '\n' || c->text[pos] == '\r' ||
                             c->text[pos] == '\t' || c->text[pos] == '\0'))
         pos++;
     if (pos < c->len) {
-        cJSON_Delete(root);
+        sinew__jdom_free(&c->dom);
         sinew__jfail_offset(c, pos, SINEW_E_PARSE, "invalid JSON: trailing characters after the document");
         return NULL;
     }
     return root;
 }
 
+void sinew__json_free(sinew_jctx *c, cJSON *root) {
+    (void)root;
+    sinew__jdom_free(&c->dom);
+}
+
 sinew_status sinew__jfields(sinew_jctx *c, const cJSON *obj, const sinew_jkeys *table, const cJSON **out) {
     memset(out, 0, table->count * sizeof out[0]);
-    if (!cJSON_IsObject(obj))
+    if (!j_type(obj, cJSON_Object))
         return sinew__jfail(c, SINEW_E_TYPE, "%s must be an object", table->what);
     for (const cJSON *m = obj->child; m; m = m->next) {
         const char *k = m->string;
@@ -247,12 +283,12 @@ sinew_status sinew__jfields(sinew_jctx *c, const cJSON *obj, const sinew_jkeys *
 
 /* A number, or a string holding nothing but a number: real exports write some numbers as strings
  * ("-28.50"), and the official runtime coerces them. Returns false for anything else. */
-static bool number_value(const cJSON *v, double *out) {
-    if (cJSON_IsNumber(v)) {
+static inline bool number_value(const cJSON *v, double *out) {
+    if (j_type(v, cJSON_Number)) {
         *out = v->valuedouble;
         return true;
     }
-    if (!cJSON_IsString(v) || !v->valuestring[0])
+    if (!j_type(v, cJSON_String) || !v->valuestring[0])
         return false;
     char *end;
     double d = strtod(v->valuestring, &end);
@@ -265,7 +301,7 @@ static bool number_value(const cJSON *v, double *out) {
 }
 
 sinew_status sinew__jnum(sinew_jctx *c, const cJSON *v, const char *key, double def, double *out) {
-    if (!v || cJSON_IsNull(v) || (cJSON_IsString(v) && strcmp(v->valuestring, "NaN") == 0)) {
+    if (!v || j_type(v, cJSON_NULL) || (j_type(v, cJSON_String) && strcmp(v->valuestring, "NaN") == 0)) {
         *out = def;
         return SINEW_OK;
     }
@@ -304,19 +340,19 @@ sinew_status sinew__jint(sinew_jctx *c, const cJSON *v, const char *key, double 
 }
 
 sinew_status sinew__jbool(sinew_jctx *c, const cJSON *v, const char *key, bool def, bool *out) {
-    if (!v || cJSON_IsNull(v)) {
+    if (!v || j_type(v, cJSON_NULL)) {
         *out = def;
         return SINEW_OK;
     }
-    if (cJSON_IsBool(v)) {
-        *out = cJSON_IsTrue(v);
+    if (j_type(v, cJSON_True) || j_type(v, cJSON_False)) {
+        *out = j_type(v, cJSON_True);
         return SINEW_OK;
     }
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+    if (j_type(v, cJSON_Number) && isfinite(v->valuedouble)) {
         *out = v->valuedouble != 0.0;
         return SINEW_OK;
     }
-    if (cJSON_IsString(v)) { /* exporters write "true"/"false" too; read them as the runtime does */
+    if (j_type(v, cJSON_String)) { /* exporters write "true"/"false" too; read them as the runtime does */
         static const char *const falsy[] = {"0", "NaN", "", "false", "null", "undefined"};
         *out = true;
         for (unsigned i = 0; i < sizeof falsy / sizeof falsy[0]; i++)
@@ -328,11 +364,11 @@ sinew_status sinew__jbool(sinew_jctx *c, const cJSON *v, const char *key, bool d
 }
 
 sinew_status sinew__jstr(sinew_jctx *c, const cJSON *v, const char *key, const char *def, const char **out) {
-    if (!v || cJSON_IsNull(v)) {
+    if (!v || j_type(v, cJSON_NULL)) {
         *out = def;
         return SINEW_OK;
     }
-    if (!cJSON_IsString(v))
+    if (!j_type(v, cJSON_String))
         return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be a string", key);
     *out = v->valuestring;
     return SINEW_OK;
@@ -341,16 +377,18 @@ sinew_status sinew__jstr(sinew_jctx *c, const cJSON *v, const char *key, const c
 sinew_status sinew__jarray(sinew_jctx *c, const cJSON *v, const char *key, const cJSON **first, uint32_t *n) {
     *first = NULL;
     *n = 0;
-    if (!v || cJSON_IsNull(v))
+    if (!v || j_type(v, cJSON_NULL))
         return SINEW_OK;
-    if (!cJSON_IsArray(v))
+    if (!j_type(v, cJSON_Array))
         return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be an array", key);
-    uint32_t count = 0;
-    for (const cJSON *e = v->child; e; e = e->next) {
-        if (++count > c->limits.max_array_length)
-            return sinew__jfail_key(c, key, SINEW_E_LIMIT, "'%s' has more than %u elements (limits.max_array_length)",
-                                    key, c->limits.max_array_length);
-    }
+    /* json_dom.c counted the members into valueint; a tree from elsewhere is counted here */
+    uint32_t count = v->valueint > 0 ? (uint32_t)v->valueint : 0;
+    if (count == 0)
+        for (const cJSON *e = v->child; e && count <= c->limits.max_array_length; e = e->next)
+            count++;
+    if (count > c->limits.max_array_length)
+        return sinew__jfail_key(c, key, SINEW_E_LIMIT, "'%s' has more than %u elements (limits.max_array_length)",
+                                key, c->limits.max_array_length);
     *first = v->child;
     *n = count;
     return SINEW_OK;

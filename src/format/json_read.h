@@ -1,5 +1,5 @@
 /* Shared plumbing for sinew's JSON readers (DragonBones skeletons and atlases): reading the input,
- * the cJSON parse with precise parse-error positions, a path stack for error locations, known-key
+ * the parse (format/json_dom.c: cJSON-shaped nodes in one arena) with precise parse-error positions, a path stack for error locations, known-key
  * tables (unknown keys become warnings), and typed field getters that check types and finiteness.
  * Every error is located lazily (path -> byte offset -> line:column) only when it happens. */
 #ifndef SINEW_FORMAT_JSON_READ_H
@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "format/json_dom.h"
 #include "format/json_locate.h"
 #include "sinew/data.h"
 
@@ -27,6 +28,7 @@ typedef struct sinew_jctx {
     uint32_t depth;            /* number of segments in use */
     uint32_t hidden;           /* pushes beyond SINEW_JSON_MAX_PATH (not recorded) */
     uint32_t warning_count;
+    sinew_jdom dom;            /* the parsed document's memory (sinew__json_parse) */
 } sinew_jctx;
 
 void sinew__jctx_init(sinew_jctx *c, const char *text, size_t len, const char *file,
@@ -72,8 +74,14 @@ void sinew__jwarn(sinew_jctx *c, const char *key, sinew_status code, const char 
  * *out must be freed with sinew__free(c->allocator, *out, *out_len + 1). NUL-terminated. */
 sinew_status sinew__read_file(sinew_jctx *c, const char *path, char **out, size_t *out_len);
 
-/* Pre-scan (UTF-8, depth) + cJSON parse of c->text. On error returns NULL with c->err set. */
+/* Parses c->text (after a UTF-8 BOM) into a tree of cJSON-shaped nodes owned by c->dom; free it
+ * with sinew__json_free, never cJSON_Delete. On error returns NULL with c->err set: invalid UTF-8
+ * or nesting deeper than limits.max_depth anywhere in the text first (the pre-scan of
+ * json_locate.c, run only when the parse fails), else the first byte that is not JSON. The tree
+ * is held to limits.max_memory_bytes, like the model. */
 cJSON *sinew__json_parse(sinew_jctx *c);
+/* Frees the tree of sinew__json_parse (NULL is fine). */
+void sinew__json_free(sinew_jctx *c, cJSON *root);
 
 /*
  * Known keys of one object kind. sinew__jfields walks `obj`'s members once, storing the member

@@ -60,9 +60,23 @@ r = run("bench", BOY, "--animation", "walk", "--instances", "3", "--ticks", "20"
 check(r.returncode == 0, "bench runs: " + r.stderr)
 if r.returncode == 0:
     j = json.loads(r.stdout)
-    check(set(j) == {"ns_per_update", "ns_per_update_median", "ns_per_bone", "bones", "instances", "ticks"},
+    check(set(j) == {"ns_per_update", "ns_per_update_median", "ns_per_bone", "bones", "slots", "instances", "ticks",
+                     "runs", "events_per_update", "memory_per_instance", "drawlist_vertices"},
           "bench json keys: " + r.stdout)
-    check(j["bones"] == 19 and j["instances"] == 3 and j["ticks"] == 20, "bench json values")
+    check(j["bones"] == 19 and j["slots"] == 18 and j["instances"] == 3 and j["ticks"] == 20 and j["runs"] == 2,
+          "bench json values")
+# bench --load: parse + build from memory, with the atlas found beside the skeleton
+r = run("bench", BOY, "--load", "--runs", "3", "--json")
+check(r.returncode == 0, "bench --load runs: " + r.stderr)
+if r.returncode == 0:
+    j = json.loads(r.stdout)
+    check(set(j) == {"ms_min", "ms_median", "ske_ms_min", "ske_ms_median", "runs", "ske_bytes", "atlas_bytes",
+                     "data_bytes", "peak_bytes"}, "bench --load json keys: " + r.stdout)
+    check(j["runs"] == 3 and j["ske_bytes"] == os.path.getsize(BOY) and j["atlas_bytes"] > 0
+          and 0 < j["ms_min"] <= j["ms_median"] and j["ske_ms_min"] <= j["ms_min"] and j["data_bytes"] > 0,
+          "bench --load json values: " + r.stdout)
+r = run("bench", BOY, "--load", "--animation", "walk")
+check(r.returncode == 1, "bench --load refuses --animation")
 r = run("bench", BOY, "--animation", "fly")
 check(r.returncode == 2 and "walk" in r.stderr, "bench unknown animation lists names")
 

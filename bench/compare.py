@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""sinew against the official DragonBones runtimes, side by side (make bench-compare).
+
+usage: bench/compare.py --sinew PATH [--out DIR] [--shared DIR] [--quick] [--rounds R] [--no-js]
+
+Builds $SHARED/tools/bench-cpp (DragonBonesCPP, -O2, no renderer) into OUT/bench-cpp, sets up
+$SHARED/tools/bench-js (DragonBonesJS in node) in OUT/bench-js, then runs the same workloads on
+sinew (`sinew bench`) and CPP (`bench-cpp update --adapter compute`), interleaved: every round runs
+each workload once on both, alternating which goes first, and the table keeps the best (minimum)
+of the rounds' min-of-runs. JS runs once per workload (it is context, and slow). Workloads:
+  - the issue's goal rows: mecha_1502b walk N=100, body idle N=100 and N=1000, and the load of
+    body_ske.json + body_tex.json from memory (sinew bench --load / bench-cpp load);
+  - every shared character (in each set the armature with the most bones) playing its first
+    animation at N = 1, 100, 1000 (--quick: N = 100 only);
+  - the load of every shared skeleton, with glibc's default heap trimming and with it off.
+Same work on both sides: the same files, armature and animation, N instances on a loop with the
+same start phases (i * 0.0371 s mod duration), the same warm-up (max(120, 20000/N) ticks), T ticks
+of 1/60 s per run (T = 3000 / 300 / 60 for N = 1 / 100 / 1000), R runs. What each side does that
+the other does not is listed in docs/performance.md. Progress goes to stderr, the table to stdout;
+every figure is also written to OUT/results.json.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# set dir, skeleton, atlas (None: none shipped), armature, first animation (the armature with the
+# most bones of each set and its first animation, in file order)
+CHARACTERS = [
+    ("mecha_1502b_5.5", "mecha_1502b_ske.json", "mecha_1502b_tex.json", "mecha_1502b", "idle"),
+    ("you_xin_body_5.5", "body_ske.json", "body_tex.json", "body", "idle"),
+    ("dragon_boy_5.0", "dragon_boy_ske.json", "dragon_boy_tex.json", "DragonBoy", "stand"),
+    ("CoreElement_4.5", "CoreElement.json", "CoreElement_texture_1.json", "mecha_1502b", "idle"),
+    ("Knight_4.5", "Knight.json", "Knight_texture_1.json", "knight", "stand"),
+    ("ReplaceSkinMan_4.0", "man.json", "texture.json", "man", "standFront"),
+    ("Robot_4.5", "robot_ske.json", None, "Armature", "animation"),
+    ("Ubbie_4.5", "Ubbie.json", "texture.json", "ubbie", "stand"),
+    ("ZOrder16_4.5", "16_ske.json", "16_tex.json", "armatureName", "Z国王-定帧"),
+]
+GOALS = [  # (set, armature, animation, N, how many times faster than CPP sinew must be)
+    ("mecha_1502b_5.5", "mecha_1502b", "walk", 100, 3.0),
+    ("you_xin_body_5.5", "body", "idle", 100, 3.0),
+    ("you_xin_body_5.5", "body", "idle", 1000, 5.0),
+]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def ticks_for(n, quick):
+    t = {1: 3000, 100: 300, 1000: 60}.get(n, max(30, 30000 // n))
+    return max(30, t // 2) if quick else t
+
+
+# glibc returns the top of the heap to the OS when more than its trim threshold is free there, so
+# a repeated load whose footprint exceeds it page-faults its memory in again every time (on this
+# VM a fault costs ~10 us). The "notrim" load rows run both sides with trimming (and mmap for large
+# blocks) off, which measures the parse + build work alone.
+NOTRIM = {"GLIBC_TUNABLES": "glibc.malloc.trim_threshold=268435456:glibc.malloc.mmap_threshold=268435456"}
+
+
+def run_json(cmd, cwd=None, timeout=900, env=None):
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout,
+                       env=dict(os.environ, **env) if env else None)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[:3])}... failed ({r.returncode}): {r.stderr.strip()[-400:]}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def setup_cpp(shared, out):
+    log("bench-compare: building bench-cpp (DragonBonesCPP) into " + os.path.join(out, "bench-cpp"))
+    t0 = time.time()
+    r = subprocess.run(["sh", os.path.join(shared, "tools", "bench-cpp", "build.sh"), os.path.join(out, "bench-cpp")],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("bench-compare: bench-cpp did not build:\n" + r.stdout + r.stderr)
+    log(f"bench-compare: bench-cpp ready ({time.time() - t0:.0f} s)")
+    return os.path.join(out, "bench-cpp", "bench-cpp")
+
+
+def setup_js(shared, out):
+    """OUT/bench-js: bench.js and package.json copied from $SHARED, `npm install` once; one folder
+    per set holding a copy of bench.js and data/<armature>_ske.json links (bench.js reads
+    data/<name>_ske.json beside itself and picks the armature called <name>). None if unusable."""
+    src = os.path.join(shared, "tools", "bench-js")
+    if not shutil.which("node") or not shutil.which("npm") or not os.path.isfile(os.path.join(src, "bench.js")):
+        return None, "node/npm or $SHARED/tools/bench-js not found"
+    dst = os.path.join(out, "bench-js")
+    os.makedirs(dst, exist_ok=True)
+    for name in ("package.json",):
+        shutil.copyfile(os.path.join(src, name), os.path.join(dst, name))
+    if not os.path.isdir(os.path.join(dst, "node_modules", "@cocos", "dragonbones-js")):
+        log("bench-compare: npm install in " + dst)
+        r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=dst,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, "npm install failed (network needed once): " + (r.stderr.strip().splitlines() or [""])[-1]
+    return dst, None
+
+
+def js_dir(jsroot, shared, ch):
+    setdir, ske, tex, arm, _ = ch
+    d = os.path.join(jsroot, setdir)
+    os.makedirs(os.path.join(d, "data"), exist_ok=True)
+    shutil.copyfile(os.path.join(shared, "tools", "bench-js", "bench.js"), os.path.join(d, "bench.js"))
+    for kind, f in (("ske", ske), ("tex", tex)):
+        link = os.path.join(d, "data", f"{arm}_{kind}.json")
+        if os.path.lexists(link):
+            os.remove(link)
+        if f:
+            os.symlink(os.path.join(shared, "data", "dragonbones", setdir, f), link)
+    return d
+
+
+def fmt(v, nd=0):
+    if v is None:
+        return "–"
+    return f"{v:,.{nd}f}"
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sinew", required=True)
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench-compare"))
+    ap.add_argument("--shared", default=os.environ.get("SHARED", os.path.join(os.path.dirname(ROOT), "shared")))
+    ap.add_argument("--quick", action="store_true", help="2 rounds of 2 runs, N = 100 only, half the ticks, no JS")
+    ap.add_argument("--rounds", type=int, default=0)
+    ap.add_argument("--no-js", action="store_true")
+    a = ap.parse_args()
+    shared = os.path.abspath(a.shared)
+    db = os.path.join(shared, "data", "dragonbones")
+    if not os.path.isdir(db) or not os.path.isfile(os.path.join(shared, "tools", "bench-cpp", "build.sh")):
+        log(f"bench-compare: needs the shared resources ({shared}/data/dragonbones and "
+            f"{shared}/tools/bench-cpp); set SHARED=DIR to point at them")
+        return 2
+    sinew = os.path.abspath(a.sinew)
+    out = os.path.abspath(a.out)
+    os.makedirs(out, exist_ok=True)
+    rounds = a.rounds or (2 if a.quick else 3)
+    runs = 2 if a.quick else 3
+    t_start = time.time()
+    cpp = setup_cpp(shared, out)
+    jsroot, js_why = (None, "--quick" if a.quick else "--no-js") if (a.quick or a.no_js) else setup_js(shared, out)
+    if js_why:
+        log("bench-compare: JS column skipped: " + js_why)
+    # an atlas for the set that ships none (Robot): bench-cpp needs one; no regions, so nothing to look up
+    empty_tex = os.path.join(out, "empty_tex.json")
+    with open(empty_tex, "w") as f:
+        f.write('{"name":"none","imagePath":"none.png","width":1,"height":1,"SubTexture":[]}\n')
+
+    def paths(setdir, ske, tex):
+        return os.path.join(db, setdir, ske), (os.path.join(db, setdir, tex) if tex else empty_tex)
+
+    chars = {c[0]: c for c in CHARACTERS}
+    work = []  # (key, kind, ...)
+    for setdir, arm, anim, n, _ in GOALS:
+        work.append(("update", setdir, arm, anim, n))
+    for ch in CHARACTERS:
+        for n in ((100,) if a.quick else (1, 100, 1000)):
+            w = ("update", ch[0], ch[3], ch[4], n)
+            if w not in work:
+                work.append(w)
+    loads = [("load", c[0], env) for env in ("default", "notrim") for c in CHARACTERS]
+    work += loads
+
+    res = {w: {"sinew": [], "cpp": [], "js": None, "info": {}} for w in work}
+
+    def run_sinew(w):
+        if w[0] == "load":
+            ch = chars[w[1]]
+            ske, tex = paths(ch[0], ch[1], ch[2])
+            cmd = [sinew, "bench", ske, "--load", "--runs", "20", "--json"]
+            cmd += ["--atlas", tex] if ch[2] else ["--no-atlas"]
+            j = run_json(cmd, env=NOTRIM if w[2] == "notrim" else None)
+            return j["ms_min"], j
+        _, setdir, arm, anim, n = w
+        ch = chars[setdir]
+        ske, _ = paths(ch[0], ch[1], ch[2])
+        j = run_json([sinew, "bench", ske, "--armature", arm, "--animation", anim, "--instances", str(n),
+                      "--ticks", str(ticks_for(n, a.quick)), "--runs", str(runs), "--json"])
+        return j["ns_per_update"], j
+
+    def run_cpp(w):
+        ch = chars[w[1]]
+        ske, tex = paths(ch[0], ch[1], ch[2])
+        if w[0] == "load":
+            if not ch[2]:
+                return None, {}
+            j = run_json([cpp, "load", ske, tex, "--runs", "20"], env=NOTRIM if w[2] == "notrim" else None)
+            return j["ms_min"], j
+        _, setdir, arm, anim, n = w
+        j = run_json([cpp, "update", ske, tex, arm, anim, str(n), "--adapter", "compute",
+                      "--ticks", str(ticks_for(n, a.quick)), "--runs", str(runs)])
+        return j["ns_min"], j
+
+    def run_js(w):
+        ch = chars[w[1]]
+        _, setdir, arm, anim, n = w
+        d = js_dir(jsroot, shared, ch)
+        jf = os.path.join(out, "js.json")
+        if os.path.exists(jf):
+            os.remove(jf)
+        r = subprocess.run(["node", "bench.js", arm, anim, f"--n={n}", f"--ticks={ticks_for(n, a.quick)}",
+                            f"--runs={runs}", f"--json={jf}"], cwd=d, capture_output=True, text=True, timeout=900)
+        if r.returncode != 0 or not os.path.exists(jf):
+            raise RuntimeError("bench.js failed: " + r.stderr.strip()[-300:])
+        j = json.load(open(jf))
+        return j["results"][0]["min"], j
+
+    failures = []
+    for r in range(rounds):
+        order = work if r % 2 == 0 else list(reversed(work))
+        for i, w in enumerate(order):
+            log(f"bench-compare: round {r + 1}/{rounds}, {i + 1}/{len(order)}: {' '.join(map(str, w[1:]))}")
+            sides = [("sinew", run_sinew), ("cpp", run_cpp)]
+            if (r + i) % 2:
+                sides.reverse()
+            for name, fn in sides:
+                try:
+                    v, j = fn(w)
+                    if v is not None:
+                        res[w][name].append(v)
+                    res[w]["info"][name] = j
+                except (RuntimeError, subprocess.TimeoutExpired, ValueError, KeyError) as e:
+                    failures.append(f"{name} {w}: {e}")
+                    log(f"bench-compare: {name} failed: {e}")
+            if r == 0 and jsroot and w[0] == "update":
+                try:
+                    res[w]["js"], res[w]["info"]["js"] = run_js(w)
+                except (RuntimeError, subprocess.TimeoutExpired, ValueError, KeyError) as e:
+                    failures.append(f"js {w}: {e}")
+                    log(f"bench-compare: js failed: {e}")
+
+    # ---- the table ----
+    best = lambda v: min(v) if v else None
+    lines = []
+    lines.append(f"sinew vs DragonBonesCPP 5.6 (bench-cpp, --adapter compute) and DragonBonesJS (bench-js, node "
+                 f"{subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip() if shutil.which('node') else '-'})")
+    lines.append(f"{os.uname().sysname} {os.uname().machine}, {os.cpu_count()} cores, load average "
+                 f"{open('/proc/loadavg').read().split()[0]}; {rounds} rounds x {runs} runs, best of rounds; "
+                 f"{'quick mode; ' if a.quick else ''}update: ns per armature update (lower is better), "
+                 f"ratios = other / sinew (higher: sinew faster)")
+    lines.append("")
+    lines.append("| workload | N | ticks | sinew ns | CPP ns | JS ns | CPP / sinew | JS / sinew | goal |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+
+    def row(w, goal=None):
+        s, c, js = best(res[w]["sinew"]), best(res[w]["cpp"]), res[w]["js"]
+        _, setdir, arm, anim, n = w
+        g = ""
+        if goal:
+            rr = ratio(c, s)
+            g = f"≥ {goal:g}×: " + ("met" if rr and rr >= goal else "not met")
+        lines.append(f"| {setdir} {arm} `{anim}` | {n} | {ticks_for(n, a.quick)} | {fmt(s)} | {fmt(c)} | {fmt(js)} | "
+                     f"{fmt(ratio(c, s), 2)}× | {fmt(ratio(js, s), 1)}{'×' if js else ''} | {g} |")
+
+    for setdir, arm, anim, n, goal in GOALS:
+        row(("update", setdir, arm, anim, n), goal)
+    lines.append("| *every shared character, first animation* | | | | | | | | |")
+    for w in work:
+        if w[0] == "update" and not any(w == ("update", g[0], g[1], g[2], g[3]) for g in GOALS):
+            row(w)
+    lines.append("")
+    lines.append("Load from memory, skeleton + atlas (sinew bench --load / bench-cpp load, 20 loads each), ms; "
+                 "'no trim': both run with glibc's heap trimming off (see docs/performance.md)")
+    lines.append("")
+    lines.append("| skeleton | bytes | sinew ms | CPP ms | CPP / sinew | sinew ms, no trim | CPP ms, no trim | "
+                 "CPP / sinew, no trim | loaded data / JSON | goal |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for ch in CHARACTERS:
+        d, n = ("load", ch[0], "default"), ("load", ch[0], "notrim")
+        s1, c1, s2, c2 = best(res[d]["sinew"]), best(res[d]["cpp"]), best(res[n]["sinew"]), best(res[n]["cpp"])
+        info = res[d]["info"].get("sinew", {})
+        size = info.get("ske_bytes", 0)
+        mem = f"{info['data_bytes'] / size:.1f}×" if size else "–"
+        goal = ""
+        if ch[0] == "you_xin_body_5.5":
+            goal = "≥ 1×: " + ("met" if ratio(c1, s1) and ratio(c1, s1) >= 1 else "not met")
+        elif not ch[2]:
+            goal = "(no atlas shipped: CPP not run)"
+        lines.append(f"| {ch[0]}/{ch[1]} | {size:,} | {fmt(s1, 3)} | {fmt(c1, 3)} | {fmt(ratio(c1, s1), 2)}{'×' if c1 else ''} | "
+                     f"{fmt(s2, 3)} | {fmt(c2, 3)} | {fmt(ratio(c2, s2), 2)}{'×' if c2 else ''} | {mem} | {goal} |")
+    lines.append("")
+    # what differs between the two sides, measured
+    lines.append("Per update, same workloads (sinew `events_per_update`: events sinew queued and the bench polled; "
+                 "CPP makes none, having no listener; CPP `mesh_updates_per_arm_update`):")
+    for w in work:
+        if w[0] != "update" or w[4] != 100:
+            continue
+        si, ci = res[w]["info"].get("sinew", {}), res[w]["info"].get("cpp", {})
+        lines.append(f"- {w[1]} {w[2]} `{w[3]}`: bones sinew {si.get('bones', '?')} / CPP {ci.get('bones', '?')}, "
+                     f"slots {si.get('slots', '?')} / {ci.get('slots', '?')}, sinew events {si.get('events_per_update', 0):.3f}, "
+                     f"CPP mesh updates {ci.get('mesh_updates_per_arm_update', 0):.2f}")
+    if js_why:
+        lines.append(f"JS: {js_why}.")
+    if failures:
+        lines.append("Failures:")
+        lines += ["- " + f for f in failures]
+    lines.append(f"(bench-compare took {time.time() - t_start:.0f} s)")
+    print("\n".join(lines))
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump({" ".join(map(str, k)): v for k, v in res.items()}, f, indent=1, default=str)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
