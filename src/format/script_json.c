@@ -289,7 +289,7 @@ sinew_status sinew_script_load_buffer(const void *buf, size_t len, const char *n
             memset(s, 0, sizeof *s);
             st = build_script(&b, root, s);
         }
-        cJSON_Delete(root);
+        sinew__json_free(&c, root);
         if (st == SINEW_OK) {
             s->arena = arena;
             *out = s;
