@@ -7,6 +7,8 @@
 #   make demo        render the example character to demo.gif and demo.webp
 #   make install     install headers, libraries, pkg-config file and CMake package config
 #   make bench       run the benchmarks
+#   make fixtures    remake tests/fixtures/own (the art and rigs, then the expected poses with the
+#                    official DragonBones runtime; needs ../shared, or SHARED=PATH)
 
 BUILD       ?= build
 ASAN_BUILD  ?= build-asan
@@ -15,13 +17,14 @@ PREFIX      ?= /usr/local
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
 CMAKE_FLAGS ?=
+SHARED      ?= ../shared
 
 # Debian packages the build and the tests need (dpkg names).
 DEB_PACKAGES = build-essential cmake pkg-config python3 clang libclang-rt-14-dev \
   libcjson-dev libexpat1-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev \
   libimagequant-dev libcairo2-dev ffmpeg nodejs npm
 
-.PHONY: all build test test-fast test-asan fuzz demo install bench deps clean
+.PHONY: all build test test-fast test-asan fuzz demo install bench deps clean fixtures
 
 all: build
 
@@ -58,6 +61,17 @@ install: build
 
 bench: build
 	@sh bench/run.sh $(BUILD)/sinew
+
+# The expected poses come from the official runtime in ../shared/tools/oracle, set up in
+# $(BUILD)/oracle as the tests set it up (tests/lib/testkit.py: a copy, then npm ci).
+fixtures:
+	@test -d "$(SHARED)" || { echo "make fixtures: $(SHARED) not found: the expected poses are made by the" \
+	  "official DragonBones runtime in ../shared/tools/oracle (put the shared folder next to the" \
+	  "repository, or run make fixtures SHARED=PATH)" >&2; exit 2; }
+	@$(MAKE) --no-print-directory build
+	@python3 tests/fixtures/own/make_fixtures.py
+	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" SINEW="$(abspath $(BUILD))/sinew" \
+	  python3 tests/fixtures/own/make_expected.py
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
