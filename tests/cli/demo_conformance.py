@@ -133,7 +133,7 @@ def main():
         same, msg = posecmp(committed, actual)
         print(msg)
         check(same, "sinew's poses of the demo match the official runtime's (committed dump)")
-    oracle = try_oracle(2, "checks of the demo against the live official runtime at 24 fps")
+    oracle = try_oracle(2, "comparisons of the demo with the live official runtime at 24 fps (rig checks, poses)")
     if oracle:
         live = os.path.join(WORK, "demo.oracle.json")
         ok, msg = run_oracle(oracle, SKE, live, "--atlas", TEX, "--armature", "all")
