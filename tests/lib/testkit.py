@@ -84,7 +84,7 @@ class Tally:
         saying what and why. Under SINEW_REQUIRE_SHARED=1 this is one failed check instead."""
         reason = reason or shared_missing()
         if REQUIRE_SHARED:
-            self.check(False, f"{what}: {reason}, and SINEW_REQUIRE_SHARED=1 requires it")
+            self.check(False, f"{count} {what}: {reason}, and SINEW_REQUIRE_SHARED=1 requires it")
             return
         self.skipped += count
         print(f"SKIP: {count} {what}: {reason}", flush=True)
