@@ -12,6 +12,8 @@
 #                    the official runtime against sinew, N seeds from K (default 100 from 1000)
 #   make bench-compare  sinew against DragonBonesCPP and DragonBonesJS side by side (needs ../shared;
 #                    QUICK=1 for a short run; SHARED=DIR to point elsewhere)
+#   make fixtures    remake tests/fixtures/own (the art and rigs, then the expected poses with the
+#                    official DragonBones runtime; needs ../shared, or SHARED=PATH)
 
 BUILD       ?= build
 ASAN_BUILD  ?= build-asan
@@ -22,13 +24,14 @@ FUZZ_SECONDS ?= 60
 SEEDS       ?= 100
 FIRST       ?= 1000
 CMAKE_FLAGS ?=
+SHARED      ?= ../shared
 
 # Debian packages the build and the tests need (dpkg names).
 DEB_PACKAGES = build-essential cmake pkg-config python3 clang libclang-rt-14-dev \
   libcjson-dev libexpat1-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev \
   libimagequant-dev libcairo2-dev ffmpeg nodejs npm
 
-.PHONY: all build test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean
+.PHONY: all build test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures
 
 all: build
 
@@ -44,13 +47,13 @@ test: deps
 	@$(MAKE) --no-print-directory test-asan
 
 test-fast: build
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD) && { ctest --output-on-failure -j $(JOBS); rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 test-asan:
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_SANITIZE=ON -DSINEW_WERROR=ON >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
-	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS) -LE slow
+	@cd $(ASAN_BUILD) && { ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) -LE slow; rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_FUZZ=ON -DSINEW_TESTS=OFF >/dev/null
@@ -72,6 +75,17 @@ bench: build
 
 bench-compare: build
 	@python3 bench/compare.py --sinew $(BUILD)/sinew --out $(BUILD)/bench-compare $(if $(QUICK),--quick)
+
+# The expected poses come from the official runtime in ../shared/tools/oracle, set up in
+# $(BUILD)/oracle as the tests set it up (tests/lib/testkit.py: a copy, then npm ci).
+fixtures:
+	@test -d "$(SHARED)" || { echo "make fixtures: $(SHARED) not found: the expected poses are made by the" \
+	  "official DragonBones runtime in ../shared/tools/oracle (put the shared folder next to the" \
+	  "repository, or run make fixtures SHARED=PATH)" >&2; exit 2; }
+	@$(MAKE) --no-print-directory build
+	@python3 tests/fixtures/own/make_fixtures.py
+	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" SINEW="$(abspath $(BUILD))/sinew" \
+	  python3 tests/fixtures/own/make_expected.py
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

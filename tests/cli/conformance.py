@@ -1,72 +1,71 @@
 #!/usr/bin/env python3
-"""Conformance: `sinew poses` against the official runtime's dumps for every shared set.
+"""Conformance: `sinew poses` against the official DragonBones runtime's dumps.
 
-For each folder in $SHARED/data/dragonbones/ run
-    sinew poses SKE --atlas TEX --armature all --precision 9 --out $BUILD/conformance/NAME.poses.json
-(the options the expected dumps were made with; a set without an atlas runs without --atlas)
-and compare with $SHARED/data/expected/NAME.poses.json using $SHARED/tools/posediff.py at its
-default tolerances. Every armature and every animation must pass.
+1. The project's own fixtures (tests/fixtures/own/manifest.json): every DragonBones fixture, the
+   demo, the hand-written oracle rigs and the XML rigs, against the dumps the official runtime
+   made and `make fixtures` committed (tests/fixtures/own/expected/), with the options they were
+   made with (--armature all --precision 9 [--fps N]). Needs nothing but this repository.
+2. With ../shared: every set of $SHARED/data/dragonbones against $SHARED/data/expected (made with
+   --atlas TEX --armature all --precision 9), compared by tests/lib/posecmp.py and, as a check of
+   that comparator, by $SHARED/tools/posediff.py too. Without ../shared these are skipped.
+
+Every armature and every animation must pass at posediff's default tolerances. Arguments: names to
+run only those (own fixture or corpus names).
 """
 import os
-import subprocess
 import sys
 
-SINEW = os.environ.get("SINEW", "sinew")
-SHARED = os.environ.get("SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared"))
-BUILD = os.environ.get("BUILD", "/tmp")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import (BUILD, CORPUS, SHARED, check, corpus_expected, corpus_path, finish,  # noqa: E402
+                     have_shared, own_expected, own_manifest, own_path, posecmp, posediff, sinew_poses, skip)
+
+OUT = os.path.join(BUILD, "conformance")
+only = sys.argv[1:]
 
 
-def find_files(folder):
-    files = sorted(f for f in os.listdir(folder) if f.endswith(".json"))
-    ske = [f for f in files if f.endswith("_ske.json")]
-    tex = [f for f in files if f.endswith("_tex.json")]
-    if not ske:  # 4.x demo naming: NAME.json + texture.json / NAME_texture_1.json
-        tex = [f for f in files if "texture" in f]
-        ske = [f for f in files if f not in tex]
-    ske = os.path.join(folder, ske[0]) if ske else None
-    tex = os.path.join(folder, tex[0]) if tex else None
-    return ske, tex
+def own_jobs():
+    """(dump name, source file, atlas or None, extra args) for every committed dump."""
+    m = own_manifest()
+    jobs = []
+    for e in m["dragonbones"]:
+        fps = ["--fps", str(e["fps"])] if "fps" in e else []
+        jobs.append((e["name"], e["expected"], own_path(e["skeleton"]), own_path(e["atlas"]), fps))
+    for e in m["extra"]:
+        fps = ["--fps", str(e["fps"])] if "fps" in e else []
+        jobs.append((e["name"], e["name"], own_path(e["skeleton"]), own_path(e.get("atlas")), fps))
+    for e in m["xml_dumps"]:
+        fps = ["--fps", str(e["fps"])] if "fps" in e else []
+        jobs.append((e["name"], e["name"], own_path(e["rig"]), None, fps))
+    return jobs
 
 
-def main():
-    root = os.path.join(SHARED, "data", "dragonbones")
-    expected_dir = os.path.join(SHARED, "data", "expected")
-    posediff = os.path.join(SHARED, "tools", "posediff.py")
-    out_dir = os.path.join(BUILD, "conformance")
-    os.makedirs(out_dir, exist_ok=True)
-    only = sys.argv[1:]
-    passed = failed = 0
-    for name in sorted(os.listdir(root)):
-        folder = os.path.join(root, name)
-        if not os.path.isdir(folder) or (only and name not in only):
-            continue
-        expected = os.path.join(expected_dir, name + ".poses.json")
-        if not os.path.exists(expected):
-            continue
-        ske, tex = find_files(folder)
-        out = os.path.join(out_dir, name + ".poses.json")
-        cmd = [SINEW, "poses", ske, "--armature", "all", "--precision", "9", "--out", out]
-        if tex:
-            cmd[3:3] = ["--atlas", tex]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            print(f"FAIL {name}: sinew poses exited {r.returncode}: {r.stderr.strip()[:500]}")
-            failed += 1
-            continue
-        d = subprocess.run([sys.executable, posediff, expected, out, "--quiet"], capture_output=True, text=True)
-        lines = d.stdout.strip().splitlines()
-        summary = lines[-1] if lines else "(no output)"
-        if d.returncode == 0:
-            print(f"ok   {name}: {summary}")
-            passed += 1
-        else:
-            print(f"FAIL {name}: {summary}")
-            for line in lines[:-1][:40]:
-                print("     " + line)
-            failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 and passed > 0 else 1
+def run_one(label, expected, src, atlas, args, also_posediff=False):
+    out = os.path.join(OUT, label + ".poses.json")
+    ok, err = sinew_poses(src, out, *((["--atlas", atlas] if atlas else []) + args))
+    if not check(ok, f"{label}: sinew poses failed: {err[-400:]}"):
+        return
+    same, text = posecmp(expected, out)
+    print(("ok   " if same else "FAIL ") + f"{label}: " + text.splitlines()[-1], flush=True)
+    check(same, f"{label}: sinew differs from the official runtime ({os.path.relpath(expected)}):\n" + text)
+    if also_posediff:
+        agree, text2 = posediff(expected, out)
+        check(agree == same, f"{label}: posecmp ({same}) and ../shared/tools/posediff.py ({agree}) disagree:\n{text2}")
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+os.makedirs(OUT, exist_ok=True)
+for label, dump, src, atlas, args in own_jobs():
+    if only and label not in only:
+        continue
+    run_one(label, own_expected(dump), src, atlas, args)
+
+corpus = [n for n in sorted(CORPUS) if not only or n in only]
+if not have_shared():
+    if corpus:
+        skip(len(corpus), "shared characters (against ../shared/data/expected)")
+else:
+    listed = sorted(d for d in os.listdir(os.path.join(SHARED, "data", "dragonbones"))
+                    if os.path.isdir(os.path.join(SHARED, "data", "dragonbones", d)))
+    check(listed == sorted(CORPUS), f"testkit.CORPUS lists the shared sets: {listed}")
+    for name in corpus:
+        run_one(name, corpus_expected(name), corpus_path(name, 0), corpus_path(name, 1), [], also_posediff=True)
+finish()

@@ -1,56 +1,89 @@
 #!/usr/bin/env python3
-"""`sinew convert FILE --to dragonbones --version 4.5` on every shared DragonBones file (4.0, 4.5,
-5.0, 5.5) must not change the poses:
-  1. the official runtime on the converted file equals the reference dump of the original
-     ($SHARED/data/expected/NAME.poses.json), events included;
-  2. `sinew poses` on the converted file equals `sinew poses` on the original.
-Needs node + npm (fails, saying how to install them, when they are missing)."""
+"""`sinew convert FILE --to dragonbones --version 4.5` must not change the poses.
+
+1. The project's own DragonBones fixtures (4.0, 4.5 in both weight layouts, 5.0, 5.5;
+   tests/fixtures/own): `sinew poses` on the converted file equals the official runtime's
+   committed dump of the original (tests/fixtures/own/expected/, events included), and equals
+   `sinew poses` on the original.
+2. With ../shared, the official runtime itself reads the converted files: for the own fixtures,
+   against the committed dump; for every shared DragonBones file (4.0, 4.5, 5.0, 5.5), against
+   $SHARED/data/expected/NAME.poses.json; and sinew's poses of each converted shared file equal
+   those of the original. Skipped without ../shared (needs node + npm with it).
+3. Conversions that can only approximate are reported (mixed stepped/tweened 5.x channels; zOrder
+   moves past the ends).
+"""
 import json
 import os
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import SHARED, SRC, check, finish, need_oracle, posediff, run_oracle, run_sinew  # noqa: E402
+from testkit import (CORPUS, SRC, check, corpus_expected, corpus_path, finish, have_shared,  # noqa: E402
+                     own_expected, own_manifest, own_path, posecmp, run_oracle, run_sinew, sinew_poses, skip,
+                     try_oracle)
 
-DATA = os.path.join(SHARED, "data")
-SETS = {
-    "CoreElement_4.5": "CoreElement.json", "Knight_4.5": "Knight.json", "ReplaceSkinMan_4.0": "man.json",
-    "Robot_4.5": "robot_ske.json", "Ubbie_4.5": "Ubbie.json", "ZOrder16_4.5": "16_ske.json",
-    "dragon_boy_5.0": "dragon_boy_ske.json", "mecha_1502b_5.5": "mecha_1502b_ske.json",
-    "you_xin_body_5.5": "body_ske.json",
-}
-odir = need_oracle()
+own = own_manifest()["dragonbones"]
+odir = try_oracle(len(own), "converted own fixtures read by the live official runtime")
+
+
+def convert(src, out):
+    os.makedirs(out)
+    r = run_sinew("convert", src, "--to", "dragonbones", "--version", "4.5", "--out", out)
+    if not check(r.returncode == 0, f"{src}: convert: {r.stderr}"):
+        return None
+    check("approximat" not in r.stderr, f"{src}: approximation warnings: {r.stderr}")
+    return r.stdout.split()[0]
+
 
 with tempfile.TemporaryDirectory() as tmp:
-    for name, ske in sorted(SETS.items()):
-        src = os.path.join(DATA, "dragonbones", name, ske)
-        out = os.path.join(tmp, name)
-        os.makedirs(out)
-        r = run_sinew("convert", src, "--to", "dragonbones", "--version", "4.5", "--out", out)
-        check(r.returncode == 0, f"{name}: convert: {r.stderr}")
-        if r.returncode != 0:
+    # 1. (and 2. for) the own fixtures
+    for e in own:
+        name, src, atlas = e["name"], own_path(e["skeleton"]), own_path(e["atlas"])
+        fps = ["--fps", str(e["fps"])] if "fps" in e else []
+        expected = own_expected(e["expected"])
+        conv = convert(src, os.path.join(tmp, name))
+        if not conv:
             continue
-        check("approximat" not in r.stderr, f"{name}: approximation warnings: {r.stderr}")
-        conv = r.stdout.split()[0]
-        opose = os.path.join(out, "oracle.json")
-        ok, msg = run_oracle(odir, conv, opose, "--armature", "all")
-        check(ok, f"{name}: oracle on the converted file: {msg}")
-        if ok:
-            ok, msg = posediff(os.path.join(DATA, "expected", name + ".poses.json"), opose)
-            check(ok, f"{name}: official runtime, original vs converted:\n{msg}")
-        a, b = os.path.join(out, "sinew_orig.json"), os.path.join(out, "sinew_conv.json")
-        ra = run_sinew("poses", src, "--armature", "all", "--out", a)
-        rb = run_sinew("poses", conv, "--armature", "all", "--out", b)
-        check(ra.returncode == 0 and rb.returncode == 0, f"{name}: sinew poses: {ra.stderr} {rb.stderr}")
-        if ra.returncode == 0 and rb.returncode == 0:
-            ok, msg = posediff(a, b)
+        a, b = os.path.join(tmp, name, "sinew_orig.json"), os.path.join(tmp, name, "sinew_conv.json")
+        ok_a, err_a = sinew_poses(src, a, "--atlas", atlas, *fps)
+        ok_b, err_b = sinew_poses(conv, b, "--atlas", atlas, *fps)
+        if check(ok_a and ok_b, f"{name}: sinew poses: {err_a} {err_b}"):
+            ok, msg = posecmp(expected, b)
+            check(ok, f"{name}: sinew on the converted file vs the official runtime on the original:\n{msg}")
+            ok, msg = posecmp(a, b)
             check(ok, f"{name}: sinew poses, original vs converted:\n{msg}")
-        for f in (opose, a, b):
-            if os.path.exists(f):
-                os.remove(f)
+        if odir:
+            opose = os.path.join(tmp, name, "oracle.json")
+            ok, msg = run_oracle(odir, conv, opose, "--armature", "all", "--atlas", atlas, *fps)
+            if check(ok, f"{name}: oracle on the converted file: {msg[-500:]}"):
+                ok, msg = posecmp(expected, opose)
+                check(ok, f"{name}: official runtime, original vs converted:\n{msg}")
 
-    # 5.x channels a 4.5 frame cannot hold exactly: translation held (no tweenEasing) while the
+    # 2. the shared corpus
+    if not have_shared():
+        skip(len(CORPUS), "shared DragonBones files converted and read by the official runtime")
+    elif odir:
+        for name in sorted(CORPUS):
+            src = corpus_path(name)
+            conv = convert(src, os.path.join(tmp, name))
+            if not conv:
+                continue
+            opose = os.path.join(tmp, name, "oracle.json")
+            ok, msg = run_oracle(odir, conv, opose, "--armature", "all")
+            if check(ok, f"{name}: oracle on the converted file: {msg[-500:]}"):
+                ok, msg = posecmp(corpus_expected(name), opose)
+                check(ok, f"{name}: official runtime, original vs converted:\n{msg}")
+            a, b = os.path.join(tmp, name, "sinew_orig.json"), os.path.join(tmp, name, "sinew_conv.json")
+            ok_a, err_a = sinew_poses(src, a)
+            ok_b, err_b = sinew_poses(conv, b)
+            if check(ok_a and ok_b, f"{name}: sinew poses: {err_a} {err_b}"):
+                ok, msg = posecmp(a, b)
+                check(ok, f"{name}: sinew poses, original vs converted:\n{msg}")
+            for f in (opose, a, b):
+                if os.path.exists(f):
+                    os.remove(f)
+
+    # 3. 5.x channels a 4.5 frame cannot hold exactly: translation held (no tweenEasing) while the
     # rotation tweens over the same span. Found in a real mecha_1004d export; convert must say so.
     mixed = os.path.join(tmp, "mixed_ske.json")
     with open(mixed, "w") as fh:

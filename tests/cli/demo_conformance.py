@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """The demo character against the official DragonBones runtime.
 
-1. Runs the oracle (the official JS runtime, headless: $SHARED/tools/oracle, installed into
-   $BUILD/oracle with `npm ci` on first use by tests/lib/testkit.py) on examples/demo and checks
-   that the rig does what docs/demo.md says: IK reaches its targets, the ffd moves the scarf,
-   displays switch, events fire, the feet stay planted while the hip moves.
-2. Renders demo frames with `sinew render` and compares each with the oracle's pose of that frame
-   drawn by the independent Python rasterizer of render_cli.py (PSNR >= 32 dB).
-3. Compares `sinew poses` of the demo with the oracle's dump via $SHARED/tools/posediff.py.
+The official runtime's dump of examples/demo (6 samples per second, committed by `make fixtures`
+as tests/fixtures/own/expected/demo.poses.json) is used to
+1. check that the rig does what docs/demo.md says: IK reaches its targets, the ffd moves the
+   scarf, displays switch, events fire, the feet stay planted while the hip moves;
+2. render demo frames with `sinew render` and compare each with the official pose of that frame
+   drawn by the independent Python rasterizer of render_cli.py (PSNR >= 32 dB);
+3. compare `sinew poses` of the demo with it (tests/lib/posecmp.py).
+With ../shared the official runtime also runs live at the demo's own 24 fps (set up in
+$BUILD/oracle by tests/lib/testkit.py; needs node and npm), and 1. and 3. run on that dump too.
 
-Env: SINEW, SRC, SHARED, BUILD. Needs node and npm (Debian: apt-get install nodejs npm).
+Env: SINEW, SRC, SHARED, BUILD.
 """
 import json
 import math
@@ -17,13 +19,16 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import (BUILD, SRC, check, finish, need_oracle, posediff, read_png,  # noqa: E402
-                     run_oracle, run_sinew)
+from testkit import (BUILD, SRC, check, finish, own_expected, posecmp, read_png, run_oracle,  # noqa: E402
+                     run_sinew, sinew_poses, try_oracle)
 
 DEMO = os.path.join(SRC, "examples", "demo")
 SKE = os.path.join(DEMO, "demo_ske.json")
 TEX = os.path.join(DEMO, "demo_tex.json")
 WORK = os.path.join(BUILD, "demo-conformance")
+COMMITTED_FPS = 6
+
+
 def bone_map(sample):
     return {b["name"]: b for b in sample["bones"]}
 
@@ -39,7 +44,7 @@ def inverse_apply(m, x, y):
     return ((d * x - c * y) / det, (-b * x + a * y) / det)
 
 
-def oracle_checks(dump):
+def oracle_checks(dump, fps):
     ske = json.load(open(SKE, encoding="utf-8"))
     arm = ske["armature"][0]
     length = {b["name"]: b.get("length", 0) for b in arm["bone"]}
@@ -52,7 +57,8 @@ def oracle_checks(dump):
     check(set(anims) == {"idle", "walk", "wave"}, f"oracle plays idle, walk, wave ({sorted(anims)})")
     for name, an in anims.items():
         samples = an["samples"]
-        check(an["playTimes"] == 0 and len(samples) > 20, f"{name}: loops, {len(samples)} samples")
+        check(an["playTimes"] == 0 and len(samples) >= round(an["duration"] * fps) + 1,
+              f"{name}: loops, {len(samples)} samples (one pass at {fps} per second)")
         first = bone_map(samples[0])
         moved = set()
         ik_miss = 0.0
@@ -96,24 +102,19 @@ def oracle_checks(dump):
 
 def main():
     os.makedirs(WORK, exist_ok=True)
-    oracle = need_oracle()
-    expected = os.path.join(WORK, "demo.oracle.json")
-    ok, msg = run_oracle(oracle, SKE, expected, "--atlas", TEX, "--armature", "all")
-    check(ok, "the oracle loads and plays the demo: " + msg[-500:])
-    if not ok:
-        finish()
-    oracle_checks(json.load(open(expected, encoding="utf-8")))
+    committed = own_expected("demo")
+    dump = json.load(open(committed, encoding="utf-8"))
+    oracle_checks(dump, COMMITTED_FPS)
 
     # 2. sinew's picture of the demo against the official pose drawn by render_cli's independent
-    #    reference rasterizer (a walk frame and a wave frame)
+    #    reference rasterizer (a walk frame and a wave frame, at the committed dump's sample rate)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import render_cli as rc
-    dump = json.load(open(expected, encoding="utf-8"))
-    for anim, k in (("walk", 5), ("wave", 14)):
+    for anim, k in (("walk", 2), ("wave", 5)):
         an = [a for a in dump["armatures"][0]["animations"] if a["name"] == anim][0]
         w, h, scale, ox, oy = 200, 320, 1.0, 100, 300
         got = os.path.join(WORK, f"demo_{anim}_{k}.png")
-        r = run_sinew("render", SKE, "--atlas", TEX, "--animation", anim, "--frame", k,
+        r = run_sinew("render", SKE, "--atlas", TEX, "--animation", anim, "--fps", COMMITTED_FPS, "--frame", k,
                       "--size", f"{w}x{h}", "--origin", f"{ox},{oy}", "--background", "#808080",
                       "--quiet", "--out", got)
         check(r.returncode == 0, f"sinew renders {anim} frame {k}: {r.stderr[-300:]}")
@@ -125,13 +126,25 @@ def main():
         check((gw, gh) == (w, h) and p >= 32.0,
               f"demo {anim} frame {k} matches the official pose drawn independently (PSNR {p:.1f} dB)")
 
+    # 3. sinew's poses against the committed dump, then (with ../shared) the live runtime at 24 fps
     actual = os.path.join(WORK, "demo.sinew.json")
-    r = run_sinew("poses", SKE, "--atlas", TEX, "--armature", "all", "--out", actual)
-    check(r.returncode == 0, f"sinew poses exits 0 (got {r.returncode}): {r.stderr[-500:]}")
-    if r.returncode == 0:
-        ok, msg = posediff(expected, actual, quiet=False)
+    ok, err = sinew_poses(SKE, actual, "--atlas", TEX, "--fps", str(COMMITTED_FPS))
+    if check(ok, f"sinew poses exits 0: {err[-500:]}"):
+        same, msg = posecmp(committed, actual)
         print(msg)
-        check(ok, "posediff: sinew's poses of the demo match the official runtime's")
+        check(same, "sinew's poses of the demo match the official runtime's (committed dump)")
+    oracle = try_oracle(2, "comparisons of the demo with the live official runtime at 24 fps (rig checks, poses)")
+    if oracle:
+        live = os.path.join(WORK, "demo.oracle.json")
+        ok, msg = run_oracle(oracle, SKE, live, "--atlas", TEX, "--armature", "all")
+        if check(ok, "the oracle loads and plays the demo: " + msg[-500:]):
+            oracle_checks(json.load(open(live, encoding="utf-8")), 24)
+            actual = os.path.join(WORK, "demo.sinew24.json")
+            ok, err = sinew_poses(SKE, actual, "--atlas", TEX)
+            if check(ok, f"sinew poses exits 0: {err[-500:]}"):
+                same, msg = posecmp(live, actual)
+                print(msg)
+                check(same, "sinew's poses of the demo match the live official runtime's at 24 fps")
     finish()
 
 

@@ -1,15 +1,25 @@
 #!/usr/bin/env python3
-"""`sinew info --json` agrees with counts computed independently from the raw JSON of every shared
-DragonBones file (and `sinew validate` accepts each file and its atlas)."""
+"""`sinew info --json` agrees with counts computed independently from the raw JSON of every
+DragonBones file of the project's own fixtures (tests/fixtures/own) and, with ../shared, of the
+shared corpus (and `sinew validate` accepts each file and its atlas)."""
 import json
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import SHARED, check, finish, run_sinew  # noqa: E402
+from testkit import CORPUS, SHARED, check, finish, have_shared, own_manifest, own_path, run_sinew, skip  # noqa: E402
 
 DATA = os.path.join(SHARED, "data", "dragonbones")
+
+
+def own_files():
+    out = []
+    for e in own_manifest()["dragonbones"]:
+        path = own_path(e["skeleton"])
+        with open(path, encoding="utf-8") as fh:
+            out.append((path, json.load(fh)))
+    return out
 
 
 def skeleton_files():
@@ -55,10 +65,16 @@ def close(a, b):
     return math.isclose(float(a), float(b), rel_tol=1e-6, abs_tol=1e-6)
 
 
-files = skeleton_files()
-check(len(files) == 9, "nine shared skeleton files (found %d)" % len(files))
+files = own_files()
+check(len(files) == 5, "five own DragonBones fixtures (found %d)" % len(files))
+if have_shared():
+    corpus = skeleton_files()
+    check(len(corpus) == len(CORPUS), "nine shared skeleton files (found %d)" % len(corpus))
+    files += corpus
+else:
+    skip(len(CORPUS), "shared skeleton files (info and validate)")
 for path, doc in files:
-    name = os.path.relpath(path, DATA)
+    name = os.path.relpath(path, DATA) if path.startswith(DATA) else os.path.relpath(path, own_path("tests/fixtures/own"))
     r = run_sinew("info", "--json", path)
     check(r.returncode == 0, "%s: sinew info exits 0 (got %d: %s)" % (name, r.returncode, r.stderr.strip()))
     if r.returncode != 0:

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""`sinew render` end to end: every output kind on the demo robot and on the shared characters
-that have atlases, checked by decoding the results independently of sinew:
+"""`sinew render` end to end: every output kind on the demo robot, on the project's own characters
+(tests/fixtures/own: trimmed and rotated atlases, meshes, blend modes, a child armature) and, with
+../shared, on the shared characters that have atlases, checked by decoding the results
+independently of sinew:
 
 - PNG: a stdlib PNG decoder (size, transparent padding, art present; --frame K equals frame K of
   the sequence rendered with the same --size/--origin);
@@ -14,6 +16,8 @@ that have atlases, checked by decoding the results independently of sinew:
 - errors: missing atlas / texture page, unknown names, bad options, writing over an input,
   a missing output folder; progress bar only on a TTY.
 
+Frames are also compared with the official runtime's poses drawn by an independent rasterizer
+(below): the own characters' committed dumps always, the shared dumps with ../shared.
 The exact pixel checks of the rasterizer live in the unit tests. Env: SINEW, SRC, SHARED, BUILD.
 """
 import json
@@ -26,7 +30,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import BUILD, SHARED, SINEW, SRC, check, read_png, run_sinew, summary  # noqa: E402
+from testkit import (BUILD, SHARED, SINEW, SRC, check, have_shared, own_expected, own_manifest,  # noqa: E402
+                     own_path, read_png, run_sinew, skip, summary)
 
 WORK = os.path.join(BUILD, "render-cli")
 FFPROBE = shutil.which("ffprobe")
@@ -47,6 +52,12 @@ SHARED_CHARS = [
     ("you_xin_body", "you_xin_body_5.5/body_ske.json", "you_xin_body_5.5/body_tex.json", 0.2),
     ("dragon_boy", "dragon_boy_5.0/dragon_boy_ske.json", "dragon_boy_5.0/dragon_boy_tex.json", 0.5),
 ]
+
+
+# the own characters rendered in every output kind (the others are covered by the reference
+# comparison below): the trimmed 4.0 atlas (texture.json naming) and the rotated 5.5 one
+OWN_CHARS = [(e["name"], own_path(e["skeleton"]), own_path(e["atlas"]), 1.0)
+             for e in own_manifest()["dragonbones"] if e["name"] in ("Pip_4.0", "Pip_5.5")]
 
 
 def run(args):
@@ -446,9 +457,13 @@ def check_errors():
           f"--sheet refuses to write its JSON over the atlas ({r.returncode}: {r.stderr.strip()})")
 
     # Robot_4.5 has no usable atlas: a clear error, not a crash
-    robot = os.path.join(DB, "Robot_4.5", "robot_ske.json")
-    r = run(["render", robot, "--out", os.path.join(tmp, "robot.png")])
-    check(r.returncode == 2 and "atlas" in r.stderr, f"Robot without atlas: exit 2 ({r.returncode}: {r.stderr.strip()})")
+    if have_shared():
+        robot = os.path.join(DB, "Robot_4.5", "robot_ske.json")
+        r = run(["render", robot, "--out", os.path.join(tmp, "robot.png")])
+        check(r.returncode == 2 and "atlas" in r.stderr,
+              f"Robot without atlas: exit 2 ({r.returncode}: {r.stderr.strip()})")
+    else:
+        skip(1, "check on the shared Robot_4.5 (a PNG without an atlas)")
 
     cases = [
         (["--animation", "moonwalk"], 2, "moonwalk"),
@@ -525,6 +540,11 @@ def check_errors():
 # alpha "over"), with UVs taken from the atlas regions and the real page size. sinew's frame at
 # the same sample, scale and origin must look the same: PSNR over a grey background.
 
+# (name, skeleton, atlas, expected dump, armature, scale, sample rate or None): the own
+# characters (paths absolute, committed dumps sampled at the manifest's rate), then the shared ones
+# (paths in $SHARED/data/dragonbones, dumps in $SHARED/data/expected)
+OWN_REFERENCE = [(e["name"], own_path(e["skeleton"]), own_path(e["atlas"]), own_expected(e["expected"]), "pip", 1.0,
+                  e.get("fps")) for e in own_manifest()["dragonbones"]]
 REFERENCE = [  # (name, skeleton, atlas, expected dump, armature, scale)
     ("Ubbie", "Ubbie_4.5/Ubbie.json", "Ubbie_4.5/texture.json", "Ubbie_4.5", "ubbie", 0.3),
     ("ZOrder16", "ZOrder16_4.5/16_ske.json", "ZOrder16_4.5/16_tex.json", "ZOrder16_4.5", "armatureName", 0.2),
@@ -541,10 +561,17 @@ REFERENCE = [  # (name, skeleton, atlas, expected dump, armature, scale)
      "DragonBoy", 0.4),
 ]
 BG = (128, 128, 128)
+# the official runtime's BlendMode numbers (and the names some files use)
+BLEND = {1: "add", 10: "multiply", 12: "screen", "add": "add", "multiply": "multiply", "screen": "screen"}
 
 
 def decode_page(path):
-    """Atlas pages can be large: ffmpeg decodes them to straight RGBA quickly."""
+    """The generators' RGBA pages decode with read_png; the shared pages (large, some with a
+    palette) with ffmpeg, to straight RGBA."""
+    try:
+        return read_png(path)
+    except ValueError:
+        pass
     r = subprocess.run([FFPROBE, "-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", path],
                        capture_output=True, text=True)
     w, h = (int(v) for v in r.stdout.strip().split(",")[:2])
@@ -589,13 +616,19 @@ class Reference:
         self.draw(armature, sample, self.view, None)
         return bytes(int(round(min(255, max(0, v)))) for px in self.img for v in (px[0], px[1], px[2], 255))
 
+    @staticmethod
+    def stored(reg, u, v):
+        """Display pixel (u, v) of a region -> pixel of the region as stored in the page: a rotated
+        region is stored turned 90 degrees (page (x + w - v, y + u), w the stored width)."""
+        return (reg["width"] - v, u) if reg.get("rotated") else (u, v)
+
     def draw(self, armature, pose, parent_m, parent_c):
         for sl in pose["slots"]:
             disp = sl.get("display")
             if sl.get("displayIndex", 0) < 0 or not disp or not sl.get("visible", True):
                 continue
             col = color_mul(parent_c, sl["color"])
-            add = sl.get("blendMode") == "add"
+            add = BLEND.get(sl.get("blendMode"), "normal")
             if disp["type"] == "armature" and sl.get("childArmature"):
                 ch = sl["childArmature"]
                 self.draw(ch["name"], ch["pose"], mat_mul(parent_m, sl["matrix"]), col)
@@ -606,9 +639,11 @@ class Reference:
                 m = mat_mul(parent_m, sl["matrix"])
                 px_, py_ = sl["pivot"]
                 rw, rh = reg["width"], reg["height"]
+                if reg.get("rotated"):
+                    rw, rh = rh, rw  # the display size
                 # the region's top-left is at -pivot in slot space (the pivot includes frameX/Y)
                 quad = [(-px_, -py_), (rw - px_, -py_), (rw - px_, rh - py_), (-px_, rh - py_)]
-                uv = [(0, 0), (rw, 0), (rw, rh), (0, rh)]
+                uv = [self.stored(reg, u, v) for u, v in ((0, 0), (rw, 0), (rw, rh), (0, rh))]
                 for t in ((0, 1, 2), (0, 2, 3)):
                     self.tri(m, [quad[k] for k in t], [uv[k] for k in t], reg, col, add)
             elif disp["type"] == "mesh" and "mesh" in sl:
@@ -618,7 +653,8 @@ class Reference:
                     continue
                 v = sl["mesh"]["vertices"]
                 pts = [(v[2 * i], v[2 * i + 1]) for i in range(len(v) // 2)]
-                uvs = [(d["uvs"][2 * i] * reg["width"], d["uvs"][2 * i + 1] * reg["height"])
+                dw, dh = (reg["height"], reg["width"]) if reg.get("rotated") else (reg["width"], reg["height"])
+                uvs = [self.stored(reg, d["uvs"][2 * i] * dw, d["uvs"][2 * i + 1] * dh)
                        for i in range(len(d["uvs"]) // 2)]
                 tris = d["triangles"]
                 for k in range(0, len(tris), 3):
@@ -669,14 +705,17 @@ class Reference:
                 b = min(255.0, max(0.0, b * col["bM"] + col["bO"]))
                 a = min(1.0, max(0.0, a * col["aM"] + col["aO"] / 255.0))
                 px = self.img[Y * self.w + X]
-                if add:
-                    px[0] += r * a
-                    px[1] += g * a
-                    px[2] += b * a
-                else:
-                    px[0] = r * a + px[0] * (1 - a)
-                    px[1] = g * a + px[1] * (1 - a)
-                    px[2] = b * a + px[2] * (1 - a)
+                # the background is opaque, so each mode is (1 - a) backdrop + a B(backdrop, source)
+                for ch, cs in enumerate((r, g, b)):
+                    cb = px[ch]
+                    if add == "add":
+                        px[ch] = cb + cs * a
+                    elif add == "multiply":
+                        px[ch] = cb * (1 - a) + a * cs * cb / 255.0
+                    elif add == "screen":
+                        px[ch] = cb * (1 - a) + a * (cs + cb - cs * cb / 255.0)
+                    else:
+                        px[ch] = cs * a + cb * (1 - a)
 
 
 def psnr_rgb(a, b):
@@ -686,13 +725,19 @@ def psnr_rgb(a, b):
 
 
 def check_reference():
-    if not (FFMPEG and FFPROBE):
-        check(False, "the reference comparison decodes atlas pages with ffmpeg: apt-get install ffmpeg")
-        return
+    jobs = list(OWN_REFERENCE)
+    if not have_shared():
+        skip(len(REFERENCE), "shared characters drawn from the official poses")
+    elif not (FFMPEG and FFPROBE):
+        check(False, "the reference comparison decodes the shared atlas pages with ffmpeg: apt-get install ffmpeg")
+    else:
+        jobs += [(name, os.path.join(DB, ske), os.path.join(DB, tex),
+                  os.path.join(SHARED, "data", "expected", dump + ".poses.json"), armature, scale, None)
+                 for name, ske, tex, dump, armature, scale in REFERENCE]
     out = os.path.join(WORK, "reference")
     os.makedirs(out, exist_ok=True)
-    for name, ske, tex, dump, armature, scale in REFERENCE:
-        exp = json.load(open(os.path.join(SHARED, "data", "expected", dump + ".poses.json"), encoding="utf-8"))
+    for name, ske, tex, dump, armature, scale, fps in jobs:
+        exp = json.load(open(dump, encoding="utf-8"))
         arm = [a for a in exp["armatures"] if a["name"] == armature][0]
         an = arm["animations"][0]
         # a looping animation's last sample is the wrap to t=0, which sinew does not render
@@ -714,13 +759,14 @@ def check_reference():
         h = int((max(ys) - min(ys)) * scale) + 80
         ox, oy = round(w / 2 - cx * scale), round(h / 2 - cy * scale)
         got = os.path.join(out, name + ".png")
-        r = run(["render", os.path.join(DB, ske), "--atlas", os.path.join(DB, tex), "--armature", armature,
+        r = run(["render", ske, "--atlas", tex, "--armature", armature,
                  "--animation", an["name"], "--frame", str(k), "--scale", str(scale), "--size", f"{w}x{h}",
-                 "--origin", f"{ox},{oy}", "--background", "#808080", "--quiet", "--out", got])
+                 "--origin", f"{ox},{oy}", "--background", "#808080", "--quiet", "--out", got]
+                + (["--fps", str(fps)] if fps else []))
         if not check(r.returncode == 0, f"{name}: renders {armature}/{an['name']} frame {k} ({r.stderr.strip()[-200:]})"):
             continue
         gw, gh, gpx = read_png(got)
-        ref = Reference(os.path.join(DB, ske), os.path.join(DB, tex)).render(armature, sample, w, h, scale, ox, oy)
+        ref = Reference(ske, tex).render(armature, sample, w, h, scale, ox, oy)
         p = psnr_rgb(gpx, ref)
         check((gw, gh) == (w, h) and p >= 32.0,
               f"{name}: {armature}/{an['name']} frame {k} matches the official pose drawn independently "
@@ -735,9 +781,14 @@ def main():
         check(False, "sinew has a render command")
         return summary()
     check_character(*DEMO, scale=1)
+    for name, ske, tex, scale in OWN_CHARS:
+        check_character(name, ske, tex, scale=scale, fps=8)
     # the shared characters at a reduced size and 8 frames per second keep the test to seconds
-    for name, ske, tex, scale in SHARED_CHARS:
-        check_character(name, os.path.join(DB, ske), os.path.join(DB, tex), scale=scale, fps=8)
+    if have_shared():
+        for name, ske, tex, scale in SHARED_CHARS:
+            check_character(name, os.path.join(DB, ske), os.path.join(DB, tex), scale=scale, fps=8)
+    else:
+        skip(len(SHARED_CHARS), "shared characters rendered in every output kind")
     check_errors()
     check_reference()
     return summary()

@@ -1,84 +1,74 @@
 #!/usr/bin/env python3
-"""sinew poses / sinew bench: options, bad names, output shape (no timing assertions)."""
+"""sinew poses / sinew bench: options, bad names, output shape (no timing assertions). Runs on the
+project's own fixtures (tests/fixtures/own/Pip_5.0, tests/fixtures/runtime, examples/xml)."""
 import json
 import os
-import subprocess
 import sys
 
-SINEW = os.environ.get("SINEW", "sinew")
-SHARED = os.environ.get("SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared"))
-BUILD = os.environ.get("BUILD", "/tmp")
-DB = os.path.join(SHARED, "data", "dragonbones")
-BOY = os.path.join(DB, "dragon_boy_5.0", "dragon_boy_ske.json")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import BUILD, SRC, check, finish, run_sinew  # noqa: E402
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what)
+PIP = os.path.join(SRC, "tests", "fixtures", "own", "Pip_5.0", "pip_ske.json")
+PIP_BONES = len(json.load(open(PIP, encoding="utf-8"))["armature"][0]["bone"])
 
 
 def run(*args):
-    return subprocess.run([SINEW, *args], capture_output=True, text=True)
+    return run_sinew(*args)
 
 
 # unknown animation / armature: exit 2, a message naming what exists
-r = run("poses", BOY, "--animation", "dance")
+r = run("poses", PIP, "--animation", "dance")
 check(r.returncode == 2, f"unknown animation exits 2 (got {r.returncode})")
-check("dance" in r.stderr and "walk" in r.stderr and "error" in r.stderr, "message lists the animations: " + r.stderr)
-r = run("poses", BOY, "--armature", "Nobody")
-check(r.returncode == 2 and "DragonBoy" in r.stderr, "unknown armature lists the armatures: " + r.stderr)
+check("dance" in r.stderr and "hop" in r.stderr and "error" in r.stderr, "message lists the animations: " + r.stderr)
+r = run("poses", PIP, "--armature", "Nobody")
+check(r.returncode == 2 and "pip" in r.stderr, "unknown armature lists the armatures: " + r.stderr)
 r = run("poses", os.path.join(BUILD, "no-such-file.json"))
 check(r.returncode != 0 and "error" in r.stderr, "missing file is an error")
-r = run("poses", BOY, "--fps", "-3")
+r = run("poses", PIP, "--fps", "-3")
 check(r.returncode == 1, "bad --fps is a usage error")
 
 # frames / fps / precision options and the sample layout
-out = os.path.join(BUILD, "runtime_cli_boy.json")
-r = run("poses", BOY, "--animation", "walk", "--fps", "10", "--frames", "4", "--precision", "6", "--out", out)
+out = os.path.join(BUILD, "runtime_cli_pip.json")
+r = run("poses", PIP, "--animation", "hop", "--fps", "10", "--frames", "4", "--precision", "6", "--out", out)
 check(r.returncode == 0, "poses --out succeeds: " + r.stderr)
 if r.returncode == 0:
     d = json.load(open(out, encoding="utf-8"))
     arm = d["armatures"][0]
     anim = arm["animations"][0]
-    check(arm["sampleRate"] == 10 and anim["name"] == "walk", "sample rate and animation")
+    check(arm["sampleRate"] == 10 and anim["name"] == "hop", "sample rate and animation")
     check(len(anim["samples"]) == 4, "4 samples")
     s1 = anim["samples"][1]
     check(abs(s1["time"] - 0.1) < 1e-9, "sample 1 at 1/fps")
-    check(len(s1["bones"]) == 19 and all(len(b["matrix"]) == 6 for b in s1["bones"]), "19 bones with matrices")
+    check(len(s1["bones"]) == PIP_BONES and all(len(b["matrix"]) == 6 for b in s1["bones"]),
+          f"{PIP_BONES} bones with matrices")
     check(sorted(s["drawIndex"] for s in s1["slots"]) == list(range(len(s1["slots"]))), "draw indices")
     ev0 = {(e["type"], e["animation"]) for e in anim["samples"][0]["events"]}
-    check(("start", "walk") in ev0, "start event at sample 0")
+    check(("start", "hop") in ev0, "start event at sample 0")
 
 # bench --json has exactly the documented keys
-r = run("bench", BOY, "--animation", "walk", "--instances", "3", "--ticks", "20", "--runs", "2", "--json")
+r = run("bench", PIP, "--animation", "hop", "--instances", "3", "--ticks", "20", "--runs", "2", "--json")
 check(r.returncode == 0, "bench runs: " + r.stderr)
 if r.returncode == 0:
     j = json.loads(r.stdout)
     check(set(j) == {"ns_per_update", "ns_per_update_median", "ns_per_bone", "bones", "slots", "instances", "ticks",
                      "runs", "events_per_update", "memory_per_instance", "drawlist_vertices"},
           "bench json keys: " + r.stdout)
-    check(j["bones"] == 19 and j["slots"] == 18 and j["instances"] == 3 and j["ticks"] == 20 and j["runs"] == 2,
+    check(j["bones"] == PIP_BONES and j["instances"] == 3 and j["ticks"] == 20 and j["runs"] == 2,
           "bench json values")
 # bench --load: parse + build from memory, with the atlas found beside the skeleton
-r = run("bench", BOY, "--load", "--runs", "3", "--json")
+r = run("bench", PIP, "--load", "--runs", "3", "--json")
 check(r.returncode == 0, "bench --load runs: " + r.stderr)
 if r.returncode == 0:
     j = json.loads(r.stdout)
     check(set(j) == {"ms_min", "ms_median", "ske_ms_min", "ske_ms_median", "runs", "ske_bytes", "atlas_bytes",
                      "data_bytes", "peak_bytes"}, "bench --load json keys: " + r.stdout)
-    check(j["runs"] == 3 and j["ske_bytes"] == os.path.getsize(BOY) and j["atlas_bytes"] > 0
+    check(j["runs"] == 3 and j["ske_bytes"] == os.path.getsize(PIP) and j["atlas_bytes"] > 0
           and 0 < j["ms_min"] <= j["ms_median"] and j["ske_ms_min"] <= j["ms_min"] and j["data_bytes"] > 0,
           "bench --load json values: " + r.stdout)
-r = run("bench", BOY, "--load", "--animation", "walk")
+r = run("bench", PIP, "--load", "--animation", "hop")
 check(r.returncode == 1, "bench --load refuses --animation")
-r = run("bench", BOY, "--animation", "fly")
-check(r.returncode == 2 and "walk" in r.stderr, "bench unknown animation lists names")
+r = run("bench", PIP, "--animation", "fly")
+check(r.returncode == 2 and "hop" in r.stderr, "bench unknown animation lists names")
 
 # --skin: DragonBones data overlays the named skin on the default skin
 SKINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "runtime", "skins_ske.json")
@@ -126,5 +116,4 @@ if os.path.exists(CAT):
 else:
     check(False, "examples/xml/cat.xml is missing")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

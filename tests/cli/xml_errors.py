@@ -8,7 +8,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import SHARED, SRC, check, finish, run_sinew  # noqa: E402
+from testkit import SRC, check, finish, run_sinew  # noqa: E402
 
 FIX = os.path.join(SRC, "tests", "fixtures", "xml")
 
@@ -31,7 +31,7 @@ with tempfile.TemporaryDirectory() as out:
     check(f"{rig}:3:5: warning: unknown attribute 'colour' on <bone> ignored" in r.stderr, f"attribute warning: {r.stderr!r}")
     check(f"{rig}:4:5: warning: unknown element <sparkle> ignored" in r.stderr, f"element warning: {r.stderr!r}")
     # convert never overwrites its input: a DragonBones file whose output name is its own name
-    src = os.path.join(SHARED, "data", "dragonbones", "dragon_boy_5.0", "dragon_boy_ske.json")
+    src = os.path.join(SRC, "tests", "fixtures", "own", "Pip_5.5", "pip_ske.json")
     name = json.load(open(src))["name"]
     own = os.path.join(out, name + "_ske.json")
     data = open(src, "rb").read()

@@ -4,6 +4,12 @@
   script by hand from tests/;
 - a tally of checks: check(cond, what) counts and prints `FAIL: what`, finish() prints the closing
   `N passed, N failed` line and exits non-zero when anything failed;
+- ../shared: have_shared(), skip(count, what) for a part that needs it, need_shared(count, what)
+  for a test that is nothing but such a part (it exits with SKIP = 77, which ctest reports as
+  skipped). With SINEW_REQUIRE_SHARED=1 (.ci/run) a skip is a failure. CORPUS lists the shared
+  DragonBones sets, OWN the project's own fixtures (tests/fixtures/own/manifest.json);
+- an uncaught exception ends the test with one line (where and what) and the closing line, not a
+  traceback (SINEW_TEST_TRACEBACK=1 shows the traceback);
 - run_sinew(...): the CLI with its output captured;
 - read_png(path): a stdlib-only decoder for the 8-bit PNGs sinew and the demo generator write;
 - the official DragonBones runtime (the oracle): set up once in $BUILD/oracle (a copy of
@@ -14,11 +20,13 @@ Use from a script in tests/cli/:
     from testkit import check, finish  # noqa: E402
 """
 import fcntl
+import json
 import os
 import shutil
 import struct
 import subprocess
 import sys
+import traceback
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,6 +34,32 @@ SINEW = os.environ.get("SINEW", "sinew")
 SRC = os.environ.get("SRC", os.path.normpath(os.path.join(HERE, "..", "..")))
 SHARED = os.environ.get("SHARED", os.path.join(SRC, "..", "shared"))
 BUILD = os.environ.get("BUILD", "/tmp")
+SKIP = 77  # the exit status ctest reports as "skipped" (SKIP_RETURN_CODE in tests/CMakeLists.txt)
+REQUIRE_SHARED = os.environ.get("SINEW_REQUIRE_SHARED", "") not in ("", "0")
+
+# The DragonBones sets of ../shared/data/dragonbones: name -> (skeleton, atlas or None). Each has
+# the official runtime's dump in ../shared/data/expected/NAME.poses.json.
+CORPUS = {
+    "CoreElement_4.5": ("CoreElement.json", "CoreElement_texture_1.json"),
+    "Knight_4.5": ("Knight.json", "Knight_texture_1.json"),
+    "ReplaceSkinMan_4.0": ("man.json", "texture.json"),
+    "Robot_4.5": ("robot_ske.json", None),  # its atlas JSON is corrupt upstream and was not copied
+    "Ubbie_4.5": ("Ubbie.json", "texture.json"),
+    "ZOrder16_4.5": ("16_ske.json", "16_tex.json"),
+    "dragon_boy_5.0": ("dragon_boy_ske.json", "dragon_boy_tex.json"),
+    "mecha_1502b_5.5": ("mecha_1502b_ske.json", "mecha_1502b_tex.json"),
+    "you_xin_body_5.5": ("body_ske.json", "body_tex.json"),
+}
+
+
+def corpus_path(name, which=0):
+    """Absolute path of a corpus set's skeleton (which=0) or atlas (1), or None."""
+    f = CORPUS[name][which]
+    return os.path.join(SHARED, "data", "dragonbones", name, f) if f else None
+
+
+def corpus_expected(name):
+    return os.path.join(SHARED, "data", "expected", name + ".poses.json")
 
 
 # ---- the tally -------------------------------------------------------------------------------
@@ -34,6 +68,7 @@ class Tally:
     def __init__(self):
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
 
     def check(self, cond, what):
         """Counts one check; prints `FAIL: what` when cond is false. Returns cond."""
@@ -44,10 +79,24 @@ class Tally:
             print("FAIL:", what, flush=True)
         return cond
 
+    def skip(self, count, what, reason=None):
+        """Counts `count` checks (or units: say which in `what`) that cannot run here, with one line
+        saying what and why. Under SINEW_REQUIRE_SHARED=1 this is one failed check instead."""
+        reason = reason or shared_missing()
+        if REQUIRE_SHARED:
+            self.check(False, f"{count} {what}: {reason}, and SINEW_REQUIRE_SHARED=1 requires it")
+            return
+        self.skipped += count
+        print(f"SKIP: {count} {what}: {reason}", flush=True)
+
     def summary(self):
-        """Prints the closing line; returns the exit code (1 when anything failed)."""
-        print(f"{self.passed} passed, {self.failed} failed", flush=True)
-        return 1 if self.failed else 0
+        """Prints the closing line; returns the exit code: 1 when anything failed, SKIP when
+        nothing ran because everything was skipped, else 0."""
+        tail = f", {self.skipped} skipped" if self.skipped else ""
+        print(f"{self.passed} passed, {self.failed} failed{tail}", flush=True)
+        if self.failed:
+            return 1
+        return SKIP if self.skipped and not self.passed else 0
 
     def finish(self):
         sys.exit(self.summary())
@@ -56,8 +105,74 @@ class Tally:
 # one tally per test process
 tally = Tally()
 check = tally.check
+skip = tally.skip
 summary = tally.summary
 finish = tally.finish
+
+
+def _uncaught(kind, value, tb):
+    """An exception nobody caught: one line naming the test line and the error, then the closing
+    line (the test failed). SINEW_TEST_TRACEBACK=1 prints the whole traceback as well."""
+    if os.environ.get("SINEW_TEST_TRACEBACK"):
+        traceback.print_exception(kind, value, tb)
+    frames = traceback.extract_tb(tb)
+    tests = [f for f in frames if os.path.abspath(f.filename).startswith(os.path.join(SRC, "tests"))]
+    mine = [f for f in tests if not os.path.abspath(f.filename).startswith(HERE)] or tests or frames
+    where = f"{os.path.relpath(mine[-1].filename, SRC)}:{mine[-1].lineno}: " if mine else ""
+    if isinstance(value, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)
+        return
+    text = str(value) or kind.__name__
+    if isinstance(value, OSError) and value.filename:
+        text = f"{value.strerror}: {value.filename}"
+    print(f"FAIL: {where}{kind.__name__}: {text} (the test stopped here; SINEW_TEST_TRACEBACK=1 shows the traceback)",
+          flush=True)
+    tally.failed += 1
+    tally.summary()
+    sys.stdout.flush()
+    os._exit(1)
+
+
+sys.excepthook = _uncaught
+
+
+# ---- ../shared ---------------------------------------------------------------------------------
+
+def have_shared():
+    """True when the shared test resource folder (../shared, or $SHARED) exists."""
+    return os.path.isdir(SHARED)
+
+
+def shared_missing():
+    return f"../shared not found ({os.path.normpath(SHARED)})"
+
+
+def need_shared(count, what):
+    """For a test that needs ../shared throughout: without it, report `count` skipped checks (or
+    units) and exit (SKIP, or a failure under SINEW_REQUIRE_SHARED=1)."""
+    if not have_shared():
+        skip(count, what)
+        finish()
+
+
+# ---- the project's own fixtures (tests/fixtures/own) --------------------------------------------
+
+OWN_DIR = os.path.join(SRC, "tests", "fixtures", "own")
+
+
+def own_manifest():
+    """tests/fixtures/own/manifest.json (paths in it are relative to SRC)."""
+    with open(os.path.join(OWN_DIR, "manifest.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def own_path(rel):
+    return os.path.join(SRC, rel) if rel else None
+
+
+def own_expected(name):
+    """The committed official-runtime dump NAME (tests/fixtures/own/expected/NAME.poses.json)."""
+    return os.path.join(OWN_DIR, "expected", name + ".poses.json")
 
 
 # ---- running sinew -----------------------------------------------------------------------------
@@ -131,6 +246,8 @@ def read_png(path, colour_types=(2, 6)):
 def oracle_dir():
     """Returns the oracle folder ($BUILD/oracle), ready to run; raises RuntimeError saying how to
     fix it. Several tests may ask at once (ctest -j): the set-up runs under a lock."""
+    if not have_shared():
+        raise RuntimeError("the official runtime (oracle) comes from ../shared/tools/oracle: " + shared_missing())
     node, npm = shutil.which("node"), shutil.which("npm")
     if not node or not npm:
         raise RuntimeError("node and npm are needed to run the official DragonBones runtime: "
@@ -140,7 +257,7 @@ def oracle_dir():
     os.makedirs(dst, exist_ok=True)
     with open(os.path.join(dst, ".setup.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        for name in ("oracle.mjs", "package.json", "package-lock.json"):
+        for name in ("oracle.mjs", "scenario.mjs", "package.json", "package-lock.json"):
             s, d = os.path.join(src, name), os.path.join(dst, name)
             if not os.path.exists(d) or open(s, "rb").read() != open(d, "rb").read():
                 shutil.copyfile(s, d)
@@ -153,13 +270,28 @@ def oracle_dir():
     return dst
 
 
-def need_oracle():
-    """oracle_dir(), or (when it cannot be set up) one failed check and the closing line."""
+def need_oracle(count=1, what="checks against the official runtime"):
+    """oracle_dir() for a test that needs the oracle throughout. Without ../shared: `count`
+    skipped (see need_shared); when it cannot be set up: one failed check. Both end the test."""
+    need_shared(count, what)
     try:
         return oracle_dir()
     except RuntimeError as e:
         check(False, str(e))
         finish()
+
+
+def try_oracle(count, what):
+    """oracle_dir() for a test whose oracle part is optional: None (with `count` skipped) without
+    ../shared; a failed check and None when the set-up fails."""
+    if not have_shared():
+        skip(count, what)
+        return None
+    try:
+        return oracle_dir()
+    except RuntimeError as e:
+        check(False, str(e))
+        return None
 
 
 def run_oracle(odir, ske, out, *args):
@@ -174,3 +306,23 @@ def posediff(expected, actual, *args, quiet=True):
     cmd = [sys.executable, os.path.join(SHARED, "tools", "posediff.py"), expected, actual]
     r = subprocess.run(cmd + (["--quiet"] if quiet else []) + list(args), capture_output=True, text=True)
     return r.returncode == 0, (r.stdout + r.stderr).strip()
+
+
+def posecmp(expected, actual, **opts):
+    """tests/lib/posecmp.py on two dump files (or already loaded dicts) -> (ok, a few lines saying
+    what differs, or the summary when nothing does). opts: pos, axis, color, events, mesh."""
+    import posecmp as pc
+    try:
+        e = expected if isinstance(expected, dict) else pc.load(expected)
+        a = actual if isinstance(actual, dict) else pc.load(actual)
+    except (OSError, ValueError) as err:
+        return False, f"cannot read a dump: {err}"
+    rep = pc.compare(e, a, **opts)
+    lines = rep.lines()
+    return rep.ok, "\n".join(lines[:12] + [rep.summary()])
+
+
+def sinew_poses(ske, out, *args):
+    """`sinew poses SKE --armature all --precision 9 --out OUT ARGS...` -> (ok, stderr)."""
+    r = run_sinew("poses", ske, "--armature", "all", "--precision", "9", "--out", out, *args)
+    return r.returncode == 0, r.stderr.strip()

@@ -1,5 +1,7 @@
-/* Loader unit tests: every shared DragonBones file loads completely, with spot checks of the model
- * against values read independently from the raw files (hand-computed from the JSON text). */
+/* Loader unit tests: every DragonBones file of the project's own fixtures (tests/fixtures/own) and,
+ * when ../shared is there, of the shared corpus loads completely, with structural invariants of the
+ * model; spot checks against values read independently from the raw files (by hand from the JSON
+ * text, or from the fixture generator's tables). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,14 +10,7 @@
 #include "sinew/data.h"
 #include "testlib.h"
 
-static const char *shared(void) {
-    const char *s = getenv("SHARED");
-    return s ? s : "../../shared";
-}
-
-static sinew_data *load(const char *rel) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/data/dragonbones/%s", shared(), rel);
+static sinew_data *load_path(const char *path) {
     sinew_error err;
     memset(&err, 0, sizeof err);
     sinew_data *d = NULL;
@@ -24,6 +19,118 @@ static sinew_data *load(const char *rel) {
         fprintf(stderr, "%s:%u:%u: %s [%s]\n", path, err.line, err.column, err.message, err.path);
     CHECK(st == SINEW_OK);
     return d;
+}
+
+static sinew_data *load(const char *shared, const char *rel) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/dragonbones/%s", shared, rel);
+    return load_path(path);
+}
+
+/* Structural invariants of a loaded model. */
+static void check_model(const sinew_data *d) {
+    for (uint32_t a = 0; a < d->armature_count; a++) {
+        const sinew_model_armature *A = &d->armatures[a];
+        for (uint32_t b = 0; b < A->bone_count; b++)
+            CHECK(A->bones[b].parent == SINEW_INVALID_INDEX || A->bones[b].parent < b);
+        for (uint32_t m = 0; m < A->mesh_count; m++) {
+            const sinew_model_mesh *M = &A->meshes[m];
+            for (uint32_t t = 0; t < 3 * M->triangle_count; t++)
+                CHECK(M->triangles[t] < M->vertex_count);
+            if (M->weighted)
+                CHECK(M->vertex_first_influence[M->vertex_count] == M->influence_count);
+        }
+        for (uint32_t n = 0; n < A->animation_count; n++) {
+            const sinew_model_animation *N = &A->animations[n];
+            for (uint32_t t = 0; t < N->timeline_count; t++) {
+                const sinew_model_timeline *T = &A->timelines[N->first_timeline + t];
+                CHECK(T->first_key + T->key_count <= N->key_count);
+                float pos = 0;
+                for (uint32_t k = 0; k < T->key_count; k++) {
+                    CHECK_NEAR(N->keys[T->first_key + k].position, pos, 1e-3);
+                    pos += N->keys[T->first_key + k].duration;
+                }
+            }
+            for (uint32_t f = 1; f < N->action_frame_count; f++)
+                CHECK(N->action_frames[f - 1].position < N->action_frames[f].position);
+        }
+    }
+}
+
+static void check_atlas(const char *path) {
+    sinew_atlas *at = NULL;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    CHECK(sinew_atlas_load_file(path, NULL, &at, &err) == SINEW_OK);
+    if (err.code)
+        fprintf(stderr, "%s: %s [%s]\n", path, err.message, err.path);
+    sinew_atlas_destroy(at);
+}
+
+/* The project's own fixtures (tests/fixtures/own/manifest.json; run from tests/). */
+static const char *const own_files[][2] = {
+    {"fixtures/own/Pip_4.0/pip.json", "fixtures/own/Pip_4.0/texture.json"},
+    {"fixtures/own/Pip_4.5/pip_ske.json", "fixtures/own/Pip_4.5/pip_tex.json"},
+    {"fixtures/own/Pip_4.5_triples/pip_ske.json", "fixtures/own/Pip_4.5_triples/pip_tex.json"},
+    {"fixtures/own/Pip_5.0/pip_ske.json", "fixtures/own/Pip_5.0/pip_tex.json"},
+    {"fixtures/own/Pip_5.5/pip_ske.json", "fixtures/own/Pip_5.5/pip_tex.json"},
+};
+enum { OWN_COUNT = sizeof own_files / sizeof own_files[0] };
+
+static void test_own_files_load(void) {
+    for (size_t i = 0; i < OWN_COUNT; i++) {
+        sinew_data *d = load_path(own_files[i][0]);
+        if (d)
+            check_model(d);
+        sinew_data_destroy(d);
+        check_atlas(own_files[i][1]);
+    }
+}
+
+/* The two 4.5 weight layouts: the per-vertex file (matrices) and its triples twin (decomposed
+ * poses, influences listed bone by bone) give the same skinning inputs. The cape's influences come
+ * from make_fixtures.py (cape_mesh): 9 vertices, 16 influences over body, cape_a, cape_b. */
+static void test_own_weight_layouts(void) {
+    sinew_data *v = load_path("fixtures/own/Pip_4.5/pip_ske.json");
+    sinew_data *t = load_path("fixtures/own/Pip_4.5_triples/pip_ske.json");
+    if (!v || !t) {
+        sinew_data_destroy(v);
+        sinew_data_destroy(t);
+        return;
+    }
+    const sinew_model_mesh *mv = NULL, *mt = NULL;
+    for (uint32_t m = 0; m < v->armatures[0].mesh_count; m++)
+        if (v->armatures[0].meshes[m].weighted)
+            mv = &v->armatures[0].meshes[m];
+    for (uint32_t m = 0; m < t->armatures[0].mesh_count; m++)
+        if (t->armatures[0].meshes[m].weighted)
+            mt = &t->armatures[0].meshes[m];
+    CHECK(mv && mt);
+    if (mv && mt) {
+        CHECK(mv->weight_layout == 0 && mt->weight_layout == 1);
+        CHECK(mv->vertex_count == 9 && mt->vertex_count == 9);
+        CHECK(mv->influence_count == 16 && mt->influence_count == 16);
+        for (uint32_t vx = 0; vx < 9 && mv->vertex_count == 9 && mt->vertex_count == 9; vx++) {
+            uint32_t a0 = mv->vertex_first_influence[vx], a1 = mv->vertex_first_influence[vx + 1];
+            uint32_t b0 = mt->vertex_first_influence[vx], b1 = mt->vertex_first_influence[vx + 1];
+            CHECK(a1 - a0 == b1 - b0);
+            /* the same (bone, weight, bone-local position) set, in any order */
+            for (uint32_t i = a0; i < a1; i++) {
+                int found = 0;
+                for (uint32_t j = b0; j < b1; j++) {
+                    if (mv->influence_bone[i] != mt->influence_bone[j])
+                        continue;
+                    found = 1;
+                    CHECK_NEAR(mv->influence_weight[i], mt->influence_weight[j], 1e-6);
+                    CHECK_NEAR(mv->influence_local[2 * i], mt->influence_local[2 * j], 1e-3);
+                    CHECK_NEAR(mv->influence_local[2 * i + 1], mt->influence_local[2 * j + 1], 1e-3);
+                }
+                CHECK(found);
+            }
+        }
+    }
+    sinew_data_destroy(v);
+    sinew_data_destroy(t);
 }
 
 static const char *const files[] = {
@@ -36,56 +143,29 @@ static const char *const atlases[] = {
     NULL, "Ubbie_4.5/texture.json", "ZOrder16_4.5/16_tex.json", "dragon_boy_5.0/dragon_boy_tex.json",
     "mecha_1502b_5.5/mecha_1502b_tex.json", "you_xin_body_5.5/body_tex.json"};
 
-static void test_all_files_load(void) {
+static void test_shared_files_load(void) {
+    const char *shared = test_need_shared(9, "shared DragonBones files (and their 8 atlases)");
+    if (!shared)
+        return;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        sinew_data *d = load(files[i]);
-        if (!d)
-            continue;
-        /* structural invariants of the model */
-        for (uint32_t a = 0; a < d->armature_count; a++) {
-            const sinew_model_armature *A = &d->armatures[a];
-            for (uint32_t b = 0; b < A->bone_count; b++)
-                CHECK(A->bones[b].parent == SINEW_INVALID_INDEX || A->bones[b].parent < b);
-            for (uint32_t m = 0; m < A->mesh_count; m++) {
-                const sinew_model_mesh *M = &A->meshes[m];
-                for (uint32_t t = 0; t < 3 * M->triangle_count; t++)
-                    CHECK(M->triangles[t] < M->vertex_count);
-                if (M->weighted)
-                    CHECK(M->vertex_first_influence[M->vertex_count] == M->influence_count);
-            }
-            for (uint32_t n = 0; n < A->animation_count; n++) {
-                const sinew_model_animation *N = &A->animations[n];
-                for (uint32_t t = 0; t < N->timeline_count; t++) {
-                    const sinew_model_timeline *T = &A->timelines[N->first_timeline + t];
-                    CHECK(T->first_key + T->key_count <= N->key_count);
-                    float pos = 0;
-                    for (uint32_t k = 0; k < T->key_count; k++) {
-                        CHECK_NEAR(N->keys[T->first_key + k].position, pos, 1e-3);
-                        pos += N->keys[T->first_key + k].duration;
-                    }
-                }
-                for (uint32_t f = 1; f < N->action_frame_count; f++)
-                    CHECK(N->action_frames[f - 1].position < N->action_frames[f].position);
-            }
-        }
+        sinew_data *d = load(shared, files[i]);
+        if (d)
+            check_model(d);
         sinew_data_destroy(d);
         if (atlases[i]) {
             char path[1024];
-            snprintf(path, sizeof path, "%s/data/dragonbones/%s", shared(), atlases[i]);
-            sinew_atlas *at = NULL;
-            sinew_error err;
-            memset(&err, 0, sizeof err);
-            CHECK(sinew_atlas_load_file(path, NULL, &at, &err) == SINEW_OK);
-            if (err.code)
-                fprintf(stderr, "%s: %s [%s]\n", path, err.message, err.path);
-            sinew_atlas_destroy(at);
+            snprintf(path, sizeof path, "%s/data/dragonbones/%s", shared, atlases[i]);
+            check_atlas(path);
         }
     }
 }
 
 /* Robot_4.5: values read by hand from robot_ske.json. */
 static void test_robot(void) {
-    sinew_data *d = load("Robot_4.5/robot_ske.json");
+    const char *shared = test_need_shared(1, "spot check of the shared Robot_4.5");
+    if (!shared)
+        return;
+    sinew_data *d = load(shared, "Robot_4.5/robot_ske.json");
     if (!d)
         return;
     CHECK_STR(d->version, "4.5");
@@ -105,7 +185,9 @@ static void test_robot(void) {
 }
 
 int main(void) {
-    RUN(test_all_files_load);
+    RUN(test_own_files_load);
+    RUN(test_own_weight_layouts);
+    RUN(test_shared_files_load);
     RUN(test_robot);
     return test_summary();
 }

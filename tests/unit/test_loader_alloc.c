@@ -39,16 +39,16 @@ static void c_free(void *ctx, void *p, size_t size) {
     free(p);
 }
 
-static const char *shared(void) {
-    const char *s = getenv("SHARED");
-    return s ? s : "../../shared";
-}
+static long total_runs = 0;
 
-static int total_runs = 0;
-
-/* Fails allocation N = 0, 1, 2, ... until the load succeeds. */
+/* Fails allocation N = 0, 1, 2, ... until the load succeeds: each failing load must report
+ * SINEW_E_NOMEM with a message and give back every byte. Prints one line per file (the number of
+ * loads, and how many misbehaved, with the first such case), not one per attempt. */
 static void fail_every(const char *path, bool atlas) {
-    for (long n = 0; n < 100000; n++) {
+    long leaks = 0, wrong = 0, runs = 0, first_leak = -1, first_wrong = -1;
+    char wrong_msg[160] = "";
+    bool done = false;
+    for (long n = 0; n < 100000 && !done; n++) {
         counting c = {0, n, 0, 0};
         sinew_allocator a = {c_alloc, NULL, c_free, &c};
         sinew_load_options o;
@@ -57,48 +57,78 @@ static void fail_every(const char *path, bool atlas) {
         sinew_error err;
         memset(&err, 0, sizeof err);
         sinew_status st;
+        bool consistent;
         if (atlas) {
             sinew_atlas *at = NULL;
             st = sinew_atlas_load_file(path, &o, &at, &err);
-            CHECK((st == SINEW_OK) == (at != NULL));
+            consistent = (st == SINEW_OK) == (at != NULL);
             sinew_atlas_destroy(at);
         } else {
             sinew_data *d = NULL;
             st = sinew_data_load_file(path, &o, &d, &err);
-            CHECK((st == SINEW_OK) == (d != NULL));
+            consistent = (st == SINEW_OK) == (d != NULL);
             sinew_data_destroy(d);
         }
-        total_runs++;
-        if (c.live_blocks != 0 || c.live_bytes != 0)
-            fprintf(stderr, "%s: failing allocation %ld leaks %ld blocks / %zu bytes\n", path, n, c.live_blocks,
-                    c.live_bytes);
-        CHECK(c.live_blocks == 0 && c.live_bytes == 0);
+        CHECK(consistent);
+        runs++;
+        if (c.live_blocks != 0 || c.live_bytes != 0) {
+            if (leaks++ == 0)
+                first_leak = n;
+        }
         if (st == SINEW_OK) {
             CHECK(c.allocs <= n); /* it succeeded because there was no allocation number n */
-            return;
+            done = true;
+        } else if (st != SINEW_E_NOMEM || err.code != SINEW_E_NOMEM || !err.message[0]) {
+            if (wrong++ == 0) {
+                first_wrong = n;
+                snprintf(wrong_msg, sizeof wrong_msg, "%s '%.120s'", sinew_status_str(st), err.message);
+            }
+            if (n == 0) /* the file does not load even without a failing allocation */
+                break;
         }
-        if (st != SINEW_E_NOMEM || err.code != SINEW_E_NOMEM || !err.message[0])
-            fprintf(stderr, "%s: failing allocation %ld gave %s '%s'\n", path, n, sinew_status_str(st), err.message);
-        CHECK(st == SINEW_E_NOMEM && err.code == SINEW_E_NOMEM && err.message[0]);
     }
-    fprintf(stderr, "%s: the load never succeeded\n", path);
-    CHECK(false);
+    total_runs += runs;
+    printf("%s: %ld loads", path, runs);
+    if (leaks)
+        printf(", %ld leaked (first: failing allocation %ld)", leaks, first_leak);
+    if (wrong)
+        printf(", %ld did not report out-of-memory (first: failing allocation %ld gave %s)", wrong, first_wrong,
+               wrong_msg);
+    if (!done)
+        printf(", the load never succeeded");
+    printf("\n");
+    CHECK(leaks == 0);
+    CHECK(wrong == 0);
+    CHECK(done);
 }
 
-static void test_alloc_failures(void) {
+/* The project's own fixtures, one per format version and weight layout (run from tests/). */
+static void test_alloc_failures_own(void) {
+    static const char *const files[] = {
+        "fixtures/own/Pip_4.0/pip.json", "fixtures/own/Pip_4.5/pip_ske.json",
+        "fixtures/own/Pip_4.5_triples/pip_ske.json", "fixtures/own/Pip_5.0/pip_ske.json",
+        "fixtures/own/Pip_5.5/pip_ske.json", "fixtures/loader/global_absolute.json"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        fail_every(files[i], false);
+    fail_every("fixtures/own/Pip_5.5/pip_tex.json", true);
+}
+
+static void test_alloc_failures_shared(void) {
     static const char *const files[] = {
         "CoreElement_4.5/CoreElement.json", "Knight_4.5/Knight.json", "ReplaceSkinMan_4.0/man.json",
         "Robot_4.5/robot_ske.json", "Ubbie_4.5/Ubbie.json", "ZOrder16_4.5/16_ske.json",
         "dragon_boy_5.0/dragon_boy_ske.json", "mecha_1502b_5.5/mecha_1502b_ske.json",
         "you_xin_body_5.5/body_ske.json"};
+    const char *shared = test_need_shared(10, "shared files (9 skeletons and an atlas)");
+    if (!shared)
+        return;
     char path[1024];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/data/dragonbones/%s", shared(), files[i]);
+        snprintf(path, sizeof path, "%s/data/dragonbones/%s", shared, files[i]);
         fail_every(path, false);
     }
-    snprintf(path, sizeof path, "%s/data/dragonbones/you_xin_body_5.5/body_tex.json", shared());
+    snprintf(path, sizeof path, "%s/data/dragonbones/you_xin_body_5.5/body_tex.json", shared);
     fail_every(path, true);
-    fail_every("fixtures/loader/global_absolute.json", false);
 }
 
 static sinew_data *load(const char *path) {
@@ -165,7 +195,8 @@ static void test_is_global(void) {
 
 int main(void) {
     RUN(test_is_global);
-    RUN(test_alloc_failures);
-    printf("%d allocation-failure runs\n", total_runs);
+    RUN(test_alloc_failures_own);
+    RUN(test_alloc_failures_shared);
+    printf("%ld allocation-failure loads\n", total_runs);
     return test_summary();
 }

@@ -1,6 +1,8 @@
 /* sinew's rasterizer against the independent cairo reference (cli/cairo_ref.c through raster_ref.h)
- * on every shared character that has an atlas (every set in $SHARED/data/dragonbones but Robot_4.5):
- * two animations each, four frames per animation, each frame fitted into at most 256 px. The draw
+ * on the project's own characters (tests/fixtures/own: trimmed and rotated atlas regions, meshes,
+ * blend modes, a child armature) and, when ../shared is there, on every shared character that has
+ * an atlas (every set in $SHARED/data/dragonbones but Robot_4.5): two animations each, four
+ * frames per animation, each frame fitted into at most 256 px. The draw
  * list comes from the runtime once and is drawn both ways; PSNR >= 35 dB per frame over the whole
  * image, and >= 30 dB over the pixels either image draws (so big transparent margins cannot hide a
  * bad character). The frames must actually show something, and a deliberately shifted cairo frame
@@ -33,10 +35,13 @@ static const shared_set sets[] = {
 };
 enum { NSETS = sizeof sets / sizeof sets[0], FRAMES_PER_ANIM = 4, MAX_SIDE = 256 };
 
-static const char *shared_root(void) {
-    const char *s = getenv("SHARED");
-    return s && *s ? s : "../../shared";
-}
+/* the project's own characters, relative to tests/ (the folder the test runs in) */
+static const shared_set own_sets[] = {
+    {"fixtures/own/Pip_4.0", "pip.json", "texture.json", "pip", {"hop", "idle"}},
+    {"fixtures/own/Pip_5.0", "pip_ske.json", "pip_tex.json", "pip", {"hop", "idle"}},
+    {"fixtures/own/Pip_5.5", "pip_ske.json", "pip_tex.json", "pip", {"idle", "hop"}},
+};
+enum { NOWN = sizeof own_sets / sizeof own_sets[0] };
 
 /* PSNR over the pixels that either premultiplied RGBA image draws (alpha > 0); 99 if identical. */
 static double psnr_drawn(const uint8_t *a, const uint8_t *b, size_t px, size_t *drawn) {
@@ -141,10 +146,11 @@ static void compare_frame(const sinew_drawlist *dl, const sinew_texture_set *tex
     sinew_framebuffer_free(&fb);
 }
 
-static void run_set(const shared_set *s, totals *t) {
+/* root: the folder that holds s->dir ("" for a path relative to tests/) */
+static void run_set(const char *root, const shared_set *s, totals *t) {
     char ske[1024], tex_json[1024];
-    snprintf(ske, sizeof ske, "%s/data/dragonbones/%s/%s", shared_root(), s->dir, s->skeleton);
-    snprintf(tex_json, sizeof tex_json, "%s/data/dragonbones/%s/%s", shared_root(), s->dir, s->atlas);
+    snprintf(ske, sizeof ske, "%s%s/%s", root, s->dir, s->skeleton);
+    snprintf(tex_json, sizeof tex_json, "%s%s/%s", root, s->dir, s->atlas);
     sinew_error err = {0};
     sinew_data *data = NULL;
     sinew_atlas *atlas = NULL;
@@ -218,8 +224,11 @@ static void run_set(const shared_set *s, totals *t) {
 
 /* Every folder of the shared data is in the table, except the one without an atlas. */
 static void test_table_covers_shared_data(void) {
+    const char *shared = test_need_shared(1, "check that the table lists every shared set");
+    if (!shared)
+        return;
     char root[1024];
-    snprintf(root, sizeof root, "%s/data/dragonbones", shared_root());
+    snprintf(root, sizeof root, "%s/data/dragonbones", shared);
     DIR *d = opendir(root);
     CHECK(d != NULL);
     if (!d) return;
@@ -238,15 +247,29 @@ static void test_table_covers_shared_data(void) {
     CHECK(found == NSETS);
 }
 
-static void test_shared_characters(void) {
+static void test_own_characters(void) {
     totals t = {0, 99.0, 99.0};
-    for (size_t i = 0; i < NSETS; i++) run_set(&sets[i], &t);
+    for (size_t i = 0; i < NOWN; i++) run_set("", &own_sets[i], &t);
+    printf("%u frames, worst PSNR %.2f dB (whole frame), %.2f dB (drawn pixels)\n", t.frames, t.worst_full,
+           t.worst_drawn);
+    CHECK(t.frames == NOWN * 2 * FRAMES_PER_ANIM);
+}
+
+static void test_shared_characters(void) {
+    const char *shared = test_need_shared(NSETS, "shared characters (2 animations x 4 frames each)");
+    if (!shared)
+        return;
+    char root[1024];
+    snprintf(root, sizeof root, "%s/data/dragonbones/", shared);
+    totals t = {0, 99.0, 99.0};
+    for (size_t i = 0; i < NSETS; i++) run_set(root, &sets[i], &t);
     printf("%u frames, worst PSNR %.2f dB (whole frame), %.2f dB (drawn pixels)\n", t.frames, t.worst_full,
            t.worst_drawn);
     CHECK(t.frames == NSETS * 2 * FRAMES_PER_ANIM);
 }
 
 int main(void) {
+    RUN(test_own_characters);
     RUN(test_table_covers_shared_data);
     RUN(test_shared_characters);
     cairo_debug_reset_static_data();  /* no cairo caches left for the leak checker */

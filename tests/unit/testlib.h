@@ -1,18 +1,30 @@
 /* A tiny test harness: CHECK records failures and goes on; the runner prints
- * "N passed, N failed" and exits non-zero on any failure.
+ * "N passed, N failed" (", N skipped" when some were) and exits non-zero on any failure.
  *
  *   static void test_arena(void) { CHECK(x == 1); CHECK_NEAR(a, b, 1e-6); }
  *   int main(void) { RUN(test_arena); return test_summary(); }
+ *
+ * Tests that read ../shared (the real characters) start with
+ *
+ *   const char *shared = test_need_shared(9, "shared DragonBones files");
+ *   if (!shared) return;
+ *
+ * Without the folder that test is counted as skipped, with one line saying what and why; when
+ * every test of the program was skipped it exits 77, which ctest reports as "skipped". With
+ * SINEW_REQUIRE_SHARED=1 (.ci/run) a missing ../shared is a failure instead.
  */
 #ifndef SINEW_TESTLIB_H
 #define SINEW_TESTLIB_H
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int test_checks_failed_ = 0;
-static int tests_passed_ = 0, tests_failed_ = 0;
+static int tests_passed_ = 0, tests_failed_ = 0, tests_skipped_ = 0;
+static int test_skipped_now_ = 0;
 
 #define CHECK(cond)                                                                      \
     do {                                                                                 \
@@ -45,18 +57,54 @@ static int tests_passed_ = 0, tests_failed_ = 0;
 #define RUN(fn)                                                                          \
     do {                                                                                 \
         int before_ = test_checks_failed_;                                               \
+        test_skipped_now_ = 0;                                                           \
         fn();                                                                            \
-        if (test_checks_failed_ == before_) {                                            \
-            tests_passed_++;                                                             \
-        } else {                                                                         \
+        if (test_checks_failed_ != before_) {                                            \
             tests_failed_++;                                                             \
             fprintf(stderr, "FAIL %s\n", #fn);                                           \
+        } else if (test_skipped_now_) {                                                  \
+            tests_skipped_++;                                                            \
+        } else {                                                                         \
+            tests_passed_++;                                                             \
         }                                                                                \
     } while (0)
 
+/* The shared folder ($SHARED, else ../../shared from tests/), or NULL when it does not exist. */
+static inline const char *test_shared_dir(void) {
+    const char *s = getenv("SHARED");
+    if (!s || !*s)
+        s = "../../shared";
+    struct stat st;
+    return stat(s, &st) == 0 && S_ISDIR(st.st_mode) ? s : NULL;
+}
+
+/* The shared folder for a test that needs it; NULL (the test is skipped, or failed under
+ * SINEW_REQUIRE_SHARED=1) when it is missing. `count` and `what` say what was not run. */
+static inline const char *test_need_shared(int count, const char *what) {
+    const char *s = test_shared_dir();
+    if (s)
+        return s;
+    const char *req = getenv("SINEW_REQUIRE_SHARED");
+    const char *env = getenv("SHARED");
+    if (req && *req && strcmp(req, "0") != 0) {
+        test_checks_failed_++;
+        fprintf(stderr, "FAIL: %d %s: ../shared not found (%s), and SINEW_REQUIRE_SHARED=1 requires it\n", count, what,
+                env && *env ? env : "../../shared");
+        return NULL;
+    }
+    test_skipped_now_ = 1;
+    printf("SKIP: %d %s: ../shared not found (%s)\n", count, what, env && *env ? env : "../../shared");
+    return NULL;
+}
+
 static inline int test_summary(void) {
-    printf("%d passed, %d failed\n", tests_passed_, tests_failed_);
-    return tests_failed_ ? 1 : 0;
+    if (tests_skipped_)
+        printf("%d passed, %d failed, %d skipped\n", tests_passed_, tests_failed_, tests_skipped_);
+    else
+        printf("%d passed, %d failed\n", tests_passed_, tests_failed_);
+    if (tests_failed_)
+        return 1;
+    return tests_skipped_ && !tests_passed_ ? 77 : 0;
 }
 
 #endif
