@@ -9,23 +9,25 @@ display index, draw order and the events exactly), and here the events also in t
 - random: $SHARED/tools/oracle/scenario_gen.py with fixed seeds on every shared character (all
   seeds of a character in one script, so each side runs once per character);
 - hand-written: tests/fixtures/scenarios/*.json, one file per character, a scenario per op and
-  fade-out mode (the file's "character" names the shared folder).
+  fade-out mode (the file's "character" names the shared folder, or "own:NAME" the project's
+  fixture tests/fixtures/own/NAME).
+
+A script on an own fixture is compared with its official dump committed by `make fixtures`
+(tests/fixtures/own/expected/scenarios_FILE.poses.json; oracle_fixtures checks it is current),
+so that part runs on a bare clone; the rest needs $SHARED and is skipped without it.
 
 usage: scenarios.py [--seeds N] [--first K] [--set NAME]... [--random-only]
 (defaults: 10 seeds from 1, under ASan+UBSan 2). `make fuzz-scenarios SEEDS=N [FIRST=K]` runs
 the random part with more seeds. A script that differs is kept in $BUILD/scenarios/ to rerun.
-Needs $SHARED: skipped without it.
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import BUILD, SHARED, SRC, check, finish, need_oracle, run_sinew  # noqa: E402
+from testkit import BUILD, SHARED, SRC, check, finish, have_shared, need_oracle, own_expected, run_sinew, skip  # noqa: E402
 
-SKIP = 77
 CHUNK = 10  # seeds per script
 
 
@@ -102,24 +104,40 @@ def main(argv):
             return 1
     if seeds is None:
         seeds = 2 if os.environ.get("SINEW_SANITIZE") else 10
-    root = os.path.join(SHARED, "data", "dragonbones")
-    if not os.path.isdir(root):
-        print(f"SKIP: {root} does not exist (the scenario tests need ../shared: the official runtime "
-              f"and its characters)")
-        return SKIP
-    odir = need_oracle()
-    for name in ("scenario.mjs",):
-        shutil.copyfile(os.path.join(SHARED, "tools", "oracle", name), os.path.join(odir, name))
-    gen = os.path.join(SHARED, "tools", "oracle", "scenario_gen.py")
     total_ok = total_bad = 0
-    # hand-written scenarios
     hand_dir = os.path.join(SRC, "tests", "fixtures", "scenarios")
-    for fn in sorted(os.listdir(hand_dir)) if hand else []:
-        if not fn.endswith(".json"):
-            continue
+    hand_files = sorted(f for f in os.listdir(hand_dir) if f.endswith(".json")) if hand else []
+    # hand-written scenarios on the project's own fixtures, against their committed official dumps
+    shared_hand = []
+    for fn in hand_files:
         spec = json.load(open(os.path.join(hand_dir, fn)))
         if only and spec["character"] not in only:
             continue
+        if not spec["character"].startswith("own:"):
+            shared_hand.append(fn)
+            continue
+        ske, tex = find_files(os.path.join(SRC, "tests", "fixtures", "own", spec["character"][4:]))
+        out_dir = os.path.join(BUILD, "scenarios")
+        os.makedirs(out_dir, exist_ok=True)
+        act = os.path.join(out_dir, "own-" + fn[:-5] + ".sinew.json")
+        r = run_sinew("poses", ske, "--script", os.path.join(hand_dir, fn), "--atlas", tex, "--precision", "9",
+                      "--out", act)
+        if check(r.returncode == 0, f"{fn}: sinew poses --script exited {r.returncode}: {r.stderr.strip()[:400]}"):
+            ok, bad = compare(own_expected("scenarios_" + fn[:-5]), act, fn)
+            print(f"hand-written {fn} (committed official dump): {ok} scenarios match, {bad} differ", flush=True)
+            total_ok, total_bad = total_ok + ok, total_bad + bad
+    root = os.path.join(SHARED, "data", "dragonbones")
+    if not have_shared():
+        skip(len(shared_hand) + (1 if not only else 0),
+             "scenario runs against the live official runtime (the hand-written scripts on shared characters and "
+             "scenario_gen.py's random ones on every shared character)")
+        print(f"scenarios: {total_ok} match the official runtime, {total_bad} differ")
+        finish()
+    odir = need_oracle()
+    gen = os.path.join(SHARED, "tools", "oracle", "scenario_gen.py")
+    # hand-written scenarios on the shared characters
+    for fn in shared_hand:
+        spec = json.load(open(os.path.join(hand_dir, fn)))
         ske, tex = find_files(os.path.join(root, spec["character"]))
         pair = run_pair(odir, ske, tex, os.path.join(hand_dir, fn), "hand-" + fn[:-5])
         if pair:
