@@ -7,7 +7,7 @@ Needs ../shared (the oracle comes from ../shared/tools/oracle) and node + npm; s
    `make fixtures`). A stale dump means a fixture changed without `make fixtures`.
 2. The project's own DragonBones fixtures and the hand-written rigs of tests/fixtures/oracle/
    (each isolating a behaviour seen in real files: a slot's `actions` driving a child armature,
-   numbers written as strings, zOrder quirks) at the data's own frame rate (the committed dumps of
+   numbers written as strings, zOrder quirks, IK weights below 1 and their timeline) at the data's own frame rate (the committed dumps of
    the Pip fixtures sample at 10 fps): the oracle and `sinew poses` agree on every armature and
    animation at posediff's default tolerances.
 """

@@ -84,8 +84,11 @@ readme = open(os.path.join(OWN_DIR, "README.md"), encoding="utf-8").read()
 names = [e["name"] for e in DB + manifest["xml"] + manifest["mrtk"]]
 check(all(f"`{n}" in readme for n in names), "README.md describes every fixture: "
       + str([n for n in names if f"`{n}" not in readme]))
+SCRIPTS = os.path.join(SRC, "tests", "fixtures", "scenarios")
+own_scripts = {"scenarios_" + f[:-5] for f in os.listdir(SCRIPTS)
+               if f.endswith(".json") and json.load(open(os.path.join(SCRIPTS, f)))["character"].startswith("own:")}
 dumps = sorted({e["expected"] for e in DB} | {e["expected"] for e in manifest["xml"]}
-               | {e["name"] for e in manifest["extra"] + manifest["xml_dumps"]})
+               | {e["name"] for e in manifest["extra"] + manifest["xml_dumps"]} | own_scripts)
 check(all(os.path.exists(own_expected(d)) for d in dumps), "every dump is committed: "
       + str([d for d in dumps if not os.path.exists(own_expected(d))]))
 check(sorted(f[:-len(".poses.json")] for f in os.listdir(os.path.join(OWN_DIR, "expected"))) == dumps,
