@@ -59,6 +59,7 @@ void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const
     uint32_t slot = (inst->event_head + inst->event_count) % SINEW_EVENT_CAP;
     inst->events[slot] = ev;
     inst->ev_serial[slot] = st ? st->serial : 0;
+    inst->ev_state_arm[slot] = ai;
     inst->event_count++;
     inst->ev_unsealed++;
 }
@@ -1203,7 +1204,8 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     }
 }
 
-static void remove_state(arm_inst *arm, uint32_t i) {
+static void remove_state(sinew_instance *inst, arm_inst *arm, uint32_t i) {
+    sinew__state_buffered(inst, arm->states[i].serial);
     /* keep the timeline storage attached to its slot in the array: swap storage pointers */
     tl_state *keep = arm->states[i].tls;
     uint32_t cap = arm->states[i].tl_cap;
@@ -1234,7 +1236,7 @@ static void animation_advance(sinew_instance *inst, uint32_t ai, double passed) 
     if (n == 1) {
         anim_state *st = &arm->states[0];
         if (st->fade_state > 0 && st->sub_fade_state > 0) {
-            remove_state(arm, 0);
+            remove_state(inst, arm, 0);
             arm->last_state = -1;
         } else {
             state_advance(inst, ai, st, passed);
@@ -1244,7 +1246,7 @@ static void animation_advance(sinew_instance *inst, uint32_t ai, double passed) 
         for (uint32_t i = 0; i < arm->state_count;) {
             anim_state *st = &arm->states[i];
             if (st->fade_state > 0 && st->sub_fade_state > 0) {
-                remove_state(arm, i);
+                remove_state(inst, arm, i);
                 removed = true;
                 continue;
             }
@@ -1385,7 +1387,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
                 victim = i;
             }
         }
-        remove_state(arm, victim);
+        remove_state(inst, arm, victim);
         inst->states_dropped++;
     }
     /* insert by layer (higher first; equal layers keep call order) */
@@ -1410,6 +1412,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     st->covered = covered;
     st->anim = anim;
     st->serial = ++inst->next_serial;
+    sinew__state_reused(inst, ai, st);
     const uint32_t serial = st->serial;
     st->anim_index = anim_index;
     st->reset_to_pose = reset_to_pose;

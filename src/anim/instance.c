@@ -505,13 +505,51 @@ sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sin
 
 /* ---- update ---------------------------------------------------------------------------------- */
 
+/* ---- the official state pool, as far as undelivered events see it ---------------------------- */
+
+void sinew__state_buffered(sinew_instance *inst, uint32_t serial) {
+    if (inst->buffered_count == SINEW_RECYCLE_CAP) {
+        memmove(inst->buffered, inst->buffered + 1, (SINEW_RECYCLE_CAP - 1) * sizeof *inst->buffered);
+        inst->buffered_count--;
+    }
+    inst->buffered[inst->buffered_count++] = serial;
+}
+
+void sinew__state_recycled(sinew_instance *inst, uint32_t serial) {
+    for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
+        uint32_t slot = (inst->event_head + k) % SINEW_EVENT_CAP;
+        if (inst->ev_serial[slot] == serial)
+            inst->events[slot].state_ended = true;
+    }
+    if (inst->recycled_count == SINEW_RECYCLE_CAP) {
+        memmove(inst->recycled, inst->recycled + 1, (SINEW_RECYCLE_CAP - 1) * sizeof *inst->recycled);
+        inst->recycled_count--;
+    }
+    inst->recycled[inst->recycled_count++] = serial;
+}
+
+void sinew__state_reused(sinew_instance *inst, uint32_t ai, const anim_state *st) {
+    if (inst->recycled_count == 0)
+        return;
+    uint32_t old = inst->recycled[--inst->recycled_count];
+    for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
+        uint32_t slot = (inst->event_head + k) % SINEW_EVENT_CAP;
+        if (inst->ev_serial[slot] != old)
+            continue;
+        inst->ev_serial[slot] = st->serial;
+        inst->ev_state_arm[slot] = ai;
+        inst->events[slot].state_ended = false;
+        inst->events[slot].animation = st->anim && st->anim->name ? st->anim->name : "";
+    }
+}
+
 /* Marks undelivered events whose state is gone (see sinew_event.state_ended). */
 static void mark_ended(sinew_instance *inst) {
     for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
         uint32_t slot = (inst->event_head + k) % SINEW_EVENT_CAP;
         if (inst->ev_serial[slot] == 0)
             continue;
-        const arm_inst *a = &inst->arms[inst->events[slot].armature_index];
+        const arm_inst *a = &inst->arms[inst->ev_state_arm[slot]];
         bool alive = false;
         for (uint32_t i = 0; i < a->state_count && !alive; ++i)
             alive = a->states[i].serial == inst->ev_serial[slot];
@@ -543,9 +581,12 @@ void sinew_instance_update(sinew_instance *inst, double dt) {
     /* Events are delivered at the end of an update. Like the official runtime, which recycles
      * removed states at the start of a clock tick, an event still undelivered then whose state is
      * gone is marked; a zero step stands for a direct zero-time update followed by a flush. */
-    if (dt != 0.0)
-        mark_ended(inst);
     if (dt != 0.0) {
+        /* the tick begins by returning the states removed since the last one to the pool */
+        mark_ended(inst);
+        for (uint32_t i = 0; i < inst->buffered_count; ++i)
+            sinew__state_recycled(inst, inst->buffered[i]);
+        inst->buffered_count = 0;
         /* the official WorldClock: in the order armatures joined it; one that joins during this
          * update (a child shown now) waits for the next; removed ones leave a hole until the end */
         uint32_t n = inst->clock_count;
@@ -565,6 +606,7 @@ void sinew_instance_update(sinew_instance *inst, double dt) {
     if (dt == 0.0)
         mark_ended(inst);
     inst->ev_unsealed = 0;
+    inst->recycled_count = 0; /* what is left in the pool has no undelivered event any more */
     inst->updating = false;
     if (inst->event_fn) {
         sinew_event ev;

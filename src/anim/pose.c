@@ -610,7 +610,12 @@ void sinew__clock_remove(sinew_instance *inst, uint32_t ai) {
 static void deactivate_child(sinew_instance *inst, uint32_t ci) {
     arm_inst *c = &inst->arms[ci];
     sinew__clock_remove(inst, ci);
-    c->state_count = 0; /* the official runtime resets the animation of a hidden child */
+    /* The official runtime resets the animation of a hidden child: its states go back to the
+     * pool at once (the events they queued in this update, not yet delivered, then name no
+     * animation, or the state that takes the object next: sinew_instance.recycled). */
+    for (uint32_t k = 0; k < c->state_count; ++k)
+        sinew__state_recycled(inst, c->states[k].serial);
+    c->state_count = 0;
     c->last_state = -1;
 }
 

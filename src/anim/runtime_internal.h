@@ -10,6 +10,7 @@
 #define SINEW_STATE_MAX 1024   /* ... and the most an instance option may ask for */
 #define SINEW_ACTION_CAP 16    /* queued play actions per armature per update */
 #define SINEW_EVENT_CAP 64     /* queued events per instance */
+#define SINEW_RECYCLE_CAP 32   /* recycled states tracked for their undelivered events */
 #define SINEW_MAX_DEPTH 8      /* child armature nesting */
 
 double sinew__js_round(double v);
@@ -171,6 +172,15 @@ struct sinew_instance {
     uint32_t clock_count;
     sinew_event *events;       /* ring of SINEW_EVENT_CAP */
     uint32_t ev_serial[SINEW_EVENT_CAP];  /* state serial of each queued event */
+    uint32_t ev_state_arm[SINEW_EVENT_CAP]; /* the armature holding that state */
+    /* The official runtime recycles an AnimationState object (its pool: last in, first out) and
+     * an event still undelivered reads the name of whatever state the object is then: "" in the
+     * pool, a new state's name once reused. Removed states wait in `buffered` until the next clock
+     * tick returns them to the pool; a hidden child's states go to the pool at once. `recycled`
+     * is the top of the pool since the last delivery, newest last (older entries have no
+     * undelivered events, so they do not matter). */
+    uint32_t buffered[SINEW_RECYCLE_CAP], buffered_count;
+    uint32_t recycled[SINEW_RECYCLE_CAP], recycled_count;
     uint32_t ev_unsealed;      /* the newest this many queued events are from the running update;
                                   the older ones were delivered at the end of one: frozen */
     uint32_t next_serial;
@@ -205,6 +215,12 @@ void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t s
 void sinew__sort_zorder(arm_inst *arm, const float *order);
 void sinew__slot_update_display_data(arm_inst *arm, uint32_t slot);
 void sinew__clock_add(sinew_instance *inst, uint32_t ai);
+/* the state pool of the official runtime, for the names undelivered events report (see
+ * sinew_instance.recycled): a state removed (buffered until the next tick), one returned to the
+ * pool now, a new state taking the newest object from the pool */
+void sinew__state_buffered(sinew_instance *inst, uint32_t serial);
+void sinew__state_recycled(sinew_instance *inst, uint32_t serial);
+void sinew__state_reused(sinew_instance *inst, uint32_t ai, const anim_state *st);
 void sinew__clock_remove(sinew_instance *inst, uint32_t ai);
 void sinew__sort_draw_order(arm_inst *arm);
 
