@@ -15,7 +15,7 @@ const char sinew_cmd_bench_help[] = "benchmark instance updates (ns per update) 
 
 static const char usage_text[] =
     "usage: sinew bench FILE --animation NAME [--armature NAME] [--skin NAME] [--instances N]\n"
-    "                   [--ticks T] [--runs R] [--drawlist [--atlas TEX]] [--json]\n"
+    "                   [--ticks T] [--runs R] [--drawlist [--atlas TEX]] [--cache-fps N] [--json]\n"
     "       sinew bench FILE --load [--atlas TEX | --no-atlas] [--runs R] [--json]\n"
     "Builds N instances playing NAME looping, out of phase (start at i*0.0371 s mod duration),\n"
     "warms up max(120, 20000/N) ticks, then times R runs of T ticks of update(1/60) each\n"
@@ -24,6 +24,8 @@ static const char usage_text[] =
     "data the skin overlaid on the default skin; for an XML rig the armature NAME@SKIN.\n"
     "--drawlist: each update is followed by building the instance's draw list (sinew_instance_drawlist)\n"
     "with the atlas (--atlas, else the one found beside FILE), timed with it.\n"
+    "--cache-fps N: the instances share one frame cache at N frames per second (the official\n"
+    "cacheFrameRate; JSON adds cache_fps and cache_memory).\n"
     "--load: reads FILE and its atlas (--atlas, else the one sinew finds beside FILE) into memory\n"
     "once, then times R loads (default 20) of both from memory: parse + build, as bench-cpp load\n"
     "times parseDragonBonesData + parseTextureAtlasData. Prints min and median ms, and the\n"
@@ -246,6 +248,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     const char *file = NULL, *anim = NULL, *armature = NULL, *skin = NULL, *atlas = NULL;
     long n = 100, ticks = 300, runs = -1;
     bool json = false, load = false, no_atlas = false, drawlist = false;
+    double cache_fps = 0.0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         bool v = i + 1 < argc;
@@ -273,6 +276,11 @@ int sinew_cmd_bench(int argc, char **argv) {
                 return cli_usage_error("bench", "--runs must be 1..1000");
         } else if (strcmp(a, "--load") == 0) {
             load = true;
+        } else if (strcmp(a, "--cache-fps") == 0 && v) {
+            char *end;
+            cache_fps = strtod(argv[++i], &end);
+            if (*end || !(cache_fps > 0.0) || cache_fps > 1000.0)
+                return cli_usage_error("bench", "--cache-fps must be a number in (0, 1000]");
         } else if (strcmp(a, "--drawlist") == 0) {
             drawlist = true;
         } else if (strcmp(a, "--json") == 0) {
@@ -378,6 +386,13 @@ int sinew_cmd_bench(int argc, char **argv) {
     io.atlas = at;
     int rc = SINEW_EXIT_OK;
     size_t mem = 0;
+    sinew_frame_cache *cache = NULL;
+    if (cache_fps > 0.0 && sinew_frame_cache_create(data, cache_fps, NULL, &cache, &err) != SINEW_OK) {
+        cli_print_error(file, &err);
+        rc = cli_exit_code(err.code);
+        n = 0;
+    }
+    io.frame_cache = cache;
     for (long i = 0; i < n; ++i) {
         if (sinew_instance_create(data, &io, &inst[i], &err) != SINEW_OK) {
             cli_print_error(file, &err);
@@ -424,9 +439,12 @@ int sinew_cmd_bench(int argc, char **argv) {
         if (json) {
             printf("{\"ns_per_update\":%.1f,\"ns_per_update_median\":%.1f,\"ns_per_bone\":%.2f,\"bones\":%u,"
                    "\"slots\":%u,\"instances\":%ld,\"ticks\":%ld,\"runs\":%ld,\"events_per_update\":%.4f,"
-                   "\"memory_per_instance\":%zu,\"drawlist_vertices\":%.1f}\n",
+                   "\"memory_per_instance\":%zu,\"drawlist_vertices\":%.1f",
                    mn, med, per_bone, bones, info.slot_count, n, ticks, runs, ev_per_update, mem,
                    drawlist ? dl_per_update : 0.0);
+            if (cache)
+                printf(",\"cache_fps\":%g,\"cache_memory\":%zu", cache_fps, sinew_frame_cache_memory(cache));
+            printf("}\n");
         } else {
             printf("%s %s/%s: %ld instances, %ld runs x %ld ticks of update(1/60)%s\n", file, info.name, ni.name,
                    n, runs, ticks, drawlist ? " + draw list" : "");
@@ -437,12 +455,16 @@ int sinew_cmd_bench(int argc, char **argv) {
             printf("  events made per update: %.4f (polled and dropped)\n", ev_per_update);
             if (drawlist)
                 printf("  each update also built the draw list: %.1f vertices\n", dl_per_update);
+            if (cache)
+                printf("  frame cache at %g fps: %zu bytes, %u cache frames filled\n", cache_fps,
+                       sinew_frame_cache_memory(cache), sinew_frame_cache_filled(cache));
             printf("  load (parse + build, from the file): %.3f ms (sinew bench FILE --load for a steady figure)\n",
                    load_ms);
         }
     }
     for (long i = 0; i < n; ++i)
         sinew_instance_destroy(inst[i]);
+    sinew_frame_cache_destroy(cache);
     free(inst);
     free(run_ns);
     sinew_atlas_destroy(at);

@@ -14,9 +14,9 @@ const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference o
 
 static const char usage_text[] =
     "usage: sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
-    "                   [--fps N] [--frames N] [--precision N] [--out FILE]\n"
+    "                   [--fps N] [--frames N] [--cache-fps N] [--precision N] [--out FILE]\n"
     "       sinew poses FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--precision N]\n"
-    "                   [--max-states N] [--states] [--out FILE]\n"
+    "                   [--max-states N] [--states] [--cache-fps N] [--out FILE]\n"
     "Samples every chosen animation on a fresh instance: sample 0 after a zero-time update,\n"
     "then one sample per 1/fps step (default fps: the armature's frame rate; default frames:\n"
     "round(duration*fps)+1). Output: the oracle's pose-dump JSON (stdout or --out).\n"
@@ -27,6 +27,8 @@ static const char usage_text[] =
     "one animation entry per scenario, named after it, under its armature. --max-states: the\n"
     "animation states an armature may hold (default 16); going past it is reported. --states adds\n"
     "each sample's animation states (name, layer, times, weight, fade) to the dump.\n"
+    "--cache-fps N: the official frame cache at N frames per second, shared by every instance of\n"
+    "the run (poses match the official runtime's cacheFrameRate = N).\n"
     "Exit codes: 0 ok, 1 usage, 2 bad input (file, script or name), 3 I/O.\n";
 
 typedef struct out_ctx {
@@ -217,6 +219,8 @@ typedef struct opts {
     long frames;
     int precision;
     uint32_t max_states;
+    double cache_fps;
+    sinew_frame_cache *cache; /* made from cache_fps once the data is loaded */
     bool states;
 } opts;
 
@@ -272,6 +276,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         io.armature = ai.name;
         io.skin = overlay;
         io.atlas = atlas;
+        io.frame_cache = op->cache;
         sinew_error err;
         memset(&err, 0, sizeof err);
         if (ai.animation_count == 0) {
@@ -429,6 +434,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
     io.skin = overlay;
     io.atlas = atlas;
     io.max_states = op->max_states;
+    io.frame_cache = op->cache;
     sinew_instance *inst = NULL;
     if (sinew_instance_create(data, &io, &inst, &err) != SINEW_OK) {
         cli_print_error(op->file, &err);
@@ -553,6 +559,12 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.script = argv[++i];
         else if (strcmp(a, "--states") == 0)
             op.states = true;
+        else if (strcmp(a, "--cache-fps") == 0 && has_val) {
+            char *end;
+            op.cache_fps = strtod(argv[++i], &end);
+            if (*end || !(op.cache_fps > 0.0) || op.cache_fps > 1000.0)
+                return cli_usage_error("poses", "--cache-fps must be a number in (0, 1000]");
+        }
         else if (strcmp(a, "--max-states") == 0 && has_val) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -663,6 +675,11 @@ int sinew_cmd_poses(int argc, char **argv) {
             }
         }
     }
+    if (rc == SINEW_EXIT_OK && op.cache_fps > 0.0 &&
+        sinew_frame_cache_create(data, op.cache_fps, NULL, &op.cache, &err) != SINEW_OK) {
+        cli_print_error(op.file, &err);
+        rc = cli_exit_code(err.code);
+    }
     if (rc == SINEW_EXIT_OK) {
         FILE *f = stdout;
         sinew_atomic_file *af = NULL;
@@ -688,6 +705,7 @@ int sinew_cmd_poses(int argc, char **argv) {
             }
         }
     }
+    sinew_frame_cache_destroy(op.cache);
     sinew_script_destroy(script);
     sinew_atlas_destroy(atlas);
     sinew_data_destroy(data);

@@ -48,6 +48,30 @@ extern "C" {
 typedef struct sinew_instance sinew_instance;
 
 /** Options for sinew_instance_create. Zero-initialise, then set what you need. */
+/**
+ * A frame cache: the official runtime's `cacheFrameRate`. With one, an armature that plays a
+ * single animation, fully faded in, samples it only at multiples of half a cache frame, updates
+ * its bones and slots only when the cache frame changes, and takes the bones of a cache frame from
+ * the cache when an instance computed that frame before (docs/runtime.md, "Frame cache"). Poses
+ * then match the official runtime run with the same cacheFrameRate, not the uncached one.
+ *
+ * The cache belongs to one sinew_data and is shared by every instance created with it (of any of
+ * its armatures); it holds every cache frame of every animation, allocated here once, so that
+ * updates still never allocate. It is written during updates: instances sharing a cache must be
+ * updated from one thread at a time.
+ */
+typedef struct sinew_frame_cache sinew_frame_cache;
+
+/** Creates an empty cache for `data` at `fps` cache frames per second (0 < fps <= 1000). The
+ *  data must outlive it; destroy it after the instances that use it. */
+sinew_status sinew_frame_cache_create(const struct sinew_data *data, double fps, const sinew_allocator *allocator,
+                                      sinew_frame_cache **out, sinew_error *err);
+void sinew_frame_cache_destroy(sinew_frame_cache *cache);
+/** Bytes the cache holds. */
+size_t sinew_frame_cache_memory(const sinew_frame_cache *cache);
+/** Cache frames filled so far, over all armatures and animations. */
+uint32_t sinew_frame_cache_filled(const sinew_frame_cache *cache);
+
 typedef struct sinew_instance_options {
     const char *armature;              /**< armature name; NULL = the first armature */
     const char *skin;                  /**< skin overlaid on the default skin; NULL/"" = none */
@@ -56,6 +80,7 @@ typedef struct sinew_instance_options {
     uint32_t max_states;               /**< animation states each armature may hold, fading ones
                                             included; 0 = 16 (at most 1024). Each costs memory
                                             for the largest animation's timelines. */
+    sinew_frame_cache *frame_cache;    /**< optional: a cache made for the same data (NULL = none) */
 } sinew_instance_options;
 
 /**

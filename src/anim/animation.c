@@ -1100,7 +1100,8 @@ static void state_fade_out(anim_state *st, double t, bool pause) {
     st->fade_time = st->fade_total_time * (1.0 - st->fade_progress);
 }
 
-static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, double passed) {
+static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, double passed,
+                          const sinew_cache_animation *cache) {
     arm_inst *arm = &inst->arms[ai];
     if (st->fade_state != 0 || st->sub_fade_state != 0)
         advance_fade_time(inst, ai, st, passed);
@@ -1120,6 +1121,30 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     st->weight_result = st->weight * st->fade_progress;
     if (st->action_tl.play_state <= 0)
         action_tl_update(&c, time);
+    /* The frame cache (the official AnimationState.advanceTime with a cacheFrameRate): a lone
+     * state, faded in, plays at multiples of half a cache frame; on the cache frame the armature
+     * is already on, no timeline runs; on one computed before, the bone timelines do not run and
+     * the bones come from the cache. */
+    bool update_timelines = true, update_bone_timelines = true;
+    if (cache && st->fade_state == 0) {
+        double interval = (double)cache->rate * 2.0;
+        st->action_tl.current_time = floor(st->action_tl.current_time * interval) / interval;
+        double fi = floor(st->action_tl.current_time * (double)cache->rate);
+        int32_t idx = fi > 0.0 ? (fi < (double)(cache->frames - 1) ? (int32_t)fi : (int32_t)cache->frames - 1) : 0;
+        if (arm->cache_frame_index == idx) {
+            update_timelines = update_bone_timelines = false;
+        } else {
+            arm->cache_frame_index = idx;
+            arm->cache_values = cache->values + (size_t)idx * arm->bone_count * SINEW_CACHE_BONE_VALUES;
+            if (cache->filled[idx]) {
+                update_bone_timelines = false;
+                arm->cache_mode = CACHE_READ;
+            } else {
+                cache->filled[idx] = 1;
+                arm->cache_mode = CACHE_WRITE;
+            }
+        }
+    }
     {
         double f = floor(st->action_tl.current_time * c.frame_rate);
         c.follow_frame = f > 0.0 ? (f < (double)c.anim->frame_count ? (uint32_t)f : c.anim->frame_count) : 0;
@@ -1129,12 +1154,12 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         zorder_tl_update(&c, time);
     /* bone timelines, blended per bone. A lone state at a steady weight (no fade, no pose
      * timelines) whose timelines of a bone did not change leaves that bone's pose as it is. */
-    uint32_t nb = st->bone_tl_count;
+    uint32_t nb = update_bone_timelines ? st->bone_tl_count : 0;
     bool fading_out = st->fade_state > 0;
     bool fading = st->fade_state != 0 || st->sub_fade_state != 0;
     bool steady = arm->state_count == 1 && st->bones_applied && !st->pose_active && !fading &&
                   st->weight_result == st->applied_weight;
-    if (steady && st->bones_direct && st->weight_result == 1.0) {
+    if (steady && st->bones_direct && st->weight_result == 1.0 && nb > 0) {
         /* each changed timeline writes its own two channels into the pose */
         bones_direct_advance(&c, time);
         nb = 0;
@@ -1176,8 +1201,10 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     st->bones_applied = arm->state_count == 1;
     st->applied_weight = st->weight_result;
     nb = st->bone_tl_count;
-    if (st->pose_active)
+    if (st->pose_active && update_bone_timelines)
         pose_bones(&c);
+    if (!update_timelines)
+        goto timelines_done;
     if (st->display_control) {
         uint32_t end = nb + st->slot_tl_count;
         for (uint32_t i = nb; i < end; ++i) {
@@ -1194,6 +1221,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
             ik_tl_update(&c, &st->tls[i], time);
     if (st->pose_active)
         pose_iks(&c, time);
+timelines_done:
     if (st->fade_state == 0) {
         if (st->sub_fade_state > 0) {
             st->sub_fade_state = 0;
@@ -1239,7 +1267,7 @@ static void animation_advance(sinew_instance *inst, uint32_t ai, double passed) 
             remove_state(inst, arm, 0);
             arm->last_state = -1;
         } else {
-            state_advance(inst, ai, st, passed);
+            state_advance(inst, ai, st, passed, arm->cache ? &arm->cache->animations[st->anim_index] : NULL);
         }
     } else if (n > 1) {
         bool removed = false;
@@ -1250,11 +1278,14 @@ static void animation_advance(sinew_instance *inst, uint32_t ai, double passed) 
                 removed = true;
                 continue;
             }
-            state_advance(inst, ai, st, passed);
+            state_advance(inst, ai, st, passed, NULL);
             ++i;
         }
         if (removed && arm->last_state < 0 && arm->state_count > 0)
             arm->last_state = (int32_t)arm->state_count - 1;
+        arm->cache_frame_index = -1;
+    } else {
+        arm->cache_frame_index = -1;
     }
 }
 
@@ -1302,13 +1333,18 @@ void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt) {
     arm_inst *arm = &inst->arms[ai];
     if (arm->lock_update)
         return;
+    int32_t prev_cache_frame = arm->cache_frame_index;
+    arm->cache_mode = CACHE_NONE;
     animation_advance(inst, ai, dt);
     if (arm->slots_dirty) {
         arm->slots_dirty = false;
         sinew__sort_draw_order(arm);
     }
-    sinew__arm_update_bones(inst, ai);
-    sinew__arm_update_slots(inst, ai);
+    /* with a frame cache, bones and slots wait while the armature stays on one cache frame */
+    if (arm->cache_frame_index < 0 || arm->cache_frame_index != prev_cache_frame) {
+        sinew__arm_update_bones(inst, ai);
+        sinew__arm_update_slots(inst, ai);
+    }
     if (arm->action_count > 0)
         run_actions(inst, ai);
 }
@@ -1413,6 +1449,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     st->anim = anim;
     st->serial = ++inst->next_serial;
     sinew__state_reused(inst, ai, st);
+    arm->cache_frame_index = -1;
     const uint32_t serial = st->serial;
     st->anim_index = anim_index;
     st->reset_to_pose = reset_to_pose;

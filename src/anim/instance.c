@@ -397,6 +397,8 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         if (ai == SINEW_INVALID_INDEX)
             return arm_names_error(data, opt->armature, err);
     }
+    if (opt && opt->frame_cache && opt->frame_cache->data != data)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "the frame cache was made for other data");
     const sinew_model_armature *top = &data->armatures[ai];
     uint32_t skin = SINEW_INVALID_INDEX;
     if (opt && opt->skin && opt->skin[0]) {
@@ -461,10 +463,13 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         inst->dl_vertex_cap = lc.dl_vertices;
         inst->dl_index_cap = lc.dl_indices;
         inst->dl_cmd_cap = lc.dl_cmds;
+        sinew_frame_cache *fc = opt ? opt->frame_cache : NULL;
         for (uint32_t i = 0; i < inst->arm_count; ++i) {
             arms[i].skin = i == 0 ? skin : SINEW_INVALID_INDEX;
             reset_arm(&arms[i]);
             arms[i].active = false;
+            arms[i].cache = fc ? &fc->armatures[arms[i].data_index] : NULL;
+            arms[i].cache_frame_index = -1;
         }
         /* The official build order: children first (setup pose), then the top armature; a
          * displayed child starts its default animation when its slot first shows it. */

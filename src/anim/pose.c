@@ -331,7 +331,56 @@ static void update_bones_no_ik(arm_inst *arm);
  * from the pose only if dirty or the parent moved, else keep the last result, IK included; then
  * mark them dirty), so a weight below 1 applies again on top of the previous solution whenever
  * nothing moved, exactly as officially. */
+/* A cache frame an instance computed before: every bone as it stored it (the official
+ * getCacheFrame); a bone counts as changed when its matrix differs from the one it had. */
+static void read_cache_frame(arm_inst *arm) {
+    const double *v = arm->cache_values;
+    for (uint32_t b = 0; b < arm->bone_count; ++b, v += SINEW_CACHE_BONE_VALUES) {
+        double *m = arm->world + (size_t)b * 6;
+        arm->bone_dirty[b] = 0;
+        if (memcmp(m, v, 6 * sizeof(double)) == 0) {
+            arm->bone_changed[b] = 0;
+            continue;
+        }
+        arm->bone_changed[b] = 1;
+        memcpy(m, v, 6 * sizeof(double));
+        memcpy(arm->global + (size_t)b * 6, v + 6, 6 * sizeof(double));
+        arm->global_valid[b] = v[12] != 0.0;
+        float *f = arm->world_f + (size_t)b * 6;
+        for (int i = 0; i < 6; ++i)
+            f[i] = (float)m[i];
+    }
+}
+
+/* The bones of a cache frame computed now, for the instances after this one (setCacheFrame). */
+static void write_cache_frame(const arm_inst *arm) {
+    double *v = arm->cache_values;
+    for (uint32_t b = 0; b < arm->bone_count; ++b, v += SINEW_CACHE_BONE_VALUES) {
+        memcpy(v, arm->world + (size_t)b * 6, 6 * sizeof(double));
+        memcpy(v + 6, arm->global + (size_t)b * 6, 6 * sizeof(double));
+        v[12] = arm->global_valid[b] ? 1.0 : 0.0;
+    }
+}
+
+static void update_bones(sinew_instance *inst, uint32_t ai);
+
 void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
+    arm_inst *arm = &inst->arms[ai];
+    if (arm->cache_mode == CACHE_READ) {
+        if (arm->blend_touched) {
+            for (uint32_t b = 0; b < arm->bone_count; ++b)
+                arm->blend[b].dirty = false;
+            arm->blend_touched = false;
+        }
+        read_cache_frame(arm);
+        return;
+    }
+    update_bones(inst, ai);
+    if (arm->cache_mode == CACHE_WRITE)
+        write_cache_frame(arm);
+}
+
+static void update_bones(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     const sinew_model_armature *d = arm->data;
     uint32_t n = arm->bone_count;

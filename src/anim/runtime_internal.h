@@ -97,6 +97,31 @@ typedef struct pending_action {
     uint32_t bone;             /* bone target, INVALID = none */
 } pending_action;
 
+/* the frame cache (frame_cache.c): per bone and cache frame, the world matrix (6), the decomposed
+ * global transform (6) and whether that decomposition is current (1) */
+#define SINEW_CACHE_BONE_VALUES 13
+
+typedef struct sinew_cache_animation {
+    uint32_t rate;             /* cache frames per second of this animation */
+    uint32_t frames;           /* cache frames it holds */
+    uint8_t *filled;           /* per frame: its bones are stored */
+    double *values;            /* frames x bones x SINEW_CACHE_BONE_VALUES */
+} sinew_cache_animation;
+
+typedef struct sinew_cache_armature {
+    sinew_cache_animation *animations; /* one per animation of the armature */
+} sinew_cache_armature;
+
+struct sinew_frame_cache {
+    const struct sinew_data *data;
+    double fps;
+    const sinew_allocator *allocator;
+    size_t size;
+    sinew_cache_armature *armatures;
+};
+
+enum { CACHE_NONE = 0, CACHE_READ, CACHE_WRITE };
+
 typedef struct arm_inst {
     const sinew_model_armature *data;
     uint32_t data_index;
@@ -105,6 +130,12 @@ typedef struct arm_inst {
     bool lock_update;
     bool zorder_dirty, slots_dirty;
     double time_scale, inherit_time_scale;
+    /* frame cache (NULL = none): the official armature _cacheFrameIndex, and what this update
+     * does with the cache frame it is on (CACHE_READ / CACHE_WRITE, at cache_values) */
+    const sinew_cache_armature *cache;
+    int32_t cache_frame_index;
+    uint8_t cache_mode;
+    double *cache_values;
     uint32_t skin;             /* overlay skin index or INVALID */
     uint32_t default_skin;     /* index of the "" skin or INVALID */
 
