@@ -8,6 +8,9 @@
 2. With ../shared: every set of $SHARED/data/dragonbones against $SHARED/data/expected (made with
    --atlas TEX --armature all --precision 9), compared by tests/lib/posecmp.py and, as a check of
    that comparator, by $SHARED/tools/posediff.py too. Without ../shared these are skipped.
+3. The frame cache (`--cache-fps`): the own fixtures' committed dumps made with the official
+   cacheFrameRate (Pip_*_cache20), and with ../shared every set against the live official runtime
+   (oracle.mjs --cache-fps) at two cache rates, 24 and 10, sampled at 60 fps.
 
 Every armature and every animation must pass at posediff's default tolerances. Arguments: names to
 run only those (own fixture or corpus names).
@@ -17,7 +20,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from testkit import (BUILD, CORPUS, SHARED, check, corpus_expected, corpus_path, finish,  # noqa: E402
-                     have_shared, own_expected, own_manifest, own_path, posecmp, posediff, sinew_poses, skip)
+                     have_shared, own_expected, own_manifest, own_path, posecmp, posediff, run_oracle, sinew_poses,
+                     skip, try_oracle)
 
 OUT = os.path.join(BUILD, "conformance")
 only = sys.argv[1:]
@@ -31,8 +35,12 @@ def own_jobs():
         fps = ["--fps", str(e["fps"])] if "fps" in e else []
         jobs.append((e["name"], e["expected"], own_path(e["skeleton"]), own_path(e["atlas"]), fps))
     for e in m["extra"]:
-        fps = ["--fps", str(e["fps"])] if "fps" in e else []
-        jobs.append((e["name"], e["name"], own_path(e["skeleton"]), own_path(e.get("atlas")), fps))
+        args = ["--fps", str(e["fps"])] if "fps" in e else []
+        if "animation" in e:
+            args += ["--armature", e["armature"], "--animation", e["animation"]]
+        if "cache_fps" in e:  # the official frame cache
+            args += ["--cache-fps", str(e["cache_fps"])]
+        jobs.append((e["name"], e["name"], own_path(e["skeleton"]), own_path(e.get("atlas")), args))
     for e in m["xml_dumps"]:
         fps = ["--fps", str(e["fps"])] if "fps" in e else []
         jobs.append((e["name"], e["name"], own_path(e["rig"]), None, fps))
@@ -68,4 +76,15 @@ else:
     check(listed == sorted(CORPUS), f"testkit.CORPUS lists the shared sets: {listed}")
     for name in corpus:
         run_one(name, corpus_expected(name), corpus_path(name, 0), corpus_path(name, 1), [], also_posediff=True)
+    # the frame cache against the live official runtime
+    odir = try_oracle(2 * len(corpus), "frame-cache runs against the live official runtime") if corpus else None
+    for name in corpus if odir else []:
+        ske, tex = corpus_path(name, 0), corpus_path(name, 1)
+        for rate in ("24", "10"):
+            label = f"{name}_cache{rate}"
+            args = ["--fps", "60", "--cache-fps", rate]
+            expected = os.path.join(OUT, label + ".expected.json")
+            ok, err = run_oracle(odir, ske, expected, "--armature", "all", *((["--atlas", tex] if tex else []) + args))
+            if check(ok, f"{label}: the official runtime ran ({err[-300:]})"):
+                run_one(label, expected, ske, tex, args)
 finish()

@@ -65,6 +65,16 @@ if r.returncode == 0:
     check(j["runs"] == 3 and j["ske_bytes"] == os.path.getsize(PIP) and j["atlas_bytes"] > 0
           and 0 < j["ms_min"] <= j["ms_median"] and j["ske_ms_min"] <= j["ms_min"] and j["data_bytes"] > 0,
           "bench --load json values: " + r.stdout)
+# --cache-fps: a frame cache shared by the instances (its poses: cli.conformance)
+r = run("bench", PIP, "--animation", "idle", "--instances", "3", "--ticks", "20", "--runs", "1", "--cache-fps", "24",
+        "--json")
+check(r.returncode == 0, "bench --cache-fps runs: " + r.stderr)
+if r.returncode == 0:
+    j = json.loads(r.stdout)
+    check(j.get("cache_fps") == 24 and j.get("cache_memory", 0) > 0, "bench --cache-fps json: " + r.stdout)
+for bad in ("0", "-5", "abc", "5000"):
+    r = run("poses", PIP, "--cache-fps", bad)
+    check(r.returncode == 1 and "--cache-fps" in r.stderr, f"poses --cache-fps {bad} is a usage error: {r.stderr}")
 r = run("bench", PIP, "--load", "--animation", "hop")
 check(r.returncode == 1, "bench --load refuses --animation")
 r = run("bench", PIP, "--animation", "fly")
