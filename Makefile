@@ -62,7 +62,7 @@ fuzz: deps
 
 fuzz-scenarios: deps build
 	@cd tests && SINEW=$(abspath $(BUILD))/sinew POSECMP=$(abspath $(BUILD))/tests/posecmp \
-	  BUILD=$(abspath $(BUILD)) SRC=$(CURDIR) python3 cli/scenarios.py --random-only --seeds $(SEEDS) --first $(FIRST)
+	  BUILD=$(abspath $(BUILD)) SRC=$(CURDIR) python3 cli/scenarios.py --random-only --seeds $(SEEDS) --first $(FIRST) --jobs $(JOBS)
 
 demo: deps build
 	@sh examples/demo.sh $(BUILD)/sinew

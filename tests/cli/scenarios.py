@@ -16,10 +16,11 @@ A script on an own fixture is compared with its official dump committed by `make
 (tests/fixtures/own/expected/scenarios_FILE.poses.json; oracle_fixtures checks it is current),
 so that part runs on a bare clone; the rest needs $SHARED and is skipped without it.
 
-usage: scenarios.py [--seeds N] [--first K] [--set NAME]... [--random-only]
-(defaults: 10 seeds from 1, under ASan+UBSan 2). `make fuzz-scenarios SEEDS=N [FIRST=K]` runs
+usage: scenarios.py [--seeds N] [--first K] [--set NAME]... [--random-only] [--jobs J]
+(defaults: 10 seeds from 1, under ASan+UBSan 2; 1 job). `make fuzz-scenarios SEEDS=N [FIRST=K]` runs
 the random part with more seeds. A script that differs is kept in $BUILD/scenarios/ to rerun.
 """
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -52,6 +53,11 @@ def compare(expected, actual, label):
     if not check(bool(lines) and lines[-1].startswith("posecmp:"),
                  f"{label}: posecmp failed ({r.returncode}): {(r.stderr or r.stdout).strip()[:400]}"):
         return 0, 1
+    return compare_lines(lines, label)
+
+
+def compare_lines(lines, label):
+    """One check per scenario of a posecmp --quiet output; returns (matched, differing)."""
     block = []
     for line in lines[:-1] + ["FAIL"]:
         if line.startswith(("FAIL", "ok")):
@@ -65,6 +71,57 @@ def compare(expected, actual, label):
     for _ in range(ok):
         check(True, "")
     return ok, bad
+
+
+def run_batch(odir, gen, chunk, last, char):
+    """One batch (seeds chunk..last-1 of a character) through both sides, in a worker thread.
+    Returns (errors, posecmp output lines or None); the checks are made by the caller."""
+    name, ske, tex = char
+    out_dir = os.path.join(BUILD, "scenarios")
+    os.makedirs(out_dir, exist_ok=True)
+    tmp = os.path.join(out_dir, f"{name}.{chunk}.gen.json")
+    scenarios, errors = [], []
+    for seed in range(chunk, last):
+        r = subprocess.run([sys.executable, gen, ske, tmp, str(seed)], capture_output=True, text=True)
+        if r.returncode != 0:
+            errors.append(f"{name}: scenario_gen.py seed {seed} failed: {r.stderr.strip()[:300]}")
+            continue
+        for s in json.load(open(tmp))["scenarios"]:
+            s["name"] = f"seed{seed}:{s['name']}"
+            scenarios.append(s)
+    if os.path.exists(tmp):
+        os.remove(tmp)
+    if not scenarios:
+        return errors, None
+    script = os.path.join(out_dir, f"{name}.{chunk}.script.json")
+    json.dump({"scenarios": scenarios}, open(script, "w"))
+    pair, err = run_pair_quiet(odir, ske, tex, script, f"{name}.{chunk}")
+    if not pair:
+        return errors + [err], None
+    r = subprocess.run([POSECMP, *pair, "--quiet"], capture_output=True, text=True)
+    for p in pair:
+        os.remove(p)
+    lines = r.stdout.splitlines()
+    if not lines or not lines[-1].startswith("posecmp:"):
+        return errors + [f"{name}: posecmp failed ({r.returncode}): {(r.stderr or r.stdout).strip()[:400]}"], None
+    if lines[-1].split()[3] == "0":
+        os.remove(script)
+    return errors, lines
+
+
+def run_pair_quiet(odir, ske, tex, script, tag):
+    """run_pair for a worker thread: ((expected, actual), None) or (None, error)."""
+    out_dir = os.path.join(BUILD, "scenarios")
+    exp, act = os.path.join(out_dir, tag + ".expected.json"), os.path.join(out_dir, tag + ".sinew.json")
+    atlas = ["--atlas", tex] if tex else []
+    r = subprocess.run(["node", os.path.join(odir, "scenario.mjs"), ske, script, *atlas, "--precision", "9",
+                        "--out", exp], capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, f"{tag}: scenario.mjs failed: {r.stderr.strip()[:400]}"
+    r = run_sinew("poses", ske, "--script", script, *atlas, "--precision", "9", "--out", act)
+    if r.returncode != 0:
+        return None, f"{tag}: sinew poses --script exited {r.returncode}: {r.stderr.strip()[:400]}"
+    return (exp, act), None
 
 
 def run_pair(odir, ske, tex, script, tag):
@@ -84,7 +141,7 @@ def run_pair(odir, ske, tex, script, tag):
 
 
 def main(argv):
-    seeds, first, only, hand = None, 1, [], True
+    seeds, first, only, hand, jobs = None, 1, [], True, 1
     i = 0
     while i < len(argv):
         if argv[i] == "--seeds":
@@ -99,6 +156,9 @@ def main(argv):
         elif argv[i] == "--random-only":
             hand = False
             i += 1
+        elif argv[i] == "--jobs":
+            jobs = max(1, int(argv[i + 1]))
+            i += 2
         else:
             print(__doc__)
             return 1
@@ -145,39 +205,30 @@ def main(argv):
             print(f"hand-written {fn}: {ok} scenarios match, {bad} differ", flush=True)
             total_ok, total_bad = total_ok + ok, total_bad + bad
     # random scenarios: the seeds of a character in batches of CHUNK, one script (so one run of each
-    # side) per batch
+    # side) per batch; batches go seed-major (every character gets the first seeds before any gets
+    # the next), `jobs` at a time, so a long run stopped early has covered every character alike
+    chars = []
     for name in sorted(os.listdir(root)):
         folder = os.path.join(root, name)
-        if not os.path.isdir(folder) or (only and name not in only):
-            continue
-        ske, tex = find_files(folder)
-        tmp = os.path.join(BUILD, "scenarios", name + ".gen.json")
-        os.makedirs(os.path.dirname(tmp), exist_ok=True)
-        set_ok = set_bad = 0
-        for chunk in range(first, first + seeds, CHUNK):
-            scenarios = []
-            last = min(chunk + CHUNK, first + seeds)
-            for seed in range(chunk, last):
-                r = subprocess.run([sys.executable, gen, ske, tmp, str(seed)], capture_output=True, text=True)
-                if not check(r.returncode == 0, f"{name}: scenario_gen.py seed {seed} failed: {r.stderr.strip()[:300]}"):
-                    continue
-                for s in json.load(open(tmp))["scenarios"]:
-                    s["name"] = f"seed{seed}:{s['name']}"
-                    scenarios.append(s)
-            if not scenarios:
-                continue
-            script = os.path.join(BUILD, "scenarios", f"{name}.{chunk}.script.json")
-            json.dump({"scenarios": scenarios}, open(script, "w"))
-            pair = run_pair(odir, ske, tex, script, f"{name}.{chunk}")
-            if pair:
-                ok, bad = compare(*pair, name)
-                set_ok, set_bad = set_ok + ok, set_bad + bad
-                for p in pair:
-                    os.remove(p)
-                if bad == 0:
-                    os.remove(script)
-        print(f"{name}: seeds {first}..{first + seeds - 1}: {set_ok} scenarios match, {set_bad} differ", flush=True)
-        total_ok, total_bad = total_ok + set_ok, total_bad + set_bad
+        if os.path.isdir(folder) and (not only or name in only):
+            chars.append((name,) + find_files(folder))
+    batches = [(chunk, min(chunk + CHUNK, first + seeds), c) for chunk in range(first, first + seeds, CHUNK)
+               for c in chars]
+    per_char = {c[0]: [0, 0] for c in chars}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for (chunk, last, (name, _, _)), res in zip(batches, pool.map(lambda b: run_batch(odir, gen, *b), batches)):
+            errors, lines = res
+            for e in errors:
+                check(False, e)
+            ok, bad = (compare_lines(lines, name) if lines is not None else (0, 0))
+            per_char[name][0] += ok
+            per_char[name][1] += bad
+            total_ok, total_bad = total_ok + ok, total_bad + bad
+            if jobs > 1 or seeds > CHUNK:  # a long run: progress per batch
+                print(f"{name}: seeds {chunk}..{last - 1}: {ok} scenarios match, {bad} differ "
+                      f"(all so far: {total_ok} match, {total_bad} differ)", flush=True)
+    for name, (ok, bad) in per_char.items():
+        print(f"{name}: seeds {first}..{first + seeds - 1}: {ok} scenarios match, {bad} differ", flush=True)
     print(f"scenarios: {total_ok} match the official runtime, {total_bad} differ")
     finish()
 
