@@ -110,7 +110,7 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
             continue;
         const sinew_model_region *r = NULL;
         if (atlas) {
-            uint32_t ri = sinew__atlas_find_region(atlas, dd->path ? dd->path : dd->name);
+            uint32_t ri = a->display_region[disp];
             if (ri != SINEW_INVALID_INDEX)
                 r = &atlas->regions[ri];
         }

@@ -149,6 +149,7 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->deform = carve(cv, deform_total, sizeof(float));
     a->mesh_out = carve(cv, deform_total, sizeof(float));
     a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
+    a->display_region = carve(cv, d->display_count, sizeof(uint32_t));
     uint32_t tl_cap = d->max_anim_timelines + 1;
     a->state_cap = lc->state_cap;
     a->states = carve(cv, lc->state_cap, sizeof(anim_state));
@@ -465,6 +466,14 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         inst->dl_cmd_cap = lc.dl_cmds;
         sinew_frame_cache *fc = opt ? opt->frame_cache : NULL;
         for (uint32_t i = 0; i < inst->arm_count; ++i) {
+            /* the atlas region of each display, looked up once for the draw list */
+            const sinew_model_armature *d = arms[i].data;
+            for (uint32_t k = 0; k < d->display_count; ++k) {
+                const sinew_model_display *dd = &d->displays[k];
+                arms[i].display_region[k] =
+                    inst->atlas ? sinew__atlas_find_region(inst->atlas, dd->path ? dd->path : dd->name)
+                                : SINEW_INVALID_INDEX;
+            }
             arms[i].skin = i == 0 ? skin : SINEW_INVALID_INDEX;
             reset_arm(&arms[i]);
             arms[i].active = false;

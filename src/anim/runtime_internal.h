@@ -132,6 +132,7 @@ typedef struct arm_inst {
     double time_scale, inherit_time_scale;
     /* frame cache (NULL = none): the official armature _cacheFrameIndex, and what this update
      * does with the cache frame it is on (CACHE_READ / CACHE_WRITE, at cache_values) */
+    uint32_t *display_region;  /* per display of the data: its atlas region (or INVALID) */
     const sinew_cache_armature *cache;
     int32_t cache_frame_index;
     uint8_t cache_mode;
