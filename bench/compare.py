@@ -48,6 +48,9 @@ GOALS = [  # (set, armature, animation, N, how many times faster than CPP sinew 
     ("you_xin_body_5.5", "body", "idle", 100, 3.0),
     ("you_xin_body_5.5", "body", "idle", 1000, 5.0),
 ]
+# the frame cache (both sides at the same cache rate): (set, armature, animation, N, cache fps,
+# goal against CPP without its cache, goal against CPP with it)
+CACHE_GOALS = [("you_xin_body_5.5", "body", "idle", 1000, 24, 10.0, 2.0)]
 
 
 def log(msg):
@@ -166,6 +169,8 @@ def main():
     work = []  # (key, kind, ...)
     for setdir, arm, anim, n, _ in GOALS:
         work.append(("update", setdir, arm, anim, n))
+    for setdir, arm, anim, n, fps, _, _ in CACHE_GOALS:
+        work.append(("cache", setdir, arm, anim, n, fps))
     for ch in CHARACTERS:
         for n in ((100,) if a.quick else (1, 100, 1000)):
             w = ("update", ch[0], ch[3], ch[4], n)
@@ -184,11 +189,12 @@ def main():
             cmd += ["--atlas", tex] if ch[2] else ["--no-atlas"]
             j = run_json(cmd, env=NOTRIM if w[2] == "notrim" else None)
             return j["ms_min"], j
-        _, setdir, arm, anim, n = w
+        setdir, arm, anim, n = w[1:5]
         ch = chars[setdir]
         ske, _ = paths(ch[0], ch[1], ch[2])
+        cache = ["--cache-fps", str(w[5])] if w[0] == "cache" else []
         j = run_json([sinew, "bench", ske, "--armature", arm, "--animation", anim, "--instances", str(n),
-                      "--ticks", str(ticks_for(n, a.quick)), "--runs", str(runs), "--json"])
+                      "--ticks", str(ticks_for(n, a.quick)), "--runs", str(runs), "--json", *cache])
         return j["ns_per_update"], j
 
     def run_cpp(w):
@@ -199,9 +205,10 @@ def main():
                 return None, {}
             j = run_json([cpp, "load", ske, tex, "--runs", "20"], env=NOTRIM if w[2] == "notrim" else None)
             return j["ms_min"], j
-        _, setdir, arm, anim, n = w
+        setdir, arm, anim, n = w[1:5]
+        cache = ["--cache-fps", str(w[5])] if w[0] == "cache" else []
         j = run_json([cpp, "update", ske, tex, arm, anim, str(n), "--adapter", "compute",
-                      "--ticks", str(ticks_for(n, a.quick)), "--runs", str(runs)])
+                      "--ticks", str(ticks_for(n, a.quick)), "--runs", str(runs), *cache])
         return j["ns_min"], j
 
     def run_js(w):
@@ -267,6 +274,15 @@ def main():
 
     for setdir, arm, anim, n, goal in GOALS:
         row(("update", setdir, arm, anim, n), goal)
+    for setdir, arm, anim, n, fps, g_nocache, g_cache in CACHE_GOALS:
+        cw, uw = ("cache", setdir, arm, anim, n, fps), ("update", setdir, arm, anim, n)
+        s_c, c_c, c_u = best(res[cw]["sinew"]), best(res[cw]["cpp"]), best(res[uw]["cpp"]) if uw in res else None
+        r1, r2 = ratio(c_u, s_c), ratio(c_c, s_c)
+        lines.append(f"| {setdir} {arm} `{anim}`, frame cache {fps} fps (CPP column: CPP with its cache) | {n} | "
+                     f"{ticks_for(n, a.quick)} | {fmt(s_c)} | {fmt(c_c)} | – | {fmt(r2, 2)}× | | "
+                     f"≥ {g_cache:g}× CPP cached: {'met' if r2 and r2 >= g_cache else 'not met'}; "
+                     f"≥ {g_nocache:g}× CPP uncached ({fmt(c_u)} ns, {fmt(r1, 1)}×): "
+                     f"{'met' if r1 and r1 >= g_nocache else 'not met'} |")
     lines.append("| *every shared character, first animation* | | | | | | | | |")
     for w in work:
         if w[0] == "update" and not any(w == ("update", g[0], g[1], g[2], g[3]) for g in GOALS):
