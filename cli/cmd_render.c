@@ -40,6 +40,7 @@ static const char usage_text[] =
     "  --skin NAME       skin overlaid on the default skin (an XML rig: its armature NAME@SKIN)\n"
     "  --fps N           frames per second (default: the data's frame rate)\n"
     "  --loops N         plays of the animation (default 1: a looping animation plays once through)\n"
+    "  --cache-fps N     the official frame cache at N frames per second (poses snap to it)\n"
     "  --scale S         pixels per data unit (default 1)\n"
     "  --size WxH        fixed output size (default: fit the bounds of every frame)\n"
     "  --origin X,Y      pixel of the armature origin with --size (default: centre the bounds)\n"
@@ -56,7 +57,7 @@ typedef enum out_kind { OUT_PNG, OUT_SEQUENCE, OUT_SHEET, OUT_GIF, OUT_WEBP, OUT
 
 typedef struct render_opts {
     const char *file, *atlas, *armature, *animation, *skin, *out;
-    double fps;
+    double fps, cache_fps;
     long loops;
     float scale, padding;
     bool have_size, have_origin, have_frame, have_quality, sheet, dither, quiet;
@@ -220,6 +221,9 @@ static int parse_args(int argc, char **argv, render_opts *o) {
         else if (strcmp(a, "--fps") == 0) {
             if (!parse_double(v, &o->fps) || o->fps <= 0.0 || o->fps > 1000.0)
                 return cli_usage_error(cmd, "--fps wants a number in (0, 1000], not '%s'", v);
+        } else if (strcmp(a, "--cache-fps") == 0) {
+            if (!parse_double(v, &o->cache_fps) || o->cache_fps <= 0.0 || o->cache_fps > 1000.0)
+                return cli_usage_error(cmd, "--cache-fps wants a number in (0, 1000], not '%s'", v);
         } else if (strcmp(a, "--loops") == 0) {
             if (!parse_long(v, &o->loops) || o->loops < 1 || o->loops > 10000)
                 return cli_usage_error(cmd, "--loops wants a whole number from 1 to 10000, not '%s'", v);
@@ -295,6 +299,7 @@ typedef struct job {
     out_kind kind;
     cli_rig rig;               /* the rig, its atlas and texture pages */
     sinew_instance *inst;
+    sinew_frame_cache *cache;  /* --cache-fps */
     sinew_renderer *renderer;
     sinew_framebuffer fb;
     char anim_name[512];
@@ -312,6 +317,7 @@ static void job_free(job *j) {
     sinew_framebuffer_free(&j->fb);
     sinew_renderer_destroy(j->renderer);
     sinew_instance_destroy(j->inst);
+    sinew_frame_cache_destroy(j->cache);
     cli_rig_free(&j->rig);
 }
 
@@ -417,6 +423,10 @@ static int start_instance(job *j) {
     io.armature = ai.name;
     io.skin = j->skin_overlay;
     io.atlas = j->rig.atlas;
+    if (!j->inst && j->o.cache_fps > 0.0 && !j->cache &&
+        sinew_frame_cache_create(j->rig.data, j->o.cache_fps, NULL, &j->cache, &err) != SINEW_OK)
+        return cli_input_error(j->o.file, &err);
+    io.frame_cache = j->cache;
     if (!j->inst) {
         sinew_status st = sinew_instance_create(j->rig.data, &io, &j->inst, &err);
         if (st != SINEW_OK) return cli_input_error(j->o.file, &err);

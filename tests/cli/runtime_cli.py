@@ -6,7 +6,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import BUILD, SRC, check, finish, run_sinew  # noqa: E402
+from testkit import BUILD, SRC, check, finish, read_png, run_sinew  # noqa: E402
 
 PIP = os.path.join(SRC, "tests", "fixtures", "own", "Pip_5.0", "pip_ske.json")
 PIP_BONES = len(json.load(open(PIP, encoding="utf-8"))["armature"][0]["bone"])
@@ -72,6 +72,18 @@ check(r.returncode == 0, "bench --cache-fps runs: " + r.stderr)
 if r.returncode == 0:
     j = json.loads(r.stdout)
     check(j.get("cache_fps") == 24 and j.get("cache_memory", 0) > 0, "bench --cache-fps json: " + r.stdout)
+# render --cache-fps 10 at 60 fps: after the first update (a state still fading in is not cached),
+# the pose holds while the time stays in cache frame 0 (t = 1/60 .. 6/60, the sum of six 1/60
+# steps being just under 0.1 s), then moves
+seq = os.path.join(BUILD, "runtime_cli_cache")
+os.makedirs(seq, exist_ok=True)
+r = run("render", PIP, "--armature", "pip", "--animation", "idle", "--fps", "60", "--cache-fps", "10", "--size", "160x160",
+        "--out", os.path.join(seq, "f_%02d.png"), "--quiet")
+check(r.returncode == 0, "render --cache-fps runs: " + r.stderr)
+if r.returncode == 0:
+    frames = [read_png(os.path.join(seq, "f_%02d.png" % k)) for k in range(8)]
+    check(all(frames[k] == frames[1] for k in range(2, 7)), "render --cache-fps: frames 1-6 show one cache frame")
+    check(frames[7] != frames[6], "render --cache-fps: frame 7 shows the next cache frame")
 for bad in ("0", "-5", "abc", "5000"):
     r = run("poses", PIP, "--cache-fps", bad)
     check(r.returncode == 1 and "--cache-fps" in r.stderr, f"poses --cache-fps {bad} is a usage error: {r.stderr}")
