@@ -241,7 +241,7 @@ static sinew_status build_scenario(sbuild *b, const cJSON *obj, uint32_t index, 
 }
 
 static sinew_status build_script(sbuild *b, const cJSON *root, struct sinew_script *out) {
-    const cJSON *f[1];
+    const cJSON *f[sizeof root_keys / sizeof root_keys[0]];
     TRY(sinew__jfields(b->c, root, &root_table, f));
     if (!f[0])
         return sinew__jfail(b->c, SINEW_E_MISSING, "no 'scenarios' list: not a scenario script");
