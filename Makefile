@@ -24,6 +24,10 @@ FUZZ_SECONDS ?= 60
 SEEDS       ?= 100
 FIRST       ?= 1000
 CMAKE_FLAGS ?=
+# SINEW_IMAGEQUANT=1: GIF palettes from libimagequant (GPL-3.0-or-later: the library and the CLI
+# built so are GPL; docs/licensing.md). Default: sinew's own quantizer, nothing GPL is linked.
+SINEW_IMAGEQUANT ?= 0
+IQ_FLAG = -DSINEW_IMAGEQUANT=$(if $(filter 1 ON on yes YES,$(SINEW_IMAGEQUANT)),ON,OFF)
 SHARED      ?= ../shared
 
 # Debian packages the build and the tests need (dpkg names).
@@ -36,7 +40,7 @@ DEB_PACKAGES = build-essential cmake pkg-config python3 clang libclang-rt-14-dev
 all: build
 
 build:
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(IQ_FLAG) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 deps:
@@ -50,7 +54,7 @@ test-fast: build
 	@cd $(BUILD) && { ctest --output-on-failure -j $(JOBS); rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 test-asan:
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_SANITIZE=ON -DSINEW_WERROR=ON >/dev/null
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_SANITIZE=ON -DSINEW_WERROR=ON $(IQ_FLAG) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@cd $(ASAN_BUILD) && { ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE slow; rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }

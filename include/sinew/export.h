@@ -99,6 +99,12 @@ void sinew_export_abort(sinew_exporter *ex);
 uint32_t sinew_export_frame_count(const sinew_exporter *ex);
 
 /**
+ * The quantizer this build makes GIF palettes with and its licence: "sinew (MIT)" by default,
+ * "libimagequant (GPL-3.0-or-later)" when built with SINEW_IMAGEQUANT=ON (docs/licensing.md).
+ */
+const char *sinew_gif_quantizer(void);
+
+/**
  * Writes one straight-alpha RGBA8 image as a PNG, atomically; refuses to overwrite any of
  * `inputs`.
  */

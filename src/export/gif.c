@@ -21,7 +21,9 @@
 #define _GNU_SOURCE  /* RTLD_DEFAULT */
 #include <dlfcn.h>
 #include <gif_lib.h>
+#ifdef SINEW_HAVE_IMAGEQUANT
 #include <libimagequant.h>
+#endif
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -29,9 +31,12 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "export/export_internal.h"
+#include "export/quant.h"
 
+#ifdef SINEW_HAVE_IMAGEQUANT
 /* libimagequant speed 1 (slow, best) .. 10 (fast, rough) */
 #define GIF_LIQ_SPEED 6
+#endif
 
 static int gif_write_cb(GifFileType *gif, const GifByteType *data, int n) {
     FILE *f = (FILE *)gif->UserData;
@@ -185,6 +190,7 @@ static uint32_t pack_rgba(const uint8_t *p) {
     return k;
 }
 
+#ifdef SINEW_HAVE_IMAGEQUANT
 /* ---- libimagequant on one OpenMP thread (see the top of the file) ---------------------------- */
 
 typedef struct omp_limit {
@@ -196,6 +202,7 @@ static void omp_limit_begin(omp_limit *l) {
     void *set = dlsym(RTLD_DEFAULT, "omp_set_num_threads"), *get = dlsym(RTLD_DEFAULT, "omp_get_max_threads");
     int (*get_max)(void) = NULL;
     l->set_num_threads = NULL;
+    l->saved = 1;
     if (!set || !get) return;
     /* POSIX: dlsym results convert to function pointers; memcpy keeps ISO C quiet */
     memcpy(&l->set_num_threads, &set, sizeof set);
@@ -207,60 +214,27 @@ static void omp_limit_begin(omp_limit *l) {
 static void omp_limit_end(const omp_limit *l) {
     if (l->set_num_threads) l->set_num_threads(l->saved > 0 ? l->saved : 1);
 }
+#endif
 
-static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
+#ifdef SINEW_HAVE_IMAGEQUANT
+/* The palette (libimagequant, from the histogram of distinct colours) and every frame's index
+ * image. Sets pal/colors/transparent; indices holds n full-size index images. */
+static sinew_status build_indices(sinew_exporter *ex, color_table *ctp, bool any_transparent, uint64_t transparent_px,
+                                  GifColorType *palette, int *colors_out, int *transparent_out, uint8_t *indices,
+                                  sinew_error *err) {
+    color_table ct = *ctp;
     uint32_t n = ex->frames.count, W = ex->o.width, H = ex->o.height;
     size_t npx = (size_t)W * H;
-    if (n == 0) return sinew__fail(err, SINEW_E_ARG, NULL, "no frame to write to '%s'", ex->o.path);
-    if (W > 65535 || H > 65535) return sinew__fail(err, SINEW_E_RANGE, NULL, "GIF frames are limited to 65535 pixels");
-
     sinew_status st = SINEW_OK;
-    color_table ct = {0};
     liq_attr *attr = NULL;
     liq_histogram *hist = NULL;
     liq_result *res = NULL;
     liq_histogram_entry *entries = NULL;
     liq_color *ucolors = NULL;
-    uint8_t *uindex = NULL, *indices = NULL, *canvas = NULL;
-    size_t entries_bytes = 0, ucolors_bytes = 0, uindex_bytes = 0, idx_bytes = 0;
-    GifFileType *gif = NULL;
-    ColorMapObject *map = NULL;
+    uint8_t *uindex = NULL;
+    size_t entries_bytes = 0, ucolors_bytes = 0, uindex_bytes = 0;
     omp_limit omp;
     omp_limit_begin(&omp);
-
-    /* GIF transparency is 1 bit: alpha < 128 is transparent, the rest opaque (straight colour
-     * kept). The same pass counts the pixels of every distinct colour. */
-    if (!ct_init(&ct, ex->allocator, 4096)) {
-        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
-        goto done;
-    }
-    uint64_t transparent_px = 0;
-    for (uint32_t k = 0; k < n && !st; k++) {
-        uint8_t *p = ex->frames.data[k];
-        uint32_t prev = 0;
-        size_t prev_slot = 0;
-        for (size_t i = 0; i < npx; i++, p += 4) {
-            if (p[3] < 128) {
-                memset(p, 0, 4);
-                transparent_px++;
-                continue;
-            }
-            p[3] = 255;
-            uint32_t key = pack_rgba(p);
-            if (key != prev) {
-                prev_slot = ct_add(&ct, key);
-                if (prev_slot == SIZE_MAX) {
-                    st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
-                    break;
-                }
-                prev = key;
-            }
-            if (ct.vals[prev_slot] != UINT32_MAX) ct.vals[prev_slot]++;
-        }
-    }
-    if (st) goto done;
-    bool any_transparent = transparent_px > 0;
-
     /* the histogram: every distinct colour with its pixel count */
     size_t n_entries = ct.count + (any_transparent ? 1u : 0u);
     if (n_entries > (size_t)INT_MAX || !sinew__mul_size(n_entries, sizeof *entries, &entries_bytes) ||
@@ -302,24 +276,13 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     for (int i = 0; i < colors; i++)
         if (pal->entries[i].a < 128) transparent = i;
     if (transparent < 0 && colors < 256) transparent = colors++;
-    int bits = 1;
-    while ((1 << bits) < colors) bits++;
-    map = GifMakeMapObject(1 << bits, NULL);
-    if (!map) {
-        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF palette)");
-        goto done;
-    }
-    for (int i = 0; i < (1 << bits); i++) {
+    for (int i = 0; i < 256; i++) {
         GifColorType c = {0, 0, 0};
         if (i < (int)pal->count) c = (GifColorType){pal->entries[i].r, pal->entries[i].g, pal->entries[i].b};
-        map->Colors[i] = c;
+        palette[i] = c;
     }
-
-    if (!sinew__mul_size(npx, n, &idx_bytes) || !(indices = sinew__alloc(ex->allocator, idx_bytes)) ||
-        !(canvas = sinew__alloc(ex->allocator, npx))) {
-        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF frames)");
-        goto done;
-    }
+    *colors_out = colors;
+    *transparent_out = transparent;
     if (!dither && ct.count > 0) {
         /* remap the distinct colours once, as rows of up to 4096 pixels (the last row padded) */
         size_t uw = ct.count < 4096 ? ct.count : 4096, uh = (ct.count + uw - 1) / uw;
@@ -364,6 +327,145 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
         }
     }
     if (st) goto done;
+
+done:
+    omp_limit_end(&omp);
+    if (entries) sinew__free(ex->allocator, entries, entries_bytes);
+    if (ucolors) sinew__free(ex->allocator, ucolors, ucolors_bytes);
+    if (uindex) sinew__free(ex->allocator, uindex, uindex_bytes);
+    if (res) liq_result_destroy(res);
+    if (hist) liq_histogram_destroy(hist);
+    if (attr) liq_attr_destroy(attr);
+    return st;
+}
+#else
+/* The palette (sinew's own quantizer, export/quant.h, from the histogram of distinct opaque
+ * colours: 255 of them at most, the last index transparent) and every frame's index image. */
+static sinew_status build_indices(sinew_exporter *ex, color_table *ct, bool any_transparent, uint64_t transparent_px,
+                                  GifColorType *palette, int *colors_out, int *transparent_out, uint8_t *indices,
+                                  sinew_error *err) {
+    (void)any_transparent;
+    (void)transparent_px;
+    uint32_t n = ex->frames.count, W = ex->o.width, H = ex->o.height;
+    size_t npx = (size_t)W * H, hbytes = 0;
+    sinew_quant_color *hist = NULL;
+    if (!sinew__mul_size(ct->count ? ct->count : 1, sizeof *hist, &hbytes) ||
+        !(hist = sinew__alloc(ex->allocator, hbytes)))
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF histogram of %zu colours)", ct->count);
+    size_t e = 0;
+    for (size_t i = 0; i < ct->cap; i++) {
+        if (!ct->keys[i]) continue;
+        uint8_t c[4];
+        memcpy(c, &ct->keys[i], 4);
+        hist[e] = (sinew_quant_color){c[0], c[1], c[2], 255, ct->vals[i]};
+        ct->vals[i] = (uint32_t)e++;
+    }
+    uint8_t pal[256][4];
+    uint32_t count = sinew__quant_palette(hist, e, 255, ex->allocator, pal);
+    if (!count) {
+        sinew__free(ex->allocator, hist, hbytes);
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF palette)");
+    }
+    for (int i = 0; i < 256; i++)
+        palette[i] = i < (int)count ? (GifColorType){pal[i][0], pal[i][1], pal[i][2]} : (GifColorType){0, 0, 0};
+    int transparent = (int)count;
+    *colors_out = (int)count + 1;
+    *transparent_out = transparent;
+    bool dither = ex->o.dither >= 0;
+    if (!dither) /* each distinct colour's nearest entry, once */
+        for (size_t i = 0; i < ct->cap; i++)
+            if (ct->keys[i])
+                ct->vals[i] = sinew__quant_nearest((const uint8_t(*)[4])pal, count, hist[ct->vals[i]].r,
+                                                   hist[ct->vals[i]].g, hist[ct->vals[i]].b);
+    sinew__free(ex->allocator, hist, hbytes);
+    uint8_t tindex = (uint8_t)transparent;
+    for (uint32_t k = 0; k < n; k++) {
+        uint8_t *ik = indices + (size_t)k * npx;
+        const uint8_t *px = ex->frames.data[k];
+        if (dither) {
+            if (!sinew__quant_remap_dither(px, W, H, (const uint8_t(*)[4])pal, count, tindex, ik, ex->allocator))
+                return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF dithering)");
+            continue;
+        }
+        uint32_t prev = 0;
+        uint8_t prev_index = tindex;
+        for (size_t i = 0; i < npx; i++, px += 4) {
+            uint32_t key = pack_rgba(px);
+            if (key != prev) {
+                prev = key;
+                prev_index = key ? (uint8_t)ct->vals[ct_find(ct, key)] : tindex;
+            }
+            ik[i] = prev_index;
+        }
+    }
+    return SINEW_OK;
+}
+#endif
+
+static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
+    uint32_t n = ex->frames.count, W = ex->o.width, H = ex->o.height;
+    size_t npx = (size_t)W * H;
+    if (n == 0) return sinew__fail(err, SINEW_E_ARG, NULL, "no frame to write to '%s'", ex->o.path);
+    if (W > 65535 || H > 65535) return sinew__fail(err, SINEW_E_RANGE, NULL, "GIF frames are limited to 65535 pixels");
+
+    sinew_status st = SINEW_OK;
+    color_table ct = {0};
+    uint8_t *indices = NULL, *canvas = NULL;
+    size_t idx_bytes = 0;
+    GifFileType *gif = NULL;
+    ColorMapObject *map = NULL;
+
+    /* GIF transparency is 1 bit: alpha < 128 is transparent, the rest opaque (straight colour
+     * kept). The same pass counts the pixels of every distinct colour. */
+    if (!ct_init(&ct, ex->allocator, 4096)) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
+        goto done;
+    }
+    uint64_t transparent_px = 0;
+    for (uint32_t k = 0; k < n && !st; k++) {
+        uint8_t *p = ex->frames.data[k];
+        uint32_t prev = 0;
+        size_t prev_slot = 0;
+        for (size_t i = 0; i < npx; i++, p += 4) {
+            if (p[3] < 128) {
+                memset(p, 0, 4);
+                transparent_px++;
+                continue;
+            }
+            p[3] = 255;
+            uint32_t key = pack_rgba(p);
+            if (key != prev) {
+                prev_slot = ct_add(&ct, key);
+                if (prev_slot == SIZE_MAX) {
+                    st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
+                    break;
+                }
+                prev = key;
+            }
+            if (ct.vals[prev_slot] != UINT32_MAX) ct.vals[prev_slot]++;
+        }
+    }
+    if (st) goto done;
+    bool any_transparent = transparent_px > 0;
+
+    /* the palette and every frame's index image */
+    if (!sinew__mul_size(npx, n, &idx_bytes) || !(indices = sinew__alloc(ex->allocator, idx_bytes)) ||
+        !(canvas = sinew__alloc(ex->allocator, npx))) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF frames)");
+        goto done;
+    }
+    GifColorType palette[256];
+    int colors = 0, transparent = -1;
+    st = build_indices(ex, &ct, any_transparent, transparent_px, palette, &colors, &transparent, indices, err);
+    if (st) goto done;
+    int bits = 1;
+    while ((1 << bits) < colors) bits++;
+    map = GifMakeMapObject(1 << bits, NULL);
+    if (!map) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF palette)");
+        goto done;
+    }
+    for (int i = 0; i < (1 << bits); i++) map->Colors[i] = palette[i];
 
     if ((st = sinew__tmp_open(ex->o.path, &ex->tmp, err)) != SINEW_OK) goto done;
     int gerr = 0;
@@ -466,11 +568,7 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     }
     st = sinew__tmp_commit(&ex->tmp, err);
 done:
-    omp_limit_end(&omp);
     ct_free(&ct);
-    if (entries) sinew__free(ex->allocator, entries, entries_bytes);
-    if (ucolors) sinew__free(ex->allocator, ucolors, ucolors_bytes);
-    if (uindex) sinew__free(ex->allocator, uindex, uindex_bytes);
     if (gif) {
         int ce;
         EGifCloseFile(gif, &ce);
@@ -478,10 +576,15 @@ done:
     if (map) GifFreeMapObject(map);
     if (indices) sinew__free(ex->allocator, indices, idx_bytes);
     if (canvas) sinew__free(ex->allocator, canvas, npx);
-    if (res) liq_result_destroy(res);
-    if (hist) liq_histogram_destroy(hist);
-    if (attr) liq_attr_destroy(attr);
     return st;
+}
+
+const char *sinew_gif_quantizer(void) {
+#ifdef SINEW_HAVE_IMAGEQUANT
+    return "libimagequant (GPL-3.0-or-later)";
+#else
+    return "sinew (MIT)";
+#endif
 }
 
 const sinew__backend sinew__gif_backend = {gif_frame, gif_end, gif_abort};

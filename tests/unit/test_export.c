@@ -271,6 +271,12 @@ static double psnr_opaque(const uint8_t *a, const uint8_t *b, int *alpha_mismatc
 
 static void test_gif(void) {
     static uint8_t frames[32][FW * FH * 4];
+    const char *q = sinew_gif_quantizer();
+#ifdef SINEW_HAVE_IMAGEQUANT
+    CHECK(strcmp(q, "libimagequant (GPL-3.0-or-later)") == 0);
+#else
+    CHECK(strcmp(q, "sinew (MIT)") == 0);
+#endif
     for (int dither = -1; dither <= 1; dither += 2) {
         sinew_export_options o = opts(path_in(dither < 0 ? "anim_nodither.gif" : "anim.gif"));
         o.plays = 0;
