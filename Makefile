@@ -1,5 +1,6 @@
 # sinew: the top-level driver. CMake does the real work in build/ (and build-asan/, build-fuzz/).
-#   make             build the library (static + shared) and the CLI into build/
+#   make             build the library (static + shared) and the CLI into build/ (installs the
+#                    Debian packages the build lacks, like every target)
 #   make test        install missing Debian packages, build with -Werror, run every test,
 #                    then the same tests under ASan+UBSan
 #   make test-fast   the tests without the sanitizer build
@@ -30,21 +31,27 @@ SINEW_IMAGEQUANT ?= 0
 IQ_FLAG = -DSINEW_IMAGEQUANT=$(if $(filter 1 ON on yes YES,$(SINEW_IMAGEQUANT)),ON,OFF)
 SHARED      ?= ../shared
 
-# Debian packages the build and the tests need (dpkg names).
-DEB_PACKAGES = build-essential cmake pkg-config python3 clang libclang-rt-14-dev \
-  libcjson-dev libexpat1-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev \
-  libimagequant-dev libcairo2-dev ffmpeg nodejs npm
+# Debian packages (dpkg names): what `make` (the library and the CLI) needs, and what the tests,
+# fuzzers and demo add. Every target installs what it lacks (tools/deps.sh: apt-get as root,
+# otherwise the exact apt-get line).
+BUILD_PACKAGES = build-essential cmake pkg-config libcjson-dev libexpat1-dev libspng-dev libgif-dev \
+  libwebp-dev zlib1g-dev libcairo2-dev $(if $(filter -DSINEW_IMAGEQUANT=ON,$(IQ_FLAG)),libimagequant-dev)
+TEST_PACKAGES = python3 clang libclang-rt-14-dev libimagequant-dev ffmpeg nodejs npm
+DEB_PACKAGES = $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
-.PHONY: all build test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures
+.PHONY: all build build-deps test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures
 
 all: build
 
-build:
+build: build-deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(IQ_FLAG) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 deps:
 	@sh tools/deps.sh $(DEB_PACKAGES)
+
+build-deps:
+	@sh tools/deps.sh $(BUILD_PACKAGES)
 
 test: deps
 	@$(MAKE) --no-print-directory test-fast CMAKE_FLAGS="-DSINEW_WERROR=ON $(CMAKE_FLAGS)"
@@ -74,10 +81,10 @@ demo: deps build
 install: build
 	@cmake --install $(BUILD)
 
-bench: build
+bench: deps build
 	@sh bench/run.sh $(BUILD)/sinew
 
-bench-compare: build
+bench-compare: deps build
 	@python3 bench/compare.py --sinew $(BUILD)/sinew --out $(BUILD)/bench-compare $(if $(QUICK),--quick)
 
 # The expected poses come from the official runtime in ../shared/tools/oracle, set up in
