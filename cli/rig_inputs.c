@@ -9,7 +9,8 @@
 
 int cli_input_error(const char *file, const sinew_error *err) {
     cli_print_error(file, err);
-    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : SINEW_EXIT_INPUT;
+    /* docs/cli.md: an input that cannot be read (missing, a folder, no permission) is I/O */
+    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : err->code == SINEW_E_IO ? SINEW_EXIT_IO : SINEW_EXIT_INPUT;
 }
 
 int cli_rig_load(cli_rig *r, const char *file, const char *atlas) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* cJSON's type tests, inline (the loaders call these for every value) */
 static inline bool j_type(const cJSON *v, int type) { return v && (v->type & 0xFF) == type; }
@@ -131,6 +132,12 @@ sinew_status sinew__read_file(sinew_jctx *c, const char *path, char **out, size_
     FILE *f = fopen(path, "rb");
     if (!f)
         return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        fclose(f);
+        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot read: %s",
+                              S_ISDIR(sb.st_mode) ? "it is a folder, not a file" : "not a regular file");
+    }
     if (fseek(f, 0, SEEK_END) != 0) {
         fclose(f);
         return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot seek: %s", strerror(errno));

@@ -92,6 +92,16 @@ check(r.returncode == 1, "bench --load refuses --animation")
 r = run("bench", PIP, "--animation", "fly")
 check(r.returncode == 2 and "hop" in r.stderr, "bench unknown animation lists names")
 
+# a missing input and a folder given as the input are I/O (exit 3) in every command, said plainly
+folder = os.path.join(BUILD, "runtime_cli_folder")
+os.makedirs(folder, exist_ok=True)
+for args in (("info",), ("validate",), ("poses",), ("bench", "--animation", "idle"), ("render", "--out",
+             os.path.join(BUILD, "runtime_cli_x.png"))):
+    for path, what in ((os.path.join(BUILD, "no-such-file.json"), "No such file"), (folder, "it is a folder")):
+        r = run(args[0], path, *args[1:])
+        check(r.returncode == 3 and what in r.stderr, f"{args[0]} {os.path.basename(path)}: exit 3 saying '{what}' "
+              f"({r.returncode}: {r.stderr.strip()[:200]})")
+
 # --skin: DragonBones data overlays the named skin on the default skin
 SKINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "runtime", "skins_ske.json")
 
