@@ -457,8 +457,8 @@ int sinew_cmd_bench_render(int argc, char **argv) {
         for (uint32_t k = 0; k < b.frame_count; k++) printf("%s%.2f", k ? "," : "", psnr[k]);
         printf("]}\n");
     } else {
-        printf("%s %s/%s: %u frames at %g fps, %ux%u px, %.1f commands and %.1f triangles per frame\n", b.o.file,
-               b.armature_name, b.animation_name, b.frame_count, b.fps, fr.width, fr.height, per_cmds, per_tris);
+        printf("%s %s/%s: %u frame%s at %g fps, %ux%u px, %.1f commands and %.1f triangles per frame\n", b.o.file,
+               b.armature_name, b.animation_name, b.frame_count, b.frame_count == 1 ? "" : "s", b.fps, fr.width, fr.height, per_cmds, per_tris);
         printf("  %ld runs, ms per frame (thread CPU time), best / median:\n", runs);
         printf("  sinew rasterizer   %8.3f / %8.3f\n", best[0], median[0]);
         printf("  cairo (seamless)   %8.3f / %8.3f   cairo/sinew %.2fx  (equal quality)\n", best[1], median[1],

@@ -10,6 +10,8 @@
 
 const char sinew_cmd_info_help[] = "summarise a skeleton file: armatures, bones, slots, skins, animations";
 
+static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
+
 static void usage(FILE *out) {
     fprintf(out,
             "usage: sinew info FILE [--atlas TEX] [--json] [--time]\n"
@@ -136,22 +138,25 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
         sinew_data_armature_info(data, a, &ai);
-        printf("armature \"%s\" (%s, %g fps): %u bones, %u slots, %u IK", ai.name, ai.type, (double)ai.frame_rate,
-               ai.bone_count, ai.slot_count, ai.ik_count + ai.ignored_ik_count);
+        printf("armature \"%s\" (%s, %g fps): %u bone%s, %u slot%s, %u IK", ai.name, ai.type, (double)ai.frame_rate,
+               ai.bone_count, plural(ai.bone_count), ai.slot_count, plural(ai.slot_count),
+               ai.ik_count + ai.ignored_ik_count);
         if (ai.ignored_ik_count)
             printf(" (%u ignored)", ai.ignored_ik_count);
-        printf(", %u meshes, %u displays\n", ai.mesh_count, ai.display_count);
+        printf(", %u mesh%s, %u display%s\n", ai.mesh_count, ai.mesh_count == 1 ? "" : "es", ai.display_count,
+               plural(ai.display_count));
         printf("  skins:");
         for (uint32_t s = 0; s < ai.skin_count; s++) {
             sinew_skin_info si;
             sinew_data_skin_info(data, a, s, &si);
-            printf(" \"%s\" (%u slots)", si.name, si.slot_count);
+            printf(" \"%s\" (%u slot%s)", si.name, si.slot_count, plural(si.slot_count));
         }
         printf("%s\n", ai.skin_count ? "" : " none");
         for (uint32_t n = 0; n < ai.animation_count; n++) {
             sinew_animation_info ni;
             sinew_data_animation_info(data, a, n, &ni);
-            printf("  animation \"%s\": %g frames (%.3f s), ", ni.name, (double)ni.frames, (double)ni.duration_s);
+            printf("  animation \"%s\": %g frame%s (%.3f s), ", ni.name, (double)ni.frames, ni.frames == 1.0f ? "" : "s",
+                   (double)ni.duration_s);
             if (ni.play_times == 0)
                 printf("loops forever");
             else

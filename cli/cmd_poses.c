@@ -575,8 +575,8 @@ int sinew_cmd_poses(int argc, char **argv) {
         else if (strcmp(a, "--fps") == 0 && has_val) {
             char *end;
             op.fps = strtod(argv[++i], &end);
-            if (*end || !(op.fps > 0.0) || !isfinite(op.fps))
-                return cli_usage_error("poses", "--fps must be a number > 0");
+            if (*end || !(op.fps > 0.0) || op.fps > 1000.0)
+                return cli_usage_error("poses", "--fps must be a number in (0, 1000]");
         } else if (strcmp(a, "--frames") == 0 && has_val) {
             char *end;
             op.frames = strtol(argv[++i], &end, 10);
