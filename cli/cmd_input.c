@@ -747,6 +747,30 @@ static int cmd_render(int argc, char **argv) {
 
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
+/* `sinew input SUB --help`: SUB's entry of the usage text (its line and the indented lines after
+ * it), or the whole text for an unknown SUB. */
+static void sub_help(const char *sub) {
+    size_t n = strlen(sub);
+    const char *p = strstr(usage_text, "\n  ");
+    while (p) {
+        p += 3; /* the entry's name */
+        if (strncmp(p, sub, n) == 0 && p[n] == ' ') {
+            const char *end = p;
+            do {
+                end = strchr(end, '\n');
+                end = end ? end + 1 : p + strlen(p);
+            } while (strncmp(end, "     ", 5) == 0); /* continuation lines are indented further */
+            printf("usage: sinew input %.*s", (int)(end - p), p);
+            fputs("FILE may be a binary recording (.bin, any extension) or a dump (.json).\n"
+                  "exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O, 4 internal\n",
+                  stdout);
+            return;
+        }
+        p = strstr(p, "\n  ");
+    }
+    fputs(usage_text, stdout);
+}
+
 int sinew_cmd_input(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_text, stderr);
@@ -759,7 +783,7 @@ int sinew_cmd_input(int argc, char **argv) {
     const char *sub = argv[1];
     for (int i = 2; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(usage_text, stdout);
+            sub_help(sub);
             return SINEW_EXIT_OK;
         }
     }
