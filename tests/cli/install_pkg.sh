@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# `make install` layout: installs the build into a temporary prefix, then builds the README's
-# C example (examples/c/play.c) against it twice, through pkg-config and through CMake's
-# find_package(sinew), and runs both on the demo rig.
+# `make install` layout: installs the build into a temporary prefix, then builds the C examples
+# against it through pkg-config and through CMake's find_package(sinew COMPONENTS ...):
+# examples/c/play.c against the core alone (libsinew: no image, compression or GPL library in its
+# ldd) and examples/c/snapshot.c against all three layers (core, render, export); runs them on
+# the demo rig.
 set -u
 pass=0; fail=0
 ok()  { pass=$((pass+1)); }
@@ -15,7 +17,9 @@ grep -q '^SINEW_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" && extra="-fsanitize=a
 
 if cmake --install "$BUILD" --prefix "$prefix" >"$tmp/install.log" 2>&1; then ok; else bad "cmake --install"; cat "$tmp/install.log"; fi
 for f in include/sinew/sinew.h include/sinew/data.h include/sinew/instance.h lib/pkgconfig/sinew.pc \
-         lib/cmake/sinew/sinewConfig.cmake lib/libsinew.a bin/sinew; do
+         lib/pkgconfig/sinew-render.pc lib/pkgconfig/sinew-export.pc lib/cmake/sinew/sinewConfig.cmake \
+         lib/libsinew.a lib/libsinew-render.a lib/libsinew-export.a lib/libsinew.so lib/libsinew-render.so \
+         lib/libsinew-export.so bin/sinew; do
   [ -e "$prefix/$f" ] || [ -e "$prefix/${f/lib\//lib/x86_64-linux-gnu/}" ] && ok || bad "missing $f"
 done
 libdir=$prefix/lib; [ -d "$prefix/lib/x86_64-linux-gnu" ] && libdir=$prefix/lib/x86_64-linux-gnu
@@ -41,6 +45,32 @@ if CFLAGS="$extra" LDFLAGS="$extra" cmake -S "$SRC/examples/c" -B "$tmp/ex" -DCM
 else
   bad "configure/build with find_package(sinew)"; cat "$tmp/cm.log"
 fi
+
+# the core alone links no image, compression or GPL library
+core_ldd=$(ldd "$libdir/libsinew.so")
+echo "$core_ldd" | grep -qE "spng|libz\.|webp|gif|imagequant|cairo" && bad "libsinew.so links more than cJSON and expat: $core_ldd" || ok
+echo "$core_ldd" | grep -q "libcjson" && echo "$core_ldd" | grep -q "libexpat" && ok || bad "libsinew.so: $core_ldd"
+if [ -x "$tmp/play_pc" ]; then
+  LD_LIBRARY_PATH=$libdir ldd "$tmp/play_pc" | grep -qE "sinew-render|sinew-export|spng|webp" \
+    && bad "play (core only) pulls in a higher layer" || ok
+fi
+
+# all three layers: snapshot.c draws a frame and writes a PNG
+if cc $extra -std=c11 -o "$tmp/snap_pc" "$SRC/examples/c/snapshot.c" $(pkg-config --cflags --libs sinew-export) 2>"$tmp/cc2.log"; then
+  ok
+  out=$(LD_LIBRARY_PATH=$libdir "$tmp/snap_pc" "$demo" "$atlas" walk 0.5 "$tmp/snap.png") && ok || bad "snapshot (pkg-config) failed: $out"
+  head -c 8 "$tmp/snap.png" 2>/dev/null | od -An -c | grep -q "P   N   G" && ok || bad "snapshot wrote no PNG"
+else
+  bad "compile snapshot.c with pkg-config sinew-export"; cat "$tmp/cc2.log"
+fi
+if [ -x "$tmp/ex/snapshot" ]; then
+  LD_LIBRARY_PATH=$libdir "$tmp/ex/snapshot" "$demo" "$atlas" wave 0.25 "$tmp/snap2.png" >/dev/null && ok || bad "snapshot (cmake) failed"
+else
+  bad "snapshot was not built by the CMake example"
+fi
+# a component that does not exist is an error
+mkdir -p "$tmp/badc" && printf 'cmake_minimum_required(VERSION 3.16)\nproject(x C)\nfind_package(sinew REQUIRED COMPONENTS teleport)\n' > "$tmp/badc/CMakeLists.txt"
+cmake -S "$tmp/badc" -B "$tmp/badc/b" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/badc.log" 2>&1 && bad "find_package(sinew COMPONENTS teleport) succeeded" || ok
 
 # bad input: a clear error and exit 2
 LD_LIBRARY_PATH=$libdir "$tmp/play_pc" "$SRC/README.md" >/dev/null 2>"$tmp/err.log"; rc=$?

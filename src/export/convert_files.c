@@ -1,0 +1,299 @@
+#define _POSIX_C_SOURCE 200809L
+/*
+ * sinew_convert_dragonbones (include/sinew/convert.h): a rig file to DragonBones 4.5 files. The
+ * skeleton JSON comes from the core's writer (format/dragonbones_write.c); an XML rig's images
+ * are packed here into one atlas page (PNG through libspng), which is why this file lives in
+ * libsinew-export and not in the core (docs/architecture.md).
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <spng.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/atomic.h"
+#include "base/error.h"
+#include "format/dragonbones_write.h"
+#include "format/xml_rig.h"
+#include "model/model.h"
+#include "sinew/convert.h"
+#include "sinew/data.h"
+
+/* ---- the atlas of an XML rig -------------------------------------------------------------------- */
+
+typedef struct packed {
+    uint32_t page, x, y, w, h;
+} packed;
+
+static int cmp_by_height(const void *a, const void *b) {
+    const packed *p = a, *q = b;
+    if (p->h != q->h)
+        return p->h < q->h ? 1 : -1;
+    return p->page < q->page ? -1 : p->page > q->page;
+}
+
+/* Decodes a PNG file to RGBA8 (libspng). *out is malloc'ed. */
+static sinew_status decode_png(const char *path, uint8_t **out, uint32_t *w, uint32_t *h, sinew_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    spng_ctx *ctx = spng_ctx_new(0);
+    sinew_status st = SINEW_OK;
+    size_t size = 0;
+    struct spng_ihdr ihdr;
+    uint8_t *buf = NULL;
+    if (!ctx) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (libspng)");
+    } else if (spng_set_png_file(ctx, f) || spng_get_ihdr(ctx, &ihdr) ||
+               spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &size) || size != (size_t)ihdr.width * ihdr.height * 4u) {
+        st = sinew__fail_at(err, SINEW_E_PARSE, path, 0, 0, NULL, "cannot decode PNG");
+    } else if (!(buf = malloc(size))) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    } else if (spng_decode_image(ctx, buf, size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS)) {
+        st = sinew__fail_at(err, SINEW_E_PARSE, path, 0, 0, NULL, "cannot decode PNG");
+    }
+    spng_ctx_free(ctx);
+    fclose(f);
+    if (st != SINEW_OK) {
+        free(buf);
+        return st;
+    }
+    *out = buf;
+    *w = ihdr.width;
+    *h = ihdr.height;
+    return SINEW_OK;
+}
+
+/* Encodes RGBA8 pixels as PNG (libspng) into a malloc'ed buffer. */
+static sinew_status encode_png(const uint8_t *rgba, uint32_t w, uint32_t h, void **out, size_t *out_len,
+                               sinew_error *err) {
+    spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
+    if (!ctx)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (libspng)");
+    struct spng_ihdr ihdr;
+    memset(&ihdr, 0, sizeof ihdr);
+    ihdr.width = w;
+    ihdr.height = h;
+    ihdr.bit_depth = 8;
+    ihdr.color_type = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA;
+    int e = spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1);
+    if (!e)
+        e = spng_set_ihdr(ctx, &ihdr);
+    if (!e)
+        e = spng_encode_image(ctx, rgba, (size_t)w * h * 4u, SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE);
+    void *png = NULL;
+    size_t len = 0;
+    if (!e)
+        png = spng_get_png_buffer(ctx, &len, &e);
+    spng_ctx_free(ctx);
+    if (e || !png) {
+        free(png);
+        return sinew__fail(err, SINEW_E_RENDER, NULL, "PNG encoding failed: %s", spng_strerror(e));
+    }
+    *out = png;
+    *out_len = len;
+    return SINEW_OK;
+}
+
+static void join(char *out, size_t size, const char *dir, const char *name, const char *suffix) {
+    snprintf(out, size, "%s%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "", name, suffix);
+}
+
+static sinew_status write_xml_atlas(const char *input, const char *out_dir, const char *name,
+                                    const sinew_load_options *lopts, sinew_convert_result *res, sinew_error *err) {
+    struct sinew_atlas *atlas = NULL;
+    sinew_status st = sinew__xml_load_atlas_file(input, lopts, &atlas, err);
+    if (st != SINEW_OK)
+        return st;
+    uint32_t n = atlas->page_count;
+    const uint32_t pad = 2;
+    packed *pk = calloc(n ? n : 1, sizeof *pk);
+    const char **inputs = calloc((size_t)n + 1u, sizeof *inputs);
+    uint8_t *pixels = NULL;
+    cJSON *root = NULL;
+    char *text = NULL;
+    void *png = NULL;
+    size_t png_len = 0;
+    if (!pk || !inputs) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        goto done;
+    }
+    inputs[0] = input;
+    uint64_t area = 0;
+    uint32_t maxw = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        pk[i].page = i;
+        pk[i].w = atlas->pages[i].width;
+        pk[i].h = atlas->pages[i].height;
+        inputs[i + 1] = atlas->pages[i].resolved_path;
+        area += (uint64_t)(pk[i].w + pad) * (pk[i].h + pad);
+        if (pk[i].w + pad > maxw)
+            maxw = pk[i].w + pad;
+    }
+    qsort(pk, n, sizeof *pk, cmp_by_height);
+    uint32_t width = (uint32_t)ceil(sqrt((double)area * 1.1));
+    if (width < maxw)
+        width = maxw;
+    uint32_t x = 0, y = 0, shelf = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (x + pk[i].w + pad > width) {
+            x = 0;
+            y += shelf;
+            shelf = 0;
+        }
+        pk[i].x = x;
+        pk[i].y = y;
+        x += pk[i].w + pad;
+        if (pk[i].h + pad > shelf)
+            shelf = pk[i].h + pad;
+    }
+    uint32_t height = y + shelf;
+    if (height == 0)
+        height = 1;
+    if ((uint64_t)width * height > (1u << 28)) {
+        st = sinew__fail(err, SINEW_E_LIMIT, NULL, "the atlas would be %u x %u pixels", width, height);
+        goto done;
+    }
+    pixels = calloc((size_t)width * height, 4);
+    if (!pixels) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n && st == SINEW_OK; i++) {
+        uint8_t *img = NULL;
+        uint32_t w = 0, h = 0;
+        st = decode_png(atlas->pages[pk[i].page].resolved_path, &img, &w, &h, err);
+        if (st != SINEW_OK)
+            break;
+        for (uint32_t r = 0; r < h && r < pk[i].h; r++)
+            memcpy(pixels + ((size_t)(pk[i].y + r) * width + pk[i].x) * 4u, img + (size_t)r * w * 4u,
+                   (size_t)(w < pk[i].w ? w : pk[i].w) * 4u);
+        free(img);
+    }
+    if (st != SINEW_OK)
+        goto done;
+    st = encode_png(pixels, width, height, &png, &png_len, err);
+    if (st != SINEW_OK)
+        goto done;
+    join(res->atlas_png_path, sizeof res->atlas_png_path, out_dir, name, "_tex.png");
+    join(res->atlas_json_path, sizeof res->atlas_json_path, out_dir, name, "_tex.json");
+    root = cJSON_CreateObject();
+    char png_name[1024];
+    snprintf(png_name, sizeof png_name, "%s_tex.png", name);
+    cJSON *sub = root ? cJSON_AddArrayToObject(root, "SubTexture") : NULL;
+    if (!root || !cJSON_AddStringToObject(root, "name", name) || !cJSON_AddStringToObject(root, "imagePath", png_name) ||
+        !cJSON_AddNumberToObject(root, "width", width) || !cJSON_AddNumberToObject(root, "height", height) || !sub) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        goto done;
+    }
+    /* regions in page order (the rig's order of first use) */
+    for (uint32_t p = 0; p < n; p++) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (pk[i].page != p)
+                continue;
+            cJSON *o = cJSON_CreateObject();
+            if (!o) {
+                st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+                goto done;
+            }
+            cJSON_AddItemToArray(sub, o);
+            cJSON_AddStringToObject(o, "name", atlas->pages[p].name);
+            cJSON_AddNumberToObject(o, "x", pk[i].x);
+            cJSON_AddNumberToObject(o, "y", pk[i].y);
+            cJSON_AddNumberToObject(o, "width", pk[i].w);
+            cJSON_AddNumberToObject(o, "height", pk[i].h);
+        }
+    }
+    text = cJSON_Print(root);
+    if (!text) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        goto done;
+    }
+    st = sinew__write_file_atomic(res->atlas_png_path, png, png_len, inputs, (uint32_t)n + 1u, err);
+    if (st == SINEW_OK)
+        st = sinew__write_file_atomic(res->atlas_json_path, text, strlen(text), inputs, (uint32_t)n + 1u, err);
+done:
+    if (st != SINEW_OK) {
+        res->atlas_png_path[0] = '\0';
+        res->atlas_json_path[0] = '\0';
+    }
+    free(text);
+    cJSON_Delete(root);
+    free(png);
+    free(pixels);
+    free(pk);
+    free(inputs);
+    sinew_atlas_destroy(atlas);
+    return st;
+}
+
+static bool input_is_xml(const char *path) {
+    if (sinew__xml_sniff(path, NULL, 0))
+        return true;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    unsigned char head[256];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return sinew__xml_sniff(NULL, head, n);
+}
+
+sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, const sinew_convert_options *opts,
+                                       sinew_convert_result *result, sinew_error *err) {
+    sinew_convert_result local;
+    sinew_convert_result *res = result ? result : &local;
+    memset(res, 0, sizeof *res);
+    if (!input || !out_dir)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "sinew_convert_dragonbones: NULL argument");
+    struct stat st_dir;
+    if (stat(out_dir, &st_dir) != 0 || !S_ISDIR(st_dir.st_mode))
+        return sinew__fail_at(err, SINEW_E_IO, out_dir, 0, 0, NULL, "not a folder");
+    const sinew_load_options *lopts = opts ? opts->load : NULL;
+    bool xml = input_is_xml(input);
+    struct sinew_data *data = NULL;
+    sinew_status st = xml ? sinew__xml_load_file(input, lopts, &data, err) : sinew_data_load_file(input, lopts, &data, err);
+    if (st != SINEW_OK)
+        return st;
+    char name[256];
+    const char *base = opts && opts->name && opts->name[0] ? opts->name : data->name;
+    if (!base || !base[0]) {
+        const char *slash = strrchr(input, '/');
+        base = slash ? slash + 1 : input;
+    }
+    snprintf(name, sizeof name, "%s", base);
+    for (char *p = name; *p; p++)
+        if (*p == '/' || *p == '\\' || (unsigned char)*p < 32)
+            *p = '_';
+    size_t nl = strlen(name);
+    if (nl > 9 && strcmp(name + nl - 9, "_ske.json") == 0)
+        name[nl - 9] = '\0';
+    else if (nl > 5 && strcmp(name + nl - 5, ".json") == 0)
+        name[nl - 5] = '\0';
+    sinew_db_write_options wo;
+    memset(&wo, 0, sizeof wo);
+    wo.log = opts ? opts->log : NULL;
+    wo.log_user = opts ? opts->log_user : NULL;
+    wo.source_name = input;
+    wo.warning_count = &res->warning_count;
+    char *text = NULL;
+    st = sinew__db_write_json(data, &wo, &text, err);
+    res->armature_count = data->armature_count;
+    sinew_data_destroy(data);
+    if (st != SINEW_OK)
+        return st;
+    join(res->skeleton_path, sizeof res->skeleton_path, out_dir, name, "_ske.json");
+    const char *inputs[1] = {input};
+    st = sinew__write_file_atomic(res->skeleton_path, text, strlen(text), inputs, 1, err);
+    free(text);
+    if (st != SINEW_OK) {
+        res->skeleton_path[0] = '\0';
+        return st;
+    }
+    if (xml)
+        st = write_xml_atlas(input, out_dir, name, lopts, res, err);
+    return st;
+}
