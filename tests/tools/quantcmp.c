@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
     liq_result *res = NULL;
     if (liq_histogram_add_colors(lh, attr, le, (int)nle, 0.0) != LIQ_OK || liq_histogram_quantize(lh, attr, &res) != LIQ_OK) {
         fprintf(stderr, "quantcmp: libimagequant failed\n");
-        return 1;
+        return 1; /* a failed run: what it allocated goes with the process */
     }
     liq_set_dithering_level(res, 0.0f);
     size_t uw = ne < 4096 ? (ne ? ne : 1) : 4096, uh = (ne + uw - 1) / uw;
@@ -144,5 +144,15 @@ int main(int argc, char **argv) {
     liq_result_destroy(res);
     liq_histogram_destroy(lh);
     liq_attr_destroy(attr);
+    free(uc);
+    free(ui);
+    free(le);
+    free(hist);
+    free(e);
+    free(keys);
+    for (int k = 0; k < nf; ++k)
+        free(frames[k]);
+    free(frames);
+    free(npx);
     return 0;
 }
