@@ -31,7 +31,7 @@ static const char usage_text[] =
     "  x.gif            animated GIF (one palette for all frames; --dither)\n"
     "  x.webp           animated WebP (lossless; --quality Q for lossy)\n"
     "  x.mp4 / x.webm   video through the ffmpeg program (H.264 yuv420p / VP9 with alpha)\n"
-    "  --sheet          a sprite sheet: OUT.png plus OUT.json (frame rectangles)\n"
+    "  --sheet          a sprite sheet: OUT.png plus its atlas OUT.json (OUT.tres for godot)\n"
     "\n"
     "options:\n"
     "  --atlas TEX       texture atlas JSON (default: found next to FILE, e.g. X_tex.json)\n"
@@ -50,6 +50,15 @@ static const char usage_text[] =
     "  --quality Q       0..100: lossy WebP quality, video CRF scale (GIF: libimagequant builds only)\n"
     "  --dither          dither GIF palettes\n"
     "  --quiet           no progress bar (it is only drawn when stderr is a terminal)\n"
+    "sprite sheets (--sheet):\n"
+    "  --sheet-format F  dragonbones (default), json-hash, json-array (TexturePacker: Phaser, Pixi,\n"
+    "                    Cocos), godot (a SpriteFrames .tres)\n"
+    "  --trim / --no-trim  frames cut to their visible pixels (default) or kept whole\n"
+    "  --sheet-padding N pixels between frames and around the page (default 1)\n"
+    "  --extrude N       pixels of each frame's edge repeated around it (default 0)\n"
+    "  --pow2            page sides rounded up to powers of two\n"
+    "  --max-size WxH    largest page; more pages (OUT-0.png, ...) when one is not enough\n"
+    "  --premultiplied   page colours premultiplied by alpha\n"
     "\n"
     "exit codes: 0 ok, 1 usage, 2 bad input (file, atlas, texture, names), 3 output I/O, 4 internal\n";
 
@@ -61,6 +70,8 @@ typedef struct render_opts {
     long loops;
     float scale, padding;
     bool have_size, have_origin, have_frame, have_quality, sheet, dither, quiet;
+    sinew_sheet_options sheet_opts;
+    bool sheet_option_given;   /* a sheet-only option was given (an error without --sheet) */
     uint32_t width, height;
     float origin_x, origin_y;
     sinew_rgba8 background;
@@ -194,6 +205,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
     o->padding = 4.0f;
     o->loops = 0; /* 0 = the default: one play */
     o->quality = -1;
+    o->sheet_opts.padding = 1; /* the CLI's default gap between sheet frames */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
@@ -207,6 +219,10 @@ static int parse_args(int argc, char **argv, render_opts *o) {
         }
         bool flag = true;
         if (strcmp(a, "--sheet") == 0) o->sheet = true;
+        else if (strcmp(a, "--trim") == 0) o->sheet_opts.no_trim = false, o->sheet_option_given = true;
+        else if (strcmp(a, "--no-trim") == 0) o->sheet_opts.no_trim = true, o->sheet_option_given = true;
+        else if (strcmp(a, "--pow2") == 0) o->sheet_opts.pow2 = true, o->sheet_option_given = true;
+        else if (strcmp(a, "--premultiplied") == 0) o->sheet_opts.premultiplied = true, o->sheet_option_given = true;
         else if (strcmp(a, "--dither") == 0) o->dither = true;
         else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
         else flag = false;
@@ -221,6 +237,24 @@ static int parse_args(int argc, char **argv, render_opts *o) {
         else if (strcmp(a, "--fps") == 0) {
             if (!parse_double(v, &o->fps) || o->fps <= 0.0 || o->fps > 1000.0)
                 return cli_usage_error(cmd, "--fps wants a number in (0, 1000], not '%s'", v);
+        } else if (strcmp(a, "--sheet-format") == 0) {
+            o->sheet_option_given = true;
+            if (strcmp(v, "dragonbones") == 0) o->sheet_opts.format = SINEW_SHEET_DRAGONBONES;
+            else if (strcmp(v, "json-hash") == 0) o->sheet_opts.format = SINEW_SHEET_JSON_HASH;
+            else if (strcmp(v, "json-array") == 0) o->sheet_opts.format = SINEW_SHEET_JSON_ARRAY;
+            else if (strcmp(v, "godot") == 0) o->sheet_opts.format = SINEW_SHEET_GODOT;
+            else return cli_usage_error(cmd, "--sheet-format wants dragonbones, json-hash, json-array or godot, not '%s'", v);
+        } else if (strcmp(a, "--sheet-padding") == 0 || strcmp(a, "--extrude") == 0) {
+            long n;
+            if (!parse_long(v, &n) || n < 0 || n > 1024)
+                return cli_usage_error(cmd, "%s wants a whole number from 0 to 1024, not '%s'", a, v);
+            if (a[2] == 's') o->sheet_opts.padding = (uint32_t)n;
+            else o->sheet_opts.extrude = (uint32_t)n;
+            o->sheet_option_given = true;
+        } else if (strcmp(a, "--max-size") == 0) {
+            if (!parse_size(v, &o->sheet_opts.max_width, &o->sheet_opts.max_height))
+                return cli_usage_error(cmd, "--max-size wants WxH (1..%u each), not '%s'", SINEW_MAX_IMAGE_SIDE, v);
+            o->sheet_option_given = true;
         } else if (strcmp(a, "--cache-fps") == 0) {
             if (!parse_double(v, &o->cache_fps) || o->cache_fps <= 0.0 || o->cache_fps > 1000.0)
                 return cli_usage_error(cmd, "--cache-fps wants a number in (0, 1000], not '%s'", v);
@@ -289,6 +323,9 @@ static int output_kind(const render_opts *o, out_kind *kind) {
     if (o->have_frame && *kind != OUT_PNG)
         return cli_usage_error(cmd, "--frame selects the frame of a single .png output");
     if (o->dither && *kind != OUT_GIF) return cli_usage_error(cmd, "--dither applies to .gif output");
+    if (o->sheet_option_given && *kind != OUT_SHEET)
+        return cli_usage_error(cmd, "--sheet-format, --trim, --no-trim, --sheet-padding, --extrude, --pow2, --max-size "
+                                    "and --premultiplied apply to --sheet output");
     return 0;
 }
 
@@ -511,7 +548,8 @@ static sinew_export_format export_format(out_kind k) {
  * The options were validated before, so nothing here is a usage error. */
 static int output_error(const char *path, const sinew_error *err) {
     cli_print_error(path, err);
-    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : SINEW_EXIT_IO;
+    /* a limit of the output (a sheet frame larger than --max-size) is not an I/O failure */
+    return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : err->code == SINEW_E_LIMIT ? SINEW_EXIT_INPUT : SINEW_EXIT_IO;
 }
 
 static int render_frames(job *j, const sinew_framing *fr, const char *out_path, const char *sheet_json) {
@@ -538,6 +576,7 @@ static int render_frames(job *j, const sinew_framing *fr, const char *out_path, 
     eo.dither = j->o.dither ? 1 : -1;
     eo.video_background = j->o.background;
     eo.sheet_json = sheet_json;
+    eo.sheet = j->o.sheet_opts;
     eo.inputs = j->inputs.path;
     eo.input_count = j->inputs.count;
     eo.log = cli_log;
@@ -601,10 +640,9 @@ int sinew_cmd_render(int argc, char **argv) {
         if (n == 0 || n + 6 > sizeof sheet_png) return cli_usage_error("render", "bad --out for --sheet: '%s'", j.o.out);
         memcpy(sheet_png, j.o.out, n);
         memcpy(sheet_png + n, ".png", 5);
-        memcpy(sheet_json, j.o.out, n);
-        memcpy(sheet_json + n, ".json", 6);
+        (void)sheet_json;
         out_path = sheet_png;
-        json_path = sheet_json;
+        json_path = NULL; /* the exporter names the atlas after the page: OUT.json, OUT.tres, OUT-N.json */
     }
 
     rc = load_inputs(&j);

@@ -45,6 +45,25 @@ typedef enum sinew_export_format {
  */
 sinew_export_format sinew_export_format_for_path(const char *path, bool sheet);
 
+/** The atlas a sprite sheet comes with (docs/render-cli.md, "Sprite sheets"). */
+typedef enum sinew_sheet_format {
+    SINEW_SHEET_DRAGONBONES = 0, /**< DragonBones texture atlas JSON (SubTexture + frameX/Y) */
+    SINEW_SHEET_JSON_HASH,       /**< TexturePacker "JSON (Hash)"; several pages: Phaser multiatlas */
+    SINEW_SHEET_JSON_ARRAY,      /**< TexturePacker "JSON (Array)" (Pixi, Cocos); one file per page */
+    SINEW_SHEET_GODOT            /**< a Godot 4 SpriteFrames resource (.tres) with AtlasTextures */
+} sinew_sheet_format;
+
+/** Sprite sheet packing. Zero-initialised: trimmed frames, no gap, one page up to the image limit. */
+typedef struct sinew_sheet_options {
+    sinew_sheet_format format;
+    bool no_trim;                /**< keep every frame at its full size (default: trim to the visible pixels) */
+    uint32_t padding;            /**< transparent pixels between frames and around the page edge */
+    uint32_t extrude;            /**< pixels of each frame's edge repeated around it (against bleeding) */
+    bool pow2;                   /**< page sides rounded up to powers of two */
+    uint32_t max_width, max_height; /**< page size limit (0 = SINEW_MAX_IMAGE_SIDE); more pages when one is not enough */
+    bool premultiplied;          /**< page pixels with colour premultiplied by alpha */
+} sinew_sheet_options;
+
 /** Export settings. Zero-initialise, then set what you need; zero means the default. */
 typedef struct sinew_export_options {
     sinew_export_format format;  /**< AUTO (default): from `path` */
@@ -57,7 +76,10 @@ typedef struct sinew_export_options {
     int dither;                  /**< GIF: < 0 no dithering, 0 default (on), > 0 on */
     sinew_rgba8 video_background;/**< MP4 has no alpha: frames are composited over this (default black) */
     const char *ffmpeg;          /**< ffmpeg program (name or path); NULL = "ffmpeg" from PATH */
-    const char *sheet_json;      /**< sprite sheet JSON path; NULL = the PNG path with .json */
+    const char *sheet_json;      /**< sprite sheet atlas path; NULL = the PNG path with .json (.tres for Godot).
+                                      With several pages, each page and (dragonbones, json-array) its
+                                      atlas get "-N" before the extension */
+    sinew_sheet_options sheet;   /**< sprite sheet packing and atlas format */
     const char *const *inputs;   /**< paths that must never be overwritten (rig, atlas, pages) */
     uint32_t input_count;
     const sinew_allocator *allocator;
