@@ -39,7 +39,7 @@ typedef enum sinew_blend_mode {
     SINEW_BLEND_COUNT
 } sinew_blend_mode;
 
-/** Name of a blend mode as DragonBones writes it ("normal", "add", ...). */
+/** Name of a blend mode as DragonBones writes it ("normal", "add", ...); NULL for a value out of range. */
 const char *sinew_blend_mode_name(sinew_blend_mode mode);
 
 /** One draw command: triangles [first_index, first_index + index_count) of the shared arrays. */

@@ -338,12 +338,9 @@ static sinew_status parse_color(db *d, const cJSON *v, const char *key, sinew_co
 }
 
 static sinew_blend_mode blend_from_string(const char *s, bool *known) {
-    static const char *const names[] = {"normal",   "add",     "alpha",   "darken",   "difference",
-                                        "erase",    "hardlight", "invert", "layer",   "lighten",
-                                        "multiply", "overlay", "screen",  "subtract"};
     *known = true;
-    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *a = names[i], *b = s;
+    for (unsigned i = 0; i < SINEW_BLEND_COUNT; i++) {
+        const char *a = sinew_blend_mode_name((sinew_blend_mode)i), *b = s;
         while (*a && *b && *a == (*b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b)) {
             a++;
             b++;

@@ -1007,10 +1007,8 @@ static void animation_json(wctx *w, cJSON *out, const sinew_model_animation *an)
 }
 
 static const char *blend_name(sinew_blend_mode m) {
-    static const char *const names[SINEW_BLEND_COUNT] = {
-        "normal", "add", "alpha", "darken", "difference", "erase", "hardlight", "invert", "layer", "lighten",
-        "multiply", "overlay", "screen", "subtract"};
-    return (unsigned)m < SINEW_BLEND_COUNT ? names[m] : "normal";
+    const char *name = sinew_blend_mode_name(m);
+    return name ? name : "normal";
 }
 
 static void display_json(wctx *w, cJSON *out, const sinew_model_display *d) {

@@ -9,6 +9,16 @@
 #include "base/error.h"
 #include "model/model.h"
 #include "sinew/data.h"
+#include "sinew/drawlist.h"
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+const char *sinew_blend_mode_name(sinew_blend_mode mode) {
+    static const char *const names[SINEW_BLEND_COUNT] = {
+        "normal", "add", "alpha", "darken", "difference", "erase", "hardlight", "invert", "layer", "lighten",
+        "multiply", "overlay", "screen", "subtract"};
+    return (unsigned)mode < SINEW_BLEND_COUNT ? names[mode] : NULL;
+}
 
 /* ---- freeing ---------------------------------------------------------------------------- */
 

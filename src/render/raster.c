@@ -382,10 +382,7 @@ static blend_kind blend_for(sinew_renderer *r, sinew_blend_mode mode) {
     if (r->log && !(r->warned & bit)) {
         sinew_error w = {0};
         w.code = SINEW_E_UNSUPPORTED;
-        static const char *const names[SINEW_BLEND_COUNT] = {
-            "normal", "add", "alpha", "darken", "difference", "erase", "hardlight",
-            "invert", "layer", "lighten", "multiply", "overlay", "screen", "subtract"};
-        const char *name = (unsigned)mode < SINEW_BLEND_COUNT ? names[mode] : NULL;
+        const char *name = sinew_blend_mode_name(mode);
         snprintf(w.message, sizeof w.message, "blend mode '%s' is not supported by the rasterizer; drawn as normal",
                  name ? name : "?");
         r->log(r->log_user, SINEW_LOG_WARNING, &w);

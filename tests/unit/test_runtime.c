@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "sinew/drawlist.h"
 #include "sinew/instance.h"
 #include "testlib.h"
 
@@ -541,7 +542,21 @@ static void test_event_tagged_with_bone_45(void) {
     sinew_data_destroy(data);
 }
 
+/* The DragonBones blendMode strings (the format's own list, in the enum's order), and NULL past it. */
+static void test_blend_mode_names(void) {
+    static const char *const dragonbones[] = {"normal", "add", "alpha", "darken", "difference", "erase", "hardlight",
+                                              "invert", "layer", "lighten", "multiply", "overlay", "screen", "subtract"};
+    CHECK(sizeof dragonbones / sizeof dragonbones[0] == SINEW_BLEND_COUNT);
+    for (int i = 0; i < SINEW_BLEND_COUNT; i++) {
+        const char *n = sinew_blend_mode_name((sinew_blend_mode)i);
+        CHECK(n && strcmp(n, dragonbones[i]) == 0);
+    }
+    CHECK(sinew_blend_mode_name(SINEW_BLEND_COUNT) == NULL);
+    CHECK(sinew_blend_mode_name((sinew_blend_mode)-1) == NULL);
+}
+
 int main(void) {
+    RUN(test_blend_mode_names);
     RUN(test_prepare_grid_and_unwrap);
     RUN(test_curve_samples);
     RUN(test_tween_and_loop);
