@@ -9,6 +9,7 @@
  *   render.h    textures, the software rasterizer, framing
  *   export.h    PNG / sprite sheet / GIF / WebP / MP4 / WebM writers
  *   convert.h   writing DragonBones 4.5
+ *   script.h    scripted animation-state scenarios (what `sinew poses --script` runs)
  *   curve.h     Unity AnimationCurve evaluation
  *   input.h     MRTK input animations
  */
@@ -25,5 +26,6 @@
 #include "sinew/input.h"
 #include "sinew/instance.h"
 #include "sinew/render.h"
+#include "sinew/script.h"
 
 #endif

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Every public function exists and is used (issue: "every public function exists").
+
+Parses include/sinew/*.h for the functions they declare, then checks for each one that
+- the built libraries export it (`nm -D --defined-only` of libsinew, libsinew-render and
+  libsinew-export in $BUILD), so a program written from the headers links, and
+- at least one test (tests/) or example (examples/) calls it by name, so it is exercised by
+  something other than the code that defines it.
+A declaration may sit inside `#if` blocks for an optional feature; those are checked the same way
+(the default build defines them all).
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import BUILD, SRC, check, finish, skip  # noqa: E402
+
+HEADERS = os.path.join(SRC, "include", "sinew")
+LIBS = ["libsinew.so", "libsinew-render.so", "libsinew-export.so"]
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", text)
+
+
+def declared():
+    """{name: header} of every function prototype in the public headers."""
+    out = {}
+    for fn in sorted(os.listdir(HEADERS)):
+        if not fn.endswith(".h"):
+            continue
+        text = strip_comments(open(os.path.join(HEADERS, fn), encoding="utf-8").read())
+        text = re.sub(r"^\s*#[^\n]*(\\\n[^\n]*)*", " ", text, flags=re.M)  # preprocessor lines
+        for stmt in text.split(";"):
+            stmt = " ".join(stmt.split())
+            if stmt.startswith("typedef") or "{" in stmt.split("(")[0]:
+                stmt = stmt.rsplit("}", 1)[-1].strip()
+                if stmt.startswith("typedef") or not stmt:
+                    continue
+            m = re.match(r"^(?:extern\s+)?[A-Za-z_][\w\s\*]*?\b(sinew_\w+)\s*\(", stmt)
+            if m:
+                out[m.group(1)] = fn
+    return out
+
+
+def exported():
+    names, missing = set(), []
+    for lib in LIBS:
+        path = os.path.join(BUILD, lib)
+        if not os.path.exists(path):
+            missing.append(lib)
+            continue
+        r = subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True, text=True)
+        for line in r.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] in "TW":
+                names.add(parts[2])
+    return names, missing
+
+
+def callers(names):
+    """{name: [files]} over tests/ and examples/ (this script excluded)."""
+    found = {n: [] for n in names}
+    word = re.compile(r"\b(sinew_\w+)\s*\(")
+    me = os.path.abspath(__file__)
+    for top in ("tests", "examples"):
+        for root, _dirs, files in os.walk(os.path.join(SRC, top)):
+            for f in files:
+                p = os.path.join(root, f)
+                if os.path.abspath(p) == me or not f.endswith((".c", ".h", ".cpp", ".py", ".sh")):
+                    continue
+                text = strip_comments(open(p, encoding="utf-8", errors="replace").read())
+                for m in word.finditer(text):
+                    if m.group(1) in found:
+                        found[m.group(1)].append(os.path.relpath(p, SRC))
+    return found
+
+
+decl = declared()
+umbrella = open(os.path.join(HEADERS, "sinew.h"), encoding="utf-8").read()
+headers = sorted(f for f in os.listdir(HEADERS) if f.endswith(".h") and f != "sinew.h")
+left_out = [h for h in headers if f'#include "sinew/{h}"' not in umbrella]
+check(not left_out, "the umbrella header sinew/sinew.h includes every public header"
+      + ("" if not left_out else ": not " + ", ".join(left_out)))
+check(len(decl) > 100, f"the headers declare {len(decl)} functions (parser sanity: more than 100)")
+have, missing_libs = exported()
+if missing_libs:
+    skip(len(decl), "export checks", f"not built in {BUILD}: {', '.join(missing_libs)} (shared libraries)")
+else:
+    gone = sorted(n for n in decl if n not in have)
+    check(not gone, "every declared function is exported by a library"
+          + ("" if not gone else ": missing " + ", ".join(f"{n} ({decl[n]})" for n in gone)))
+used = callers(decl)
+unused = sorted(n for n, files in used.items() if not files)
+check(not unused, f"every declared function is called by a test or an example ({len(decl) - len(unused)}/{len(decl)})"
+      + ("" if not unused else ": not called: " + ", ".join(f"{n} ({decl[n]})" for n in unused)))
+finish()
