@@ -8,28 +8,42 @@
 #include <time.h>
 
 #include "cli.h"
+#include "rules.h"
 #include "sinew/data.h"
 #include "sinew/instance.h"
 
 const char sinew_cmd_bench_help[] = "benchmark instance updates (ns per update) or loading (--load)";
 
-static const char usage_text[] =
-    "usage: sinew bench FILE --animation NAME [--armature NAME] [--skin NAME] [--instances N]\n"
+static const cli_help help = {
+    "sinew bench FILE --animation NAME [--armature NAME] [--skin NAME] [--instances N]\n"
     "                   [--ticks T] [--runs R] [--drawlist [--atlas TEX]] [--cache-fps N] [--json]\n"
-    "       sinew bench FILE --load [--atlas TEX | --no-atlas] [--runs R] [--json]\n"
+    "       sinew bench FILE --load [--atlas TEX | --no-atlas] [--runs R] [--json]",
     "Builds N instances playing NAME looping, out of phase (start at i*0.0371 s mod duration),\n"
     "warms up max(120, 20000/N) ticks, then times R runs of T ticks of update(1/60) each\n"
     "(timelines, bones, IK, slots and mesh world vertices). Prints min and median ns per\n"
-    "instance update and ns per bone. Defaults: N=100, T=300, R=5. --skin: for DragonBones\n"
-    "data the skin overlaid on the default skin; for an XML rig the armature NAME@SKIN.\n"
-    "--drawlist: each update is followed by building the instance's draw list (sinew_instance_drawlist)\n"
-    "with the atlas (--atlas, else the one found beside FILE), timed with it.\n"
-    "--cache-fps N: the instances share one frame cache at N frames per second (the official\n"
-    "cacheFrameRate; JSON adds cache_fps and cache_memory).\n"
-    "--load: reads FILE and its atlas (--atlas, else the one sinew finds beside FILE) into memory\n"
-    "once, then times R loads (default 20) of both from memory: parse + build, as bench-cpp load\n"
-    "times parseDragonBonesData + parseTextureAtlasData. Prints min and median ms, and the\n"
-    "memory the loaded skeleton data holds.\n";
+    "instance update and ns per bone.\n"
+    "With --load: reads FILE and its atlas into memory once, then times R loads of both from\n"
+    "memory (parse + build, as bench-cpp's load times parseDragonBonesData +\n"
+    "parseTextureAtlasData). Prints min and median ms, and the memory the loaded data holds.\n",
+    "  --animation NAME  the animation the instances play\n"
+    "  --armature NAME   the armature (default: the first that has the animation)\n"
+    "  --skin NAME       DragonBones: the skin overlaid on the default skin; an XML rig: the\n"
+    "                    armature NAME@SKIN\n"
+    "  --instances N     instances, 1..1000000 (default 100)\n"
+    "  --ticks T         updates per run, 1..100000000 (default 300)\n"
+    "  --runs R          timed runs, 1..1000 (default 5; with --load 20)\n"
+    "  --drawlist        build each instance's draw list after each update, with the atlas\n"
+    "                    (--atlas, else the one found beside FILE), timed with it\n"
+    "  --cache-fps N     the instances share one frame cache at N frames per second (the\n"
+    "                    official cacheFrameRate; JSON adds cache_fps and cache_memory)\n"
+    "  --load            time loading instead of updating\n"
+    "  --atlas TEX       the atlas for --drawlist or --load (default: found beside FILE)\n"
+    "  --no-atlas        --load: the skeleton alone\n"
+    "  --json            one JSON object instead of text\n",
+    "  sinew bench hero_ske.json --animation walk\n"
+    "  sinew bench hero_ske.json --animation walk --instances 1000 --ticks 100 --json\n"
+    "  sinew bench hero_ske.json --load --runs 50\n",
+    NULL};
 
 static double now_ns(void) {
     struct timespec ts;
@@ -48,15 +62,6 @@ static void min_median(double *v, long n, double *mn, double *med) {
     qsort(v, (size_t)n, sizeof(double), cmp_double);
     *mn = v[0];
     *med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static bool parse_count(const char *s, long lo, long hi, long *out) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
 }
 
 /* ---- --load ---------------------------------------------------------------------------------- */
@@ -247,13 +252,14 @@ static int bench_load(const char *file, const char *atlas_arg, bool no_atlas, lo
 int sinew_cmd_bench(int argc, char **argv) {
     const char *file = NULL, *anim = NULL, *armature = NULL, *skin = NULL, *atlas = NULL;
     long n = 100, ticks = 300, runs = -1;
+    int rc;
     bool json = false, load = false, no_atlas = false, drawlist = false;
     double cache_fps = 0.0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         bool v = i + 1 < argc;
         if (cli_is_help(a)) {
-            fputs(usage_text, stdout);
+            cli_help_print(&help);
             return SINEW_EXIT_OK;
         } else if (strcmp(a, "--animation") == 0 && v) {
             anim = argv[++i];
@@ -266,21 +272,19 @@ int sinew_cmd_bench(int argc, char **argv) {
         } else if (strcmp(a, "--no-atlas") == 0) {
             no_atlas = true;
         } else if (strcmp(a, "--instances") == 0 && v) {
-            if (!parse_count(argv[++i], 1, 1000000, &n))
-                return cli_usage_error("bench", "--instances must be 1..1000000");
+            if ((rc = cli_whole("bench", a, argv[++i], &n)))
+                return rc;
         } else if (strcmp(a, "--ticks") == 0 && v) {
-            if (!parse_count(argv[++i], 1, 100000000, &ticks))
-                return cli_usage_error("bench", "--ticks must be a positive integer");
+            if ((rc = cli_whole("bench", a, argv[++i], &ticks)))
+                return rc;
         } else if (strcmp(a, "--runs") == 0 && v) {
-            if (!parse_count(argv[++i], 1, 1000, &runs))
-                return cli_usage_error("bench", "--runs must be 1..1000");
+            if ((rc = cli_whole("bench", a, argv[++i], &runs)))
+                return rc;
         } else if (strcmp(a, "--load") == 0) {
             load = true;
         } else if (strcmp(a, "--cache-fps") == 0 && v) {
-            char *end;
-            cache_fps = strtod(argv[++i], &end);
-            if (*end || !(cache_fps > 0.0) || cache_fps > 1000.0)
-                return cli_usage_error("bench", "--cache-fps must be a number in (0, 1000]");
+            if ((rc = cli_number("bench", a, argv[++i], &cache_fps)))
+                return rc;
         } else if (strcmp(a, "--drawlist") == 0) {
             drawlist = true;
         } else if (strcmp(a, "--json") == 0) {
@@ -331,42 +335,17 @@ int sinew_cmd_bench(int argc, char **argv) {
             return cli_exit_code(err.code);
         }
     }
-    uint32_t ai = 0;
-    if (!armature) {
-        /* the first armature that has the animation */
-        sinew_data_info di;
-        sinew_data_get_info(data, &di);
-        for (uint32_t a = 0; a < di.armature_count; ++a)
-            if (sinew_data_find_animation(data, a, anim) != SINEW_INVALID_INDEX) {
-                ai = a;
-                break;
-            }
-        sinew_armature_info first;
-        if (sinew_data_armature_info(data, ai, &first) == SINEW_OK)
-            armature = first.name;
-    }
-    const char *overlay = NULL;
-    if (sinew_data_resolve_skin(data, armature, skin, &ai, &overlay, &err) != SINEW_OK) {
-        cli_print_error(file, &err);
+    /* the armature, skin and animation, chosen as every command chooses them (cli/rules.h) */
+    cli_choice pick;
+    int prc = cli_pick(data, file, armature, skin, anim, true, &pick);
+    if (prc) {
         sinew_atlas_destroy(at);
         sinew_data_destroy(data);
-        return cli_exit_code(err.code);
+        return prc;
     }
-    sinew_armature_info info;
-    sinew_data_armature_info(data, ai, &info);
-    uint32_t an = sinew_data_find_animation(data, ai, anim);
-    if (an == SINEW_INVALID_INDEX) {
-        fprintf(stderr, "%s: error: armature '%s' has no animation '%s' (have:", file, info.name, anim);
-        for (uint32_t k = 0; k < info.animation_count; ++k) {
-            sinew_animation_info ni;
-            if (sinew_data_animation_info(data, ai, k, &ni) == SINEW_OK)
-                fprintf(stderr, " '%s'", ni.name);
-        }
-        fputs(")\n", stderr);
-        sinew_atlas_destroy(at);
-        sinew_data_destroy(data);
-        return SINEW_EXIT_INPUT;
-    }
+    uint32_t ai = pick.armature, an = pick.animation;
+    const char *overlay = pick.skin_overlay;
+    sinew_armature_info info = pick.arm;
     sinew_animation_info ni;
     sinew_data_animation_info(data, ai, an, &ni);
     double duration = (ni.frames >= 1.0f ? floor((double)ni.frames) : 1.0) / (double)info.frame_rate;
@@ -384,7 +363,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     io.armature = info.name;
     io.skin = overlay;
     io.atlas = at;
-    int rc = SINEW_EXIT_OK;
+    rc = SINEW_EXIT_OK;
     size_t mem = 0;
     sinew_frame_cache *cache = NULL;
     if (cache_fps > 0.0 && sinew_frame_cache_create(data, cache_fps, NULL, &cache, &err) != SINEW_OK) {

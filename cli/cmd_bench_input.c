@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rules.h"
 #include "sinew/input.h"
 
 const char sinew_cmd_bench_input_help[] =
@@ -31,35 +32,49 @@ static double median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static const char usage[] =
-    "usage: sinew bench-input [--seconds S] [--hz HZ] [--runs N] [--keys mrtk|hermite|weighted]\n"
-    "Builds a version 1.0 recording with all 389 curves keyed every frame (60 s x 60 Hz by default,\n"
-    "about 39 MB), then times: load (from memory and from a file), full-pose evaluation with a\n"
-    "cursor (playback) and at random times, and writing. Prints the median and best of N runs,\n"
-    "measured as the thread's CPU time (less disturbed by other load than wall-clock time).\n";
+static const cli_help help = {
+    "sinew bench-input [--seconds S] [--hz HZ] [--runs N] [--keys mrtk|hermite|weighted]",
+    "Builds a version 1.0 recording with all 389 curves keyed every frame (60 s x 60 Hz by\n"
+    "default, about 39 MB), then times: load (from memory and from a file), full-pose evaluation\n"
+    "with a cursor (playback) and at random times, and writing. Prints the median and best of N\n"
+    "runs, measured as the thread's CPU time (less disturbed by other load than wall-clock time).\n",
+    "  --seconds S       length of the recording, (0, 3600] (default 60)\n"
+    "  --hz HZ           keys per second, (0, 1000] (default 60)\n"
+    "  --runs N          timed runs, 1..1000 (default 5)\n"
+    "  --keys K          mrtk (linear keys as MRTK records them, default), hermite (tangents),\n"
+    "                    weighted (weighted tangents)\n",
+    "  sinew bench-input\n"
+    "  sinew bench-input --seconds 10 --keys weighted --runs 3\n",
+    NULL};
 
 int sinew_cmd_bench_input(int argc, char **argv) {
     double seconds = 60, hz = 60;
-    int runs = 5;
+    int runs = 5, rc;
     const char *keys = "mrtk";
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(usage, stdout);
+            cli_help_print(&help);
             return SINEW_EXIT_OK;
         } else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
-            seconds = atof(argv[++i]);
+            if ((rc = cli_number("bench-input", argv[i], argv[i + 1], &seconds)))
+                return rc;
+            i++;
         } else if (strcmp(argv[i], "--hz") == 0 && i + 1 < argc) {
-            hz = atof(argv[++i]);
+            if ((rc = cli_number("bench-input", argv[i], argv[i + 1], &hz)))
+                return rc;
+            i++;
         } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-            runs = atoi(argv[++i]);
+            long r;
+            if ((rc = cli_whole("bench-input", argv[i], argv[i + 1], &r)))
+                return rc;
+            runs = (int)r;
+            i++;
         } else if (strcmp(argv[i], "--keys") == 0 && i + 1 < argc) {
             keys = argv[++i];
         } else {
-            return cli_usage_error("bench-input", "unknown argument '%s'", argv[i]);
+            return cli_usage_error("bench-input", "unknown option or missing value: %s", argv[i]);
         }
     }
-    if (!(seconds > 0 && seconds <= 3600 && hz > 0 && hz <= 1000 && runs >= 1 && runs <= 100))
-        return cli_usage_error("bench-input", "need 0 < seconds <= 3600, 0 < hz <= 1000, 1 <= runs <= 100");
     int mode = strcmp(keys, "mrtk") == 0 ? 0 : strcmp(keys, "hermite") == 0 ? 1 : strcmp(keys, "weighted") == 0 ? 2 : -1;
     if (mode < 0)
         return cli_usage_error("bench-input", "--keys must be mrtk, hermite or weighted");
@@ -102,7 +117,7 @@ int sinew_cmd_bench_input(int argc, char **argv) {
     double *tr = calloc((size_t)runs, sizeof(double));
     uint8_t *data = NULL;
     size_t size = 0;
-    int rc = SINEW_EXIT_OK;
+    rc = SINEW_EXIT_OK;
     char path[] = "/tmp/sinew-bench-input-XXXXXX";
     int fd = mkstemp(path);
     if (!tw || !tm || !tf || !tc || !tr || fd < 0) {

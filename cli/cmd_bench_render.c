@@ -14,6 +14,7 @@
 
 #include "cairo_ref.h"
 #include "cli.h"
+#include "rules.h"
 #include "rig_inputs.h"
 #include "sinew/data.h"
 #include "sinew/instance.h"
@@ -21,22 +22,31 @@
 
 const char sinew_cmd_bench_render_help[] = "benchmark the rasterizer against cairo on an animation's draw lists";
 
-static const char usage_text[] =
-    "usage: sinew bench-render FILE --animation NAME [--atlas TEX] [--armature NAME] [--skin NAME]\n"
-    "                          [--size WxH] [--scale S] [--frames N] [--runs R] [--json]\n"
-    "\n"
+static const cli_help help = {
+    "sinew bench-render FILE --animation NAME [--atlas TEX] [--armature NAME] [--skin NAME]\n"
+    "                          [--size WxH] [--scale S] [--frames N] [--runs R] [--json]",
     "Steps the animation once with the runtime (at the data's frame rate, looping) and keeps the\n"
-    "draw lists of N frames (default: one pass of the animation). Then, R times (default 5), draws\n"
-    "every frame with sinew's rasterizer, with cairo drawing each triangle as a clipped,\n"
-    "affine-mapped image with the triangles of one command added into a group (the same quality:\n"
-    "no seams on shared edges), and with cairo drawing the triangles straight onto the target\n"
-    "(faster, shows seams). Prints the best and the median ms per frame of each (thread CPU time),\n"
-    "the ratios, and the PSNR of sinew against the seamless cairo image at every frame.\n"
-    "\n"
-    "Framing: the bounds of all frames at --scale S (default 1) with 4 px of padding, or with\n"
-    "--size WxH the bounds fitted and centred into WxH (--scale then multiplies the fit).\n"
-    "The atlas is found next to FILE unless --atlas is given; the armature is the first that has\n"
-    "the animation unless --armature is given.\n";
+    "draw lists of N frames. Then, R times, draws every frame with sinew's rasterizer, with cairo\n"
+    "drawing each triangle as a clipped, affine-mapped image with the triangles of one command\n"
+    "added into a group (the same quality: no seams on shared edges), and with cairo drawing the\n"
+    "triangles straight onto the target (faster, shows seams). Prints the best and the median ms\n"
+    "per frame of each (thread CPU time), the ratios, and the PSNR of sinew against the seamless\n"
+    "cairo image at every frame.\n"
+    "Framing: the bounds of all frames at --scale S with 4 px of padding, or with --size WxH the\n"
+    "bounds fitted and centred into WxH (--scale then multiplies the fit).\n",
+    "  --animation NAME  the animation to draw\n"
+    "  --armature NAME   the armature (default: the first that has the animation)\n"
+    "  --skin NAME       DragonBones: the skin overlaid on the default skin; an XML rig: the\n"
+    "                    armature NAME@SKIN\n"
+    "  --atlas TEX       texture atlas JSON (default: found next to FILE)\n"
+    "  --size WxH        fit the frames into WxH\n"
+    "  --scale S         pixels per data unit, (0, 100] (default 1)\n"
+    "  --frames N        frames, 1..100000 (default: one pass of the animation)\n"
+    "  --runs R          timed runs, 1..1000 (default 5)\n"
+    "  --json            one JSON object instead of text\n",
+    "  sinew bench-render hero_ske.json --animation walk\n"
+    "  sinew bench-render hero_ske.json --animation walk --size 512x512 --runs 3 --json\n",
+    NULL};
 
 typedef struct bench_opts {
     const char *file, *atlas, *armature, *animation, *skin;
@@ -67,6 +77,7 @@ typedef struct bench {
     frame_list *frames;
     uint32_t frame_count;
     const char *armature_name, *animation_name;
+    const char *skin_overlay; /* sinew_instance_options.skin (owned by the data) */
     double fps;
 } bench;
 
@@ -81,40 +92,16 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static bool parse_long(const char *s, long lo, long hi, long *out) {
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_size(const char *s, uint32_t *w, uint32_t *h) {
-    char *end = NULL;
-    errno = 0;
-    if (s[0] < '0' || s[0] > '9') return false;
-    unsigned long a = strtoul(s, &end, 10);
-    if (errno || end == s || (*end != 'x' && *end != 'X')) return false;
-    const char *p = end + 1;
-    if (*p < '0' || *p > '9') return false;
-    unsigned long b = strtoul(p, &end, 10);
-    if (errno || end == p || *end) return false;
-    if (a == 0 || b == 0 || a > 4096 || b > 4096) return false;
-    *w = (uint32_t)a;
-    *h = (uint32_t)b;
-    return true;
-}
-
 static int parse_args(int argc, char **argv, bench_opts *o) {
     const char *cmd = "bench-render";
+    int rc;
     memset(o, 0, sizeof *o);
     o->scale = 1.0;
     o->runs = 5;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            fputs(usage_text, stdout);
+            cli_help_print(&help);
             return -1;
         }
         if (a[0] != '-' || a[1] == '\0') {
@@ -133,22 +120,14 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
         else if (strcmp(a, "--animation") == 0) o->animation = v;
         else if (strcmp(a, "--skin") == 0) o->skin = v;
         else if (strcmp(a, "--size") == 0) {
-            if (!parse_size(v, &o->width, &o->height))
-                return cli_usage_error(cmd, "--size wants WxH (1..4096 each), not '%s'", v);
+            if ((rc = cli_size(cmd, a, v, &o->width, &o->height))) return rc;
             o->have_size = true;
         } else if (strcmp(a, "--scale") == 0) {
-            char *end = NULL;
-            errno = 0;
-            double s = strtod(v, &end);
-            if (errno || end == v || *end || !(s > 0.0) || s > 100.0)
-                return cli_usage_error(cmd, "--scale wants a number in (0, 100], not '%s'", v);
-            o->scale = s;
+            if ((rc = cli_number(cmd, a, v, &o->scale))) return rc;
         } else if (strcmp(a, "--frames") == 0) {
-            if (!parse_long(v, 1, 10000, &o->frames))
-                return cli_usage_error(cmd, "--frames wants a whole number from 1 to 10000, not '%s'", v);
+            if ((rc = cli_whole(cmd, a, v, &o->frames))) return rc;
         } else if (strcmp(a, "--runs") == 0) {
-            if (!parse_long(v, 1, 1000, &o->runs))
-                return cli_usage_error(cmd, "--runs wants a whole number from 1 to 1000, not '%s'", v);
+            if ((rc = cli_whole(cmd, a, v, &o->runs))) return rc;
         } else return cli_usage_error(cmd, "unknown option '%s'", a);
     }
     if (!o->file) return cli_usage_error(cmd, "no input file");
@@ -187,49 +166,17 @@ static int load_inputs(bench *b) {
     return rc;
 }
 
-/* The armature (given, or the first with the animation) and the animation. */
+/* The armature (given, or the first with the animation), the skin and the animation (cli/rules.h). */
 static int choose(bench *b, uint32_t *armature, sinew_animation_info *anim) {
-    sinew_data_info di;
-    sinew_data_get_info(b->rig.data, &di);
-    uint32_t ai = SINEW_INVALID_INDEX;
-    if (b->o.armature) {
-        ai = sinew_data_find_armature(b->rig.data, b->o.armature);
-        if (ai == SINEW_INVALID_INDEX) {
-            fprintf(stderr, "%s: error: no armature named '%s' (armatures:", b->o.file, b->o.armature);
-            for (uint32_t i = 0; i < di.armature_count; i++) {
-                sinew_armature_info a;
-                if (sinew_data_armature_info(b->rig.data, i, &a) == SINEW_OK) fprintf(stderr, " '%s'", a.name);
-            }
-            fputs(")\n", stderr);
-            return SINEW_EXIT_INPUT;
-        }
-    } else {
-        for (uint32_t i = 0; i < di.armature_count && ai == SINEW_INVALID_INDEX; i++)
-            if (sinew_data_find_animation(b->rig.data, i, b->o.animation) != SINEW_INVALID_INDEX) ai = i;
-        if (ai == SINEW_INVALID_INDEX) ai = 0;
-        if (di.armature_count == 0) {
-            fprintf(stderr, "%s: error: the file has no armature\n", b->o.file);
-            return SINEW_EXIT_INPUT;
-        }
-    }
-    sinew_armature_info info;
-    if (sinew_data_armature_info(b->rig.data, ai, &info) != SINEW_OK) {
-        fprintf(stderr, "%s: error: cannot read armature %u\n", b->o.file, ai);
-        return SINEW_EXIT_INPUT;
-    }
-    uint32_t an = sinew_data_find_animation(b->rig.data, ai, b->o.animation);
-    if (an == SINEW_INVALID_INDEX || sinew_data_animation_info(b->rig.data, ai, an, anim) != SINEW_OK) {
-        fprintf(stderr, "%s: error: armature '%s' has no animation named '%s' (animations:", b->o.file, info.name,
-                b->o.animation);
-        for (uint32_t i = 0; i < info.animation_count; i++) {
-            sinew_animation_info ni;
-            if (sinew_data_animation_info(b->rig.data, ai, i, &ni) == SINEW_OK) fprintf(stderr, " '%s'", ni.name);
-        }
-        fputs(")\n", stderr);
-        return SINEW_EXIT_INPUT;
-    }
+    cli_choice c;
+    int rc = cli_pick(b->rig.data, b->o.file, b->o.armature, b->o.skin, b->o.animation, true, &c);
+    if (rc) return rc;
+    uint32_t ai = c.armature;
+    sinew_armature_info info = c.arm;
+    *anim = c.anim;
     *armature = ai;
     b->armature_name = info.name;
+    b->skin_overlay = c.skin_overlay;
     b->animation_name = anim->name;
     b->fps = info.frame_rate > 0.0f ? (double)info.frame_rate : 24.0;
     return 0;
@@ -260,7 +207,7 @@ static int capture(bench *b, uint32_t armature, const sinew_animation_info *anim
     sinew_data_armature_info(b->rig.data, armature, &info);
     sinew_instance_options io = {0};
     io.armature = info.name;
-    io.skin = b->o.skin;
+    io.skin = b->skin_overlay;
     io.atlas = b->rig.atlas;
     if (sinew_instance_create(b->rig.data, &io, &b->inst, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
     memset(&err, 0, sizeof err);

@@ -3,21 +3,26 @@
 #include <string.h>
 
 #include "cli.h"
+#include "rules.h"
 #include "sinew/convert.h"
 
 const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5";
 
-static void usage(FILE *out) {
-    fprintf(out,
-            "usage: sinew convert INPUT --to dragonbones [--version 4.5] --out DIR [--name NAME] [--quiet]\n"
-            "\n"
-            "INPUT is a DragonBones JSON file (4.0, 4.5, 5.x) or a sinew XML rig (docs/xml.md).\n"
-            "Writes DIR/NAME_ske.json (DragonBones 4.5; one armature per skin for XML rigs) and, for\n"
-            "an XML rig, DIR/NAME_tex.json + DIR/NAME_tex.png (every image it uses, in one atlas).\n"
-            "NAME defaults to the data's name. Constructs DragonBones 4.5 can only approximate are\n"
-            "named in warnings on stderr (--quiet hides them). Files are written atomically and an\n"
-            "input is never overwritten.\n");
-}
+static const cli_help help = {
+    "sinew convert INPUT --to dragonbones [--version 4.5] --out DIR [--name NAME] [--quiet]",
+    "INPUT is a DragonBones JSON file (4.0, 4.5, 5.x) or a sinew XML rig (docs/xml.md).\n"
+    "Writes DIR/NAME_ske.json (DragonBones 4.5; one armature per skin for XML rigs) and, for\n"
+    "an XML rig, DIR/NAME_tex.json + DIR/NAME_tex.png (every image it uses, in one atlas).\n"
+    "Constructs DragonBones 4.5 can only approximate are named in warnings on stderr. Files are\n"
+    "written atomically and an input is never overwritten.\n",
+    "  --to dragonbones  the output format\n"
+    "  --version 4.5     the DragonBones version written (only 4.5)\n"
+    "  --out DIR         the output folder (created when missing; its parent must exist)\n"
+    "  --name NAME       the output base name (default: the data's name)\n"
+    "  --quiet           no approximation warnings\n",
+    "  sinew convert cat.xml --to dragonbones --out out/\n"
+    "  sinew convert hero.json --to dragonbones --out converted --name hero45\n",
+    NULL};
 
 int sinew_cmd_convert(int argc, char **argv) {
     const char *input = NULL, *to = NULL, *version = "4.5", *out = NULL, *name = NULL;
@@ -25,7 +30,7 @@ int sinew_cmd_convert(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            usage(stdout);
+            cli_help_print(&help);
             return SINEW_EXIT_OK;
         }
         bool has_value = i + 1 < argc;
@@ -57,6 +62,9 @@ int sinew_cmd_convert(int argc, char **argv) {
     if (!out)
         return cli_usage_error("convert", "missing --out DIR");
 
+    int rc = cli_out_folder("convert", out);
+    if (rc)
+        return rc;
     sinew_load_options lo = {0};
     lo.log = quiet ? NULL : cli_log;
     lo.log_user = (void *)input;

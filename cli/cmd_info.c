@@ -6,25 +6,31 @@
 #include <time.h>
 
 #include "cli.h"
+#include "rules.h"
 #include "sinew/data.h"
 
 const char sinew_cmd_info_help[] = "summarise a skeleton file: armatures, bones, slots, skins, animations";
 
 static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
 
-static void usage(FILE *out) {
-    fprintf(out,
-            "usage: sinew info FILE [--atlas TEX] [--json] [--time]\n"
-            "  Loads a DragonBones skeleton (JSON 4.0, 4.5, 5.0-5.6) and prints a summary.\n"
-            "  The atlas is found next to the skeleton (X_ske.json -> X_tex.json, texture.json,\n"
-            "  *_texture_*.json) unless --atlas names one.\n"
-            "  --json   machine-readable output:\n"
-            "           {\"format\",\"version\",\"name\",\"frameRate\",\"armatures\":[{\"name\",\"type\",\"frameRate\",\n"
-            "            \"bones\",\"slots\",\"skins\":[names],\"ik\",\"meshes\",\"animations\":[{\"name\",\"frames\",\n"
-            "            \"duration\",\"playTimes\"}]}]}   (frames in frames, duration in seconds)\n"
-            "  --time   also load the file 21 times and print the load time (parse + build) to stderr\n"
-            "exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O\n");
-}
+static const cli_help help = {
+    "sinew info FILE [--atlas TEX] [--json] [--time]",
+    "Loads a DragonBones skeleton (JSON 4.0, 4.5, 5.0-5.6) or a sinew XML rig and prints a\n"
+    "summary: armatures, bones, slots, skins, IK, meshes, animations, and the atlas pages. The\n"
+    "atlas is found next to the skeleton (X_ske.json -> X_tex.json, texture.json,\n"
+    "*_texture_*.json) unless --atlas names one.\n",
+    "  --atlas TEX       the texture atlas JSON\n"
+    "  --json            machine-readable output:\n"
+    "                    {\"format\",\"version\",\"name\",\"frameRate\",\"armatures\":[{\"name\",\"type\",\n"
+    "                    \"frameRate\",\"bones\",\"slots\",\"skins\":[names],\"ik\",\"meshes\",\n"
+    "                    \"animations\":[{\"name\",\"frames\",\"duration\",\"playTimes\"}]}]}\n"
+    "                    (frames in frames, duration in seconds)\n"
+    "  --time            also load the file 21 times and print the load time (parse + build)\n"
+    "                    to stderr\n",
+    "  sinew info hero_ske.json\n"
+    "  sinew info hero_ske.json --json\n"
+    "  sinew info pip.xml --time\n",
+    NULL};
 
 static void json_string(const char *s) {
     putchar('"');
@@ -171,7 +177,7 @@ int sinew_cmd_info(int argc, char **argv) {
     bool json = false, timing = false;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            usage(stdout);
+            cli_help_print(&help);
             return SINEW_EXIT_OK;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;

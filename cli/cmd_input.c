@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rules.h"
 #include "sinew/atomic.h"
 #include "sinew/export.h"
 #include "sinew/input.h"
@@ -18,6 +19,7 @@ const char sinew_cmd_input_help[] = "MRTK input animations: info, dump, eval, co
 static const char usage_text[] =
     "usage: sinew input COMMAND FILE [OPTIONS]\n"
     "\n"
+    "commands:\n"
     "  info FILE [--json]                       version, layout, sections, duration, keys, markers\n"
     "  dump FILE [--format json|csv]            every curve and key (JSON schema: docs/input.md)\n"
     "  eval FILE (--time T | --times A:B:STEP) [--json]\n"
@@ -31,7 +33,15 @@ static const char usage_text[] =
     "  render FILE --out OUT.(gif|webp|mp4|png pattern) [--view front|top|camera] [--fps N] [--size WxH]\n"
     "\n"
     "FILE may be a binary recording (.bin, any extension) or a dump (.json).\n"
-    "exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O, 4 internal\n";
+    "'sinew input COMMAND --help' describes each command, with examples.\n"
+    "\n"
+    "examples:\n"
+    "  sinew input info rec.bin\n"
+    "  sinew input convert rec.bin rec.json\n"
+    "\n"
+    "exit codes: 0 ok, 1 usage (a bad option or value), 2 bad input (a file that does not load, an\n"
+    "unknown name), 3 I/O (a missing file, a folder given as a file, no permission, a write\n"
+    "that failed), 4 internal (out of memory)\n";
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -452,8 +462,9 @@ static int cmd_eval(int argc, char **argv) {
         return cli_usage_error("input eval", "give exactly one of --time T or --times A:B:STEP");
     double t0 = 0, t1 = 0, step = 1;
     if (time_s) {
-        if (!parse_double(time_s, &t0))
-            return cli_usage_error("input eval", "--time needs a number, not '%s'", time_s);
+        int rc = cli_number("input eval", "--time", time_s, &t0);
+        if (rc)
+            return rc;
         t1 = t0;
     } else {
         const char *last = strrchr(times_s, ':');
@@ -529,12 +540,12 @@ static int cmd_convert_edit(int argc, char **argv, bool edit) {
                 return cli_usage_error(cmd, "--trim needs A:B with A <= B, not '%s'", argv[i]);
             has_trim = true;
         } else if (edit && strcmp(o, "--shift") == 0 && more) {
-            if (!parse_double(argv[++i], &shift))
-                return cli_usage_error(cmd, "--shift needs seconds, not '%s'", argv[i]);
+            if ((rc = cli_number(cmd, o, argv[++i], &shift)))
+                return rc;
             has_shift = true;
         } else if (edit && strcmp(o, "--resample") == 0 && more) {
-            if (!parse_double(argv[++i], &rate) || rate <= 0 || rate > 1e6)
-                return cli_usage_error(cmd, "--resample needs a rate in Hz (0 < HZ <= 1e6), not '%s'", argv[i]);
+            if ((rc = cli_number(cmd, o, argv[++i], &rate)))
+                return rc;
             has_rate = true;
         } else if (edit && strcmp(o, "--simplify") == 0) {
             simplify = true;
@@ -629,6 +640,7 @@ static int cmd_render(int argc, char **argv) {
     double fps = 30, at = 0;
     bool one_time = false;
     uint32_t w = 640, h = 480;
+    int rc;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         bool more = i + 1 < argc;
@@ -637,20 +649,15 @@ static int cmd_render(int argc, char **argv) {
         } else if (strcmp(o, "--view") == 0 && more) {
             view_s = argv[++i];
         } else if (strcmp(o, "--fps") == 0 && more) {
-            if (!parse_double(argv[++i], &fps) || fps <= 0 || fps > 1000)
-                return cli_usage_error(cmd, "--fps needs a number in (0, 1000]");
+            if ((rc = cli_number(cmd, o, argv[++i], &fps)))
+                return rc;
         } else if (strcmp(o, "--time") == 0 && more) {
-            if (!parse_double(argv[++i], &at))
-                return cli_usage_error(cmd, "--time needs seconds");
+            if ((rc = cli_number(cmd, o, argv[++i], &at)))
+                return rc;
             one_time = true;
         } else if (strcmp(o, "--size") == 0 && more) {
-            unsigned long a, b;
-            char x;
-            if (sscanf(argv[++i], "%lu%c%lu", &a, &x, &b) != 3 || (x != 'x' && x != 'X') || a < 16 || b < 16 ||
-                a > 8192 || b > 8192)
-                return cli_usage_error(cmd, "--size needs WxH (16..8192)");
-            w = (uint32_t)a;
-            h = (uint32_t)b;
+            if ((rc = cli_size(cmd, o, argv[++i], &w, &h)))
+                return rc;
         } else if (o[0] == '-' && o[1]) {
             return cli_usage_error(cmd, "unknown option '%s'", o);
         } else if (!file) {
@@ -674,7 +681,7 @@ static int cmd_render(int argc, char **argv) {
     if (fmt == SINEW_EXPORT_AUTO)
         return cli_usage_error(cmd, "--out must end in .gif, .webp, .mp4, .webm or .png (a %%04d pattern for frames)");
     sinew_input_animation *a;
-    int rc = load(file, &a);
+    rc = load(file, &a);
     if (rc)
         return rc;
     double t0 = sinew_input_start_time(a), t1 = sinew_input_duration(a);
@@ -747,27 +754,72 @@ static int cmd_render(int argc, char **argv) {
 
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
-/* `sinew input SUB --help`: SUB's entry of the usage text (its line and the indented lines after
- * it), or the whole text for an unknown SUB. */
+/* `sinew input SUB --help`: each subcommand's own help. */
+
+static const struct sub_help_entry {
+    const char *name;
+    cli_help help;
+} sub_helps[] = {
+    {"info", {"sinew input info FILE [--json]",
+              "Prints the version, layout, sections, duration, key count and markers of a recording.\n"
+              "FILE may be a binary recording (.bin, any extension) or a dump (.json).\n",
+              "  --json            one JSON object\n",
+              "  sinew input info rec.bin\n  sinew input info rec.bin --json\n", NULL}},
+    {"dump", {"sinew input dump FILE [--format json|csv]",
+              "Prints every curve and key: the dump JSON (schema: docs/input.md) or one CSV row per key.\n"
+              "FILE may be a binary recording (.bin, any extension) or a dump (.json).\n",
+              "  --format F        json (default) or csv\n",
+              "  sinew input dump rec.bin > rec.json\n  sinew input dump rec.bin --format csv > keys.csv\n", NULL}},
+    {"eval", {"sinew input eval FILE (--time T | --times A:B:STEP) [--json]",
+              "Evaluates the whole pose (camera, both hands, eye gaze) at time T, or at A, A+STEP, ...\n"
+              "up to B. FILE may be a binary recording (.bin, any extension) or a dump (.json).\n",
+              "  --time T          one time, in seconds\n"
+              "  --times A:B:STEP  times from A to B (A <= B, STEP > 0; at most 10 million)\n"
+              "  --json            JSON instead of text\n",
+              "  sinew input eval rec.bin --time 1.5\n  sinew input eval rec.bin --times 0:2:0.5 --json\n", NULL}},
+    {"convert", {"sinew input convert IN OUT [--version 1.0|1.1] [--layout mrtk|spec]",
+                 "Binary <-> dump JSON, by the extension of OUT (.json = dump JSON). OUT is written\n"
+                 "atomically and is never IN.\n",
+                 "  --version V       1.0 or 1.1 (default: IN's); 1.0 has no eye gaze\n"
+                 "  --layout L        for 1.1: mrtk (what MRTK writes, default for IN's) or spec\n",
+                 "  sinew input convert rec.bin rec.json\n  sinew input convert rec.json rec-1.0.bin --version 1.0\n",
+                 NULL}},
+    {"edit", {"sinew input edit IN OUT [--repair] [--trim A:B] [--shift S] [--resample HZ] [--simplify]\n"
+              "              [--version 1.0|1.1] [--layout mrtk|spec]",
+              "Edits a recording; the edits apply in the order of the options below.\n",
+              "  --repair          rebuild RotationW where MRTK 2.5+ lost it\n"
+              "  --trim A:B        keep the keys from A to B seconds (A <= B)\n"
+              "  --shift S         move every key by S seconds\n"
+              "  --resample HZ     re-key float curves at HZ, (0, 1000]\n"
+              "  --simplify        remove keys within MRTK's tolerances\n"
+              "  --version V       1.0 or 1.1 (default: IN's)\n"
+              "  --layout L        for 1.1: mrtk or spec\n",
+              "  sinew input edit rec.bin short.bin --trim 1:3 --shift -1\n"
+              "  sinew input edit rec.bin small.bin --resample 30 --simplify\n", NULL}},
+    {"validate", {"sinew input validate FILE [--strict]",
+                  "Structural errors exit 2; warnings (unsorted keys, non-finite values, unknown wrap\n"
+                  "modes, ...) are listed. FILE may be a binary recording or a dump (.json).\n",
+                  "  --strict          warnings exit 2 too\n",
+                  "  sinew input validate rec.bin\n  sinew input validate rec.bin --strict\n", NULL}},
+    {"render", {"sinew input render FILE --out OUT [--view front|top|camera] [--fps N] [--size WxH]\n"
+                "                         [--time T]",
+                "Draws the hands, camera and gaze ray: OUT .gif, .webp, .mp4, .webm, or a .png pattern\n"
+                "(out_%04d.png); a single .png with --time T. FILE may be a binary recording or a dump.\n",
+                "  --out OUT         the output (its format from the extension)\n"
+                "  --view V          front (default), top, or camera (through the recorded camera)\n"
+                "  --fps N           frames per second, (0, 1000] (default 30)\n"
+                "  --size WxH        image size (default 640x480)\n"
+                "  --time T          one frame at T seconds\n",
+                "  sinew input render rec.bin --out rec.gif\n"
+                "  sinew input render rec.bin --view camera --time 1 --out at1s.png\n", NULL}},
+};
+
 static void sub_help(const char *sub) {
-    size_t n = strlen(sub);
-    const char *p = strstr(usage_text, "\n  ");
-    while (p) {
-        p += 3; /* the entry's name */
-        if (strncmp(p, sub, n) == 0 && p[n] == ' ') {
-            const char *end = p;
-            do {
-                end = strchr(end, '\n');
-                end = end ? end + 1 : p + strlen(p);
-            } while (strncmp(end, "     ", 5) == 0); /* continuation lines are indented further */
-            printf("usage: sinew input %.*s", (int)(end - p), p);
-            fputs("FILE may be a binary recording (.bin, any extension) or a dump (.json).\n"
-                  "exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O, 4 internal\n",
-                  stdout);
+    for (size_t i = 0; i < sizeof sub_helps / sizeof sub_helps[0]; i++)
+        if (strcmp(sub_helps[i].name, sub) == 0) {
+            cli_help_print(&sub_helps[i].help);
             return;
         }
-        p = strstr(p, "\n  ");
-    }
     fputs(usage_text, stdout);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "rules.h"
 #include "sinew/atomic.h"
 #include "sinew/data.h"
 #include "sinew/instance.h"
@@ -12,24 +13,37 @@
 
 const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference oracle's schema)";
 
-static const char usage_text[] =
-    "usage: sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
+static const cli_help help = {
+    "sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
     "                   [--fps N] [--frames N] [--cache-fps N] [--precision N] [--out FILE]\n"
     "       sinew poses FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--precision N]\n"
-    "                   [--max-states N] [--states] [--cache-fps N] [--out FILE]\n"
+    "                   [--max-states N] [--states] [--cache-fps N] [--out FILE]",
     "Samples every chosen animation on a fresh instance: sample 0 after a zero-time update,\n"
-    "then one sample per 1/fps step (default fps: the armature's frame rate; default frames:\n"
-    "round(duration*fps)+1). Output: the oracle's pose-dump JSON (stdout or --out).\n"
-    "--skin: for DragonBones data the skin overlaid on the default skin (with --armature all:\n"
-    "the armatures that have it); for an XML rig the armature NAME@SKIN.\n"
-    "--script: run scripted scenarios (play, fadeIn, gotoAndPlay, gotoAndStop, stop, timeScale,\n"
-    "stateWeight, stateTimeScale; the official oracle's scenario format, docs/runtime.md) and dump\n"
-    "one animation entry per scenario, named after it, under its armature. --max-states: the\n"
-    "animation states an armature may hold (default 16); going past it is reported. --states adds\n"
-    "each sample's animation states (name, layer, times, weight, fade) to the dump.\n"
-    "--cache-fps N: the official frame cache at N frames per second, shared by every instance of\n"
-    "the run (poses match the official runtime's cacheFrameRate = N).\n"
-    "Exit codes: 0 ok, 1 usage, 2 bad input (file, script or name), 3 I/O.\n";
+    "then one sample per 1/fps step. Output: the official runtime oracle's pose-dump JSON\n"
+    "(docs/cli.md), on stdout or in --out. FILE is a DragonBones skeleton or a sinew XML rig.\n",
+    "  --atlas TEX       texture atlas JSON: adds each image display's pivot\n"
+    "  --armature NAME   the armature, or 'all' (default: the first that has --animation, else\n"
+    "                    the first)\n"
+    "  --animation NAME  the animation, or 'all' (default: all)\n"
+    "  --skin NAME       DragonBones: the skin overlaid on the default skin (with --armature all:\n"
+    "                    the armatures that have it); an XML rig: the armature NAME@SKIN\n"
+    "  --fps N           samples per second, (0, 1000] (default: the armature's frame rate)\n"
+    "  --frames N        samples, 1..100000 (default: round(duration * fps) + 1)\n"
+    "  --cache-fps N     the official frame cache at N frames per second, shared by every\n"
+    "                    instance of the run (poses match cacheFrameRate = N)\n"
+    "  --precision N     significant digits of every number, 1..17 (default 17)\n"
+    "  --out FILE        write the dump to FILE (atomically) instead of stdout\n"
+    "  --script S.json   run scripted scenarios (play, fadeIn, gotoAndPlay, gotoAndStop, stop,\n"
+    "                    timeScale, stateWeight, stateTimeScale; the oracle's scenario format,\n"
+    "                    docs/runtime.md): one animation entry per scenario, under its armature\n"
+    "  --max-states N    with --script: the states an armature may hold, 1..1024 (default 16);\n"
+    "                    going past it is reported\n"
+    "  --states          with --script: each sample's animation states (name, layer, times,\n"
+    "                    weight, fade)\n",
+    "  sinew poses hero_ske.json --animation walk --precision 6 --out walk.poses.json\n"
+    "  sinew poses hero_ske.json --armature all --fps 60 --frames 120\n"
+    "  sinew poses hero_ske.json --script fades.json --states --out fades.poses.json\n",
+    NULL};
 
 typedef struct out_ctx {
     FILE *f;
@@ -538,10 +552,11 @@ int sinew_cmd_poses(int argc, char **argv) {
     opts op;
     memset(&op, 0, sizeof op);
     op.precision = 17;
+    int rc;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            fputs(usage_text, stdout);
+            cli_help_print(&help);
             return SINEW_EXIT_OK;
         }
         bool has_val = i + 1 < argc;
@@ -560,33 +575,23 @@ int sinew_cmd_poses(int argc, char **argv) {
         else if (strcmp(a, "--states") == 0)
             op.states = true;
         else if (strcmp(a, "--cache-fps") == 0 && has_val) {
-            char *end;
-            op.cache_fps = strtod(argv[++i], &end);
-            if (*end || !(op.cache_fps > 0.0) || op.cache_fps > 1000.0)
-                return cli_usage_error("poses", "--cache-fps must be a number in (0, 1000]");
-        }
-        else if (strcmp(a, "--max-states") == 0 && has_val) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 1024)
-                return cli_usage_error("poses", "--max-states must be 1..1024");
+            if ((rc = cli_number("poses", a, argv[++i], &op.cache_fps)))
+                return rc;
+        } else if (strcmp(a, "--max-states") == 0 && has_val) {
+            long v;
+            if ((rc = cli_whole("poses", a, argv[++i], &v)))
+                return rc;
             op.max_states = (uint32_t)v;
-        }
-        else if (strcmp(a, "--fps") == 0 && has_val) {
-            char *end;
-            op.fps = strtod(argv[++i], &end);
-            if (*end || !(op.fps > 0.0) || op.fps > 1000.0)
-                return cli_usage_error("poses", "--fps must be a number in (0, 1000]");
+        } else if (strcmp(a, "--fps") == 0 && has_val) {
+            if ((rc = cli_number("poses", a, argv[++i], &op.fps)))
+                return rc;
         } else if (strcmp(a, "--frames") == 0 && has_val) {
-            char *end;
-            op.frames = strtol(argv[++i], &end, 10);
-            if (*end || op.frames <= 0 || op.frames > 10000000)
-                return cli_usage_error("poses", "--frames must be a positive integer");
+            if ((rc = cli_whole("poses", a, argv[++i], &op.frames)))
+                return rc;
         } else if (strcmp(a, "--precision") == 0 && has_val) {
-            char *end;
-            long p = strtol(argv[++i], &end, 10);
-            if (*end || p < 1 || p > 17)
-                return cli_usage_error("poses", "--precision must be 1..17");
+            long p;
+            if ((rc = cli_whole("poses", a, argv[++i], &p)))
+                return rc;
             op.precision = (int)p;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("poses", "unknown option or missing value: %s", a);
@@ -633,8 +638,19 @@ int sinew_cmd_poses(int argc, char **argv) {
     /* names must exist */
     sinew_data_info di;
     sinew_data_get_info(data, &di);
-    int rc = SINEW_EXIT_OK;
-    if (!all_armatures(&op)) {
+    rc = SINEW_EXIT_OK;
+    bool one_animation = op.animation && strcmp(op.animation, "all") != 0;
+    if (!op.armature && one_animation && !op.script) {
+        /* the first armature that has the animation (cli/rules.h) */
+        uint32_t a = cli_default_armature(data, op.animation);
+        sinew_armature_info ai;
+        if (a == SINEW_INVALID_INDEX)
+            rc = cli_unknown_animation(data, op.file, SINEW_INVALID_INDEX, op.animation);
+        else if (sinew_data_armature_info(data, a, &ai) == SINEW_OK)
+            op.armature = ai.name;
+    }
+    if (rc != SINEW_EXIT_OK) {
+    } else if (!all_armatures(&op)) {
         /* one armature: its name and the skin must exist (the error lists the names) */
         uint32_t target;
         const char *overlay;
@@ -653,7 +669,7 @@ int sinew_cmd_poses(int argc, char **argv) {
             rc = SINEW_EXIT_INPUT;
         }
     }
-    if (rc == SINEW_EXIT_OK && op.animation && strcmp(op.animation, "all") != 0) {
+    if (rc == SINEW_EXIT_OK && one_animation) {
         bool found = false;
         for (uint32_t a = 0; a < di.armature_count && !found; ++a) {
             sinew_armature_info ai;
@@ -662,15 +678,7 @@ int sinew_cmd_poses(int argc, char **argv) {
                 continue;
             found = sinew_data_find_animation(data, a, op.animation) != SINEW_INVALID_INDEX;
             if (!found) {
-                fprintf(stderr, "%s: error: armature '%s' has no animation '%s' (have:", op.file, ai.name,
-                        op.animation);
-                for (uint32_t an = 0; an < ai.animation_count; ++an) {
-                    sinew_animation_info ni;
-                    if (sinew_data_animation_info(data, a, an, &ni) == SINEW_OK)
-                        fprintf(stderr, " '%s'", ni.name);
-                }
-                fputs(")\n", stderr);
-                rc = SINEW_EXIT_INPUT;
+                rc = cli_unknown_animation(data, op.file, a, op.animation);
                 break;
             }
         }

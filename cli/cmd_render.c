@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "rig_inputs.h"
+#include "rules.h"
 #include "sinew/data.h"
 #include "sinew/export.h"
 #include "sinew/instance.h"
@@ -22,9 +23,8 @@
 const char sinew_cmd_render_help[] =
     "render an animation to PNG, PNG sequence, sprite sheet, GIF, WebP, MP4 or WebM";
 
-static const char usage_text[] =
-    "usage: sinew render FILE [options] --out OUT\n"
-    "\n"
+static const cli_help help = {
+    "sinew render FILE --out OUT [options]",
     "Draws an animation with sinew's rasterizer. The output format comes from OUT:\n"
     "  x.png            one frame (--frame K, default 0)\n"
     "  dir/f_%04d.png   a PNG sequence (any pattern with one %d or %0Nd)\n"
@@ -32,19 +32,19 @@ static const char usage_text[] =
     "  x.webp           animated WebP (lossless; --quality Q for lossy)\n"
     "  x.mp4 / x.webm   video through the ffmpeg program (H.264 yuv420p / VP9 with alpha)\n"
     "  --sheet          a sprite sheet: OUT.png plus its atlas OUT.json (OUT.tres for godot)\n"
-    "\n"
-    "options:\n"
+    "FILE is a DragonBones skeleton (JSON 4.0, 4.5, 5.x) or a sinew XML rig.\n",
     "  --atlas TEX       texture atlas JSON (default: found next to FILE, e.g. X_tex.json)\n"
-    "  --armature NAME   armature to draw (default: the first)\n"
-    "  --animation NAME  animation to play (default: the armature's first)\n"
+    "  --armature NAME   armature to draw (default: the first that has --animation, else the first)\n"
+    "  --animation NAME  animation to play (default: the armature's default animation)\n"
     "  --skin NAME       skin overlaid on the default skin (an XML rig: its armature NAME@SKIN)\n"
-    "  --fps N           frames per second (default: the data's frame rate)\n"
-    "  --loops N         plays of the animation (default 1: a looping animation plays once through)\n"
+    "  --fps N           frames per second, (0, 1000] (default: the data's frame rate)\n"
+    "  --loops N         plays of the animation, 1..10000 (default 1: a looping animation plays\n"
+    "                    once through)\n"
     "  --cache-fps N     the official frame cache at N frames per second (poses snap to it)\n"
-    "  --scale S         pixels per data unit (default 1)\n"
+    "  --scale S         pixels per data unit, (0, 100] (default 1)\n"
     "  --size WxH        fixed output size (default: fit the bounds of every frame)\n"
     "  --origin X,Y      pixel of the armature origin with --size (default: centre the bounds)\n"
-    "  --padding P       pixels around the fitted bounds (default 4)\n"
+    "  --padding P       pixels around the fitted bounds, 0..4096 (default 4)\n"
     "  --background C    #rgb, #rrggbb, #rrggbbaa, black, white or transparent (default)\n"
     "  --frame K         the frame for a single .png (0-based)\n"
     "  --quality Q       0..100: lossy WebP quality, video CRF scale (GIF: libimagequant builds only)\n"
@@ -54,13 +54,16 @@ static const char usage_text[] =
     "  --sheet-format F  dragonbones (default), json-hash, json-array (TexturePacker: Phaser, Pixi,\n"
     "                    Cocos), godot (a SpriteFrames .tres)\n"
     "  --trim / --no-trim  frames cut to their visible pixels (default) or kept whole\n"
-    "  --sheet-padding N pixels between frames and around the page (default 1)\n"
-    "  --extrude N       pixels of each frame's edge repeated around it (default 0)\n"
+    "  --sheet-padding N pixels between frames and around the page, 0..1024 (default 1)\n"
+    "  --extrude N       pixels of each frame's edge repeated around it, 0..1024 (default 0)\n"
     "  --pow2            page sides rounded up to powers of two\n"
     "  --max-size WxH    largest page; more pages (OUT-0.png, ...) when one is not enough\n"
-    "  --premultiplied   page colours premultiplied by alpha\n"
-    "\n"
-    "exit codes: 0 ok, 1 usage, 2 bad input (file, atlas, texture, names), 3 output I/O, 4 internal\n";
+    "  --premultiplied   page colours premultiplied by alpha\n",
+    "  sinew render hero_ske.json --animation walk --out walk.gif\n"
+    "  sinew render hero_ske.json --animation walk --out frames/walk_%04d.png\n"
+    "  sinew render hero_ske.json --animation run --frame 3 --size 256x256 --out run3.png\n"
+    "  sinew render hero_ske.json --animation walk --sheet --sheet-format json-hash --out walk\n",
+    NULL};
 
 typedef enum out_kind { OUT_PNG, OUT_SEQUENCE, OUT_SHEET, OUT_GIF, OUT_WEBP, OUT_MP4, OUT_WEBM } out_kind;
 
@@ -80,39 +83,6 @@ typedef struct render_opts {
 } render_opts;
 
 /* ---- small parsers ----------------------------------------------------------------------- */
-
-static bool parse_double(const char *s, double *out) {
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v)) return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_long(const char *s, long *out) {
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end) return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_size(const char *s, uint32_t *w, uint32_t *h) {
-    char *end = NULL;
-    errno = 0;
-    unsigned long a = strtoul(s, &end, 10);
-    if (errno || end == s || (*end != 'x' && *end != 'X') || s[0] == '-') return false;
-    const char *p = end + 1;
-    if (*p == '-' || *p == '+') return false;
-    unsigned long b = strtoul(p, &end, 10);
-    if (errno || end == p || *end) return false;
-    if (a == 0 || b == 0 || a > SINEW_MAX_IMAGE_SIDE || b > SINEW_MAX_IMAGE_SIDE) return false;
-    *w = (uint32_t)a;
-    *h = (uint32_t)b;
-    return true;
-}
 
 static bool parse_point(const char *s, float *x, float *y) {
     char *end = NULL;
@@ -200,6 +170,7 @@ static void progress_clear(const progress *p) {
 
 static int parse_args(int argc, char **argv, render_opts *o) {
     const char *cmd = "render";
+    int rc;
     memset(o, 0, sizeof *o);
     o->scale = 1.0f;
     o->padding = 4.0f;
@@ -209,7 +180,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            fputs(usage_text, stdout);
+            cli_help_print(&help);
             return -1;
         }
         if (a[0] != '-' || a[1] == '\0') {
@@ -235,8 +206,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
         else if (strcmp(a, "--skin") == 0) o->skin = v;
         else if (strcmp(a, "--out") == 0 || strcmp(a, "-o") == 0) o->out = v;
         else if (strcmp(a, "--fps") == 0) {
-            if (!parse_double(v, &o->fps) || o->fps <= 0.0 || o->fps > 1000.0)
-                return cli_usage_error(cmd, "--fps wants a number in (0, 1000], not '%s'", v);
+            if ((rc = cli_number(cmd, a, v, &o->fps))) return rc;
         } else if (strcmp(a, "--sheet-format") == 0) {
             o->sheet_option_given = true;
             if (strcmp(v, "dragonbones") == 0) o->sheet_opts.format = SINEW_SHEET_DRAGONBONES;
@@ -246,34 +216,27 @@ static int parse_args(int argc, char **argv, render_opts *o) {
             else return cli_usage_error(cmd, "--sheet-format wants dragonbones, json-hash, json-array or godot, not '%s'", v);
         } else if (strcmp(a, "--sheet-padding") == 0 || strcmp(a, "--extrude") == 0) {
             long n;
-            if (!parse_long(v, &n) || n < 0 || n > 1024)
-                return cli_usage_error(cmd, "%s wants a whole number from 0 to 1024, not '%s'", a, v);
+            if ((rc = cli_whole(cmd, a, v, &n))) return rc;
             if (a[2] == 's') o->sheet_opts.padding = (uint32_t)n;
             else o->sheet_opts.extrude = (uint32_t)n;
             o->sheet_option_given = true;
         } else if (strcmp(a, "--max-size") == 0) {
-            if (!parse_size(v, &o->sheet_opts.max_width, &o->sheet_opts.max_height))
-                return cli_usage_error(cmd, "--max-size wants WxH (1..%u each), not '%s'", SINEW_MAX_IMAGE_SIDE, v);
+            if ((rc = cli_size(cmd, a, v, &o->sheet_opts.max_width, &o->sheet_opts.max_height))) return rc;
             o->sheet_option_given = true;
         } else if (strcmp(a, "--cache-fps") == 0) {
-            if (!parse_double(v, &o->cache_fps) || o->cache_fps <= 0.0 || o->cache_fps > 1000.0)
-                return cli_usage_error(cmd, "--cache-fps wants a number in (0, 1000], not '%s'", v);
+            if ((rc = cli_number(cmd, a, v, &o->cache_fps))) return rc;
         } else if (strcmp(a, "--loops") == 0) {
-            if (!parse_long(v, &o->loops) || o->loops < 1 || o->loops > 10000)
-                return cli_usage_error(cmd, "--loops wants a whole number from 1 to 10000, not '%s'", v);
+            if ((rc = cli_whole(cmd, a, v, &o->loops))) return rc;
         } else if (strcmp(a, "--scale") == 0) {
             double s;
-            if (!parse_double(v, &s) || s <= 0.0 || s > 100.0)
-                return cli_usage_error(cmd, "--scale wants a number in (0, 100], not '%s'", v);
+            if ((rc = cli_number(cmd, a, v, &s))) return rc;
             o->scale = (float)s;
         } else if (strcmp(a, "--padding") == 0) {
             double p;
-            if (!parse_double(v, &p) || p < 0.0 || p > 4096.0)
-                return cli_usage_error(cmd, "--padding wants a number from 0 to 4096, not '%s'", v);
+            if ((rc = cli_number(cmd, a, v, &p))) return rc;
             o->padding = (float)p;
         } else if (strcmp(a, "--size") == 0) {
-            if (!parse_size(v, &o->width, &o->height))
-                return cli_usage_error(cmd, "--size wants WxH (1..%u each), not '%s'", SINEW_MAX_IMAGE_SIDE, v);
+            if ((rc = cli_size(cmd, a, v, &o->width, &o->height))) return rc;
             o->have_size = true;
         } else if (strcmp(a, "--origin") == 0) {
             if (!parse_point(v, &o->origin_x, &o->origin_y))
@@ -283,13 +246,11 @@ static int parse_args(int argc, char **argv, render_opts *o) {
             if (!sinew_rgba8_parse(v, &o->background))
                 return cli_usage_error(cmd, "--background: '%s' is not a colour (#rgb, #rrggbb, #rrggbbaa, a name)", v);
         } else if (strcmp(a, "--frame") == 0) {
-            if (!parse_long(v, &o->frame) || o->frame < 0)
-                return cli_usage_error(cmd, "--frame wants a frame number (0 or more), not '%s'", v);
+            if ((rc = cli_whole(cmd, a, v, &o->frame))) return rc;
             o->have_frame = true;
         } else if (strcmp(a, "--quality") == 0) {
             long q;
-            if (!parse_long(v, &q) || q < 0 || q > 100)
-                return cli_usage_error(cmd, "--quality wants a whole number from 0 to 100, not '%s'", v);
+            if ((rc = cli_whole(cmd, a, v, &q))) return rc;
             o->quality = (int)q;
             o->have_quality = true;
         } else return cli_usage_error(cmd, "unknown option '%s'", a);
@@ -381,37 +342,14 @@ static int load_inputs(job *j) {
 }
 
 static int choose_animation(job *j) {
-    sinew_data_info di;
-    sinew_data_get_info(j->rig.data, &di);
-    if (di.armature_count == 0) return fail_input(j->o.file, "the file has no armature");
-    /* the armature and skin, resolved as every command does: an XML rig's skin is the armature
-     * NAME@SKIN, a DragonBones skin is overlaid on the armature's default skin */
-    sinew_error err = {0};
-    if (sinew_data_resolve_skin(j->rig.data, j->o.armature, j->o.skin, &j->armature, &j->skin_overlay, &err) !=
-        SINEW_OK)
-        return cli_input_error(j->o.file, &err);
-    sinew_armature_info ai;
-    if (sinew_data_armature_info(j->rig.data, j->armature, &ai) != SINEW_OK)
-        return fail_input(j->o.file, "cannot read armature %u", j->armature);
-    if (ai.animation_count == 0) return fail_input(j->o.file, "armature '%s' has no animation", ai.name);
-    uint32_t anim = 0;
-    if (j->o.animation) {
-        anim = sinew_data_find_animation(j->rig.data, j->armature, j->o.animation);
-        if (anim == SINEW_INVALID_INDEX) {
-            fprintf(stderr, "%s: error: armature '%s' has no animation named '%s' (animations:", j->o.file,
-                    ai.name, j->o.animation);
-            for (uint32_t i = 0; i < ai.animation_count; i++) {
-                sinew_animation_info an;
-                if (sinew_data_animation_info(j->rig.data, j->armature, i, &an) == SINEW_OK)
-                    fprintf(stderr, " '%s'", an.name);
-            }
-            fprintf(stderr, ")\n");
-            return SINEW_EXIT_INPUT;
-        }
-    }
-    sinew_animation_info an;
-    if (sinew_data_animation_info(j->rig.data, j->armature, anim, &an) != SINEW_OK)
-        return fail_input(j->o.file, "cannot read animation %u", anim);
+    /* the armature, skin and animation, chosen as every command chooses them (cli/rules.h) */
+    cli_choice c;
+    int rc = cli_pick(j->rig.data, j->o.file, j->o.armature, j->o.skin, j->o.animation, true, &c);
+    if (rc) return rc;
+    j->armature = c.armature;
+    j->skin_overlay = c.skin_overlay;
+    sinew_armature_info ai = c.arm;
+    sinew_animation_info an = c.anim;
     size_t n = strlen(an.name);
     if (n >= sizeof j->anim_name) return fail_input(j->o.file, "animation name too long");
     memcpy(j->anim_name, an.name, n + 1);

@@ -3,19 +3,20 @@
 #include <string.h>
 
 #include "cli.h"
+#include "rules.h"
 #include "sinew/data.h"
 
 const char sinew_cmd_validate_help[] = "check skeleton and atlas files; print file:line:col: error: ...";
 
-static void usage(FILE *out) {
-    fprintf(out,
-            "usage: sinew validate [--quiet] FILE...\n"
-            "  Loads each file (a DragonBones skeleton, or a texture atlas JSON, told apart by content)\n"
-            "  and prints each problem as  file:line:col: error: message [json.path]\n"
-            "  Warnings (unknown keys, ignored values) use the same form with 'warning:'.\n"
-            "  Valid files print 'FILE: ok' on stdout unless --quiet.\n"
-            "exit codes: 0 all valid, 1 usage, 2 some file is invalid, 3 some file could not be read\n");
-}
+static const cli_help help = {
+    "sinew validate [--quiet] FILE...",
+    "Loads each file (a DragonBones skeleton, a sinew XML rig, or a texture atlas JSON, told\n"
+    "apart by content) and prints each problem as  file:line:col: error: message [json.path]\n"
+    "Warnings (unknown keys, ignored values) use the same form with 'warning:'.\n",
+    "  --quiet, -q       no 'FILE: ok' line for each valid file\n",
+    "  sinew validate hero_ske.json hero_tex.json\n"
+    "  sinew validate --quiet rigs/*.json\n",
+    "validate exits 2 when some file is invalid, 3 when some file could not be read (3 wins).\n"};
 
 typedef struct counter {
     const char *file;
@@ -46,7 +47,7 @@ int sinew_cmd_validate(int argc, char **argv) {
     int files = 0, worst = SINEW_EXIT_OK;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            usage(stdout);
+            cli_help_print(&help);
             return SINEW_EXIT_OK;
         }
         if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)

@@ -1,17 +1,19 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "rules.h"
 #include "sinew/export.h"
 
 const char sinew_cmd_version_help[] = "print the version of sinew";
 
 int sinew_cmd_version(int argc, char **argv) {
     if (argc > 1 && cli_is_help(argv[1])) {
-        fputs("usage: sinew version   (or sinew --version)\n"
-              "Prints sinew's version and the GIF quantizer this build uses, with its licence\n"
-              "(docs/licensing.md).\n"
-              "exit codes: 0 ok, 1 usage\n",
-              stdout);
+        static const cli_help help = {
+            "sinew version   (or sinew --version)",
+            "Prints sinew's version and the GIF quantizer this build uses, with its licence\n"
+            "(docs/licensing.md).\n",
+            NULL, "  sinew version\n  sinew --version\n", NULL};
+        cli_help_print(&help);
         return SINEW_EXIT_OK;
     }
     if (argc > 1)

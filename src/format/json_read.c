@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "base/file.h"
 
 /* cJSON's type tests, inline (the loaders call these for every value) */
 static inline bool j_type(const cJSON *v, int type) { return v && (v->type & 0xFF) == type; }
@@ -129,29 +130,16 @@ void sinew__jwarn(sinew_jctx *c, const char *key, sinew_status code, const char 
 sinew_status sinew__read_file(sinew_jctx *c, const char *path, char **out, size_t *out_len) {
     *out = NULL;
     *out_len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-    struct stat sb;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        fclose(f);
-        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot read: %s",
-                              S_ISDIR(sb.st_mode) ? "it is a folder, not a file" : "not a regular file");
-    }
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot seek: %s", strerror(errno));
-    }
-    long size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "cannot read: not a regular file");
-    }
+    FILE *f = NULL;
+    uint64_t size = 0;
+    sinew_status st = sinew__open_input(path, &f, &size, &c->err);
+    if (st != SINEW_OK)
+        return st;
     if ((uint64_t)size > c->limits.max_input_bytes) {
         fclose(f);
         return sinew__fail_at(&c->err, SINEW_E_LIMIT, path, 0, 0, NULL,
-                              "input is %ld bytes, more than the limit of %llu (limits.max_input_bytes)",
-                              size, (unsigned long long)c->limits.max_input_bytes);
+                              "input is %llu bytes, more than the limit of %llu (limits.max_input_bytes)",
+                              (unsigned long long)size, (unsigned long long)c->limits.max_input_bytes);
     }
     size_t n = (size_t)size;
     char *buf = sinew__alloc(c->allocator, n + 1);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/atomic.h"
+#include "base/file.h"
 #include "input/input_internal.h"
 
 _Static_assert(sizeof(sinew_curve_key) == 28, "sinew_curve_key must match the 28-byte disk key");
@@ -325,18 +326,18 @@ sinew_status sinew__input_read_file(const char *path, const sinew_allocator *all
                                     size_t *size, sinew_error *err) {
     *data = NULL;
     *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0) {
+    FILE *f = NULL;
+    uint64_t fsize = 0;
+    sinew_status st = sinew__open_input(path, &f, &fsize, err);
+    if (st != SINEW_OK)
+        return st;
+    if (fsize > SINEW_INPUT_MAX_FILE_BYTES) {
         fclose(f);
-        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot seek: %s", strerror(errno));
+        return sinew__fail_at(err, SINEW_E_LIMIT, path, 0, 0, NULL,
+                              "the file is %llu bytes, more than the limit of %llu",
+                              (unsigned long long)fsize, (unsigned long long)SINEW_INPUT_MAX_FILE_BYTES);
     }
-    long len = ftell(f);
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot size the file: %s", strerror(errno));
-    }
+    long len = (long)fsize;
     uint8_t *buf = sinew__alloc(allocator, (size_t)len);
     if (!buf) {
         fclose(f);

@@ -2,6 +2,9 @@
 #ifndef SINEW_INPUT_INTERNAL_H
 #define SINEW_INPUT_INTERNAL_H
 
+/* The largest recording file read (a 60 s x 60 Hz recording with every curve keyed is 39 MB). */
+#define SINEW_INPUT_MAX_FILE_BYTES (1ull << 30)
+
 #include "base/alloc.h"
 #include "base/error.h"
 #include "sinew/input.h"

@@ -1,0 +1,15 @@
+/* Opening an input file (internal). */
+#ifndef SINEW_BASE_FILE_H
+#define SINEW_BASE_FILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sinew/base.h"
+
+/* Opens `path` for reading if it is a regular file and gives its size in bytes. Fails with
+ * SINEW_E_IO and a message saying why: it cannot be opened (the system's reason), it is a folder,
+ * it is not a regular file, or it cannot be sized. `err->file` borrows `path`. */
+sinew_status sinew__open_input(const char *path, FILE **out, uint64_t *size, sinew_error *err);
+
+#endif
