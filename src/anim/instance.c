@@ -603,15 +603,19 @@ void sinew_instance_update(sinew_instance *inst, double dt) {
         inst->buffered_count = 0;
         /* the official WorldClock: in the order armatures joined it; one that joins during this
          * update (a child shown now) waits for the next; removed ones leave a hole until the end */
-        uint32_t n = inst->clock_count;
-        for (uint32_t i = 0; i < n; ++i)
-            if (inst->clock[i] != SINEW_INVALID_INDEX)
-                sinew__arm_advance(inst, inst->clock[i], dt);
+        inst->clock_pos = 0;
+        inst->clock_end = inst->clock_count;
+        while (inst->clock_pos < inst->clock_end) {
+            uint32_t a = inst->clock[inst->clock_pos++];
+            if (a != SINEW_INVALID_INDEX)
+                sinew__arm_advance(inst, a, dt);
+        }
         uint32_t w = 0;
         for (uint32_t i = 0; i < inst->clock_count; ++i)
             if (inst->clock[i] != SINEW_INVALID_INDEX)
                 inst->clock[w++] = inst->clock[i];
         inst->clock_count = w;
+        inst->clock_pos = inst->clock_end = 0;
     } else {
         /* a zero step (the oracle's advanceTime(0) of the armature and, recursively, of the child
          * armatures its slots show, in draw order) */

@@ -628,9 +628,32 @@ void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t s
 /* The official clock: armatures advance in the order they joined it. Adding an armature adds
  * the child armatures its slots show (in draw order) after it, as the official `clock` setter
  * does; removing one removes them too. */
+/* Drops the holes removed armatures left, keeping the order; a tick in progress goes on where it
+ * was, over the same armatures (what the official loop does with the holes it meets). */
+static void clock_compact(sinew_instance *inst) {
+    uint32_t w = 0, pos = inst->clock_pos, end = inst->clock_end;
+    for (uint32_t i = 0; i < inst->clock_count; ++i) {
+        if (inst->clock[i] != SINEW_INVALID_INDEX) {
+            inst->clock[w++] = inst->clock[i];
+            continue;
+        }
+        if (i < inst->clock_pos)
+            --pos;
+        if (i < inst->clock_end)
+            --end;
+    }
+    inst->clock_count = w;
+    inst->clock_pos = pos;
+    inst->clock_end = end;
+}
+
 void sinew__clock_add(sinew_instance *inst, uint32_t ai) {
     arm_inst *a = &inst->arms[ai];
-    if (!a->active && inst->clock_count < inst->arm_count) {
+    if (!a->active) {
+        /* each armature is on the clock at most once, so after compaction there is room: an
+         * armature shown, hidden and shown again between two ticks leaves holes, not a full clock */
+        if (inst->clock_count >= inst->arm_count)
+            clock_compact(inst);
         a->active = true;
         inst->clock[inst->clock_count++] = ai;
     }

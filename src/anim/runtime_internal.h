@@ -200,8 +200,10 @@ struct sinew_instance {
     uint32_t arm_count;
     arm_inst *arms;
     uint32_t *clock;           /* armatures on the clock in the official order (arm_count entries;
-                                  SINEW_INVALID_INDEX = removed during an update) */
+                                  SINEW_INVALID_INDEX = removed, a hole until the next compaction) */
     uint32_t clock_count;
+    uint32_t clock_pos, clock_end; /* during a tick: the next entry to advance, and the end of those
+                                      that were on the clock when the tick began (0, 0 otherwise) */
     sinew_event *events;       /* ring of SINEW_EVENT_CAP */
     uint32_t ev_serial[SINEW_EVENT_CAP];  /* state serial of each queued event */
     uint32_t ev_state_arm[SINEW_EVENT_CAP]; /* the armature holding that state */
