@@ -34,8 +34,10 @@ static const cli_help help = {
     "  --sheet          a sprite sheet: OUT.png plus its atlas OUT.json (OUT.tres for godot)\n"
     "FILE is a DragonBones skeleton (JSON 4.0, 4.5, 5.x) or a sinew XML rig.\n",
     "  --atlas TEX       texture atlas JSON (default: found next to FILE, e.g. X_tex.json)\n"
-    "  --armature NAME   armature to draw (default: the first that has --animation, else the first)\n"
-    "  --animation NAME  animation to play (default: the armature's default animation)\n"
+    "  --armature NAME   armature to draw (default: the first that has --animation, else the first);\n"
+    "                    'all': every armature (put %r, its name, in OUT)\n"
+    "  --animation NAME  animation to play (default: the armature's default animation); 'all':\n"
+    "                    every animation, one output each (put %a, its name, in OUT)\n"
     "  --skin NAME       skin overlaid on the default skin (an XML rig: its armature NAME@SKIN)\n"
     "  --fps N           frames per second, (0, 1000] (default: the data's frame rate)\n"
     "  --loops N         plays of the animation, 1..10000 (default 1: a looping animation plays\n"
@@ -62,7 +64,8 @@ static const cli_help help = {
     "  sinew render hero_ske.json --animation walk --out walk.gif\n"
     "  sinew render hero_ske.json --animation walk --out frames/walk_%04d.png\n"
     "  sinew render hero_ske.json --animation run --frame 3 --size 256x256 --out run3.png\n"
-    "  sinew render hero_ske.json --animation walk --sheet --sheet-format json-hash --out walk\n",
+    "  sinew render hero_ske.json --animation walk --sheet --sheet-format json-hash --out walk\n"
+    "  sinew render hero_ske.json --armature all --animation all --out gifs/%r-%a.gif\n",
     NULL};
 
 typedef enum out_kind { OUT_PNG, OUT_SEQUENCE, OUT_SHEET, OUT_GIF, OUT_WEBP, OUT_MP4, OUT_WEBM } out_kind;
@@ -109,7 +112,8 @@ static bool ends_with(const char *s, const char *suffix) {
     return true;
 }
 
-/* A sequence pattern has exactly one %d / %0Nd (N < 10) and no other conversion except %%. */
+/* A sequence pattern has exactly one %d / %0Nd (N < 10) and no other conversion except %%, and %a /
+ * %r (names, replaced before the exporter sees the path). Returns the count of %d, -1 when bad. */
 static int sequence_pattern(const char *s) {
     int conversions = 0;
     for (const char *p = s; *p; p++) {
@@ -119,6 +123,10 @@ static int sequence_pattern(const char *s) {
             continue;
         }
         const char *q = p + 1;
+        if (*q == 'a' || *q == 'r') { /* the animation / armature name (--animation all, --armature all) */
+            p = q;
+            continue;
+        }
         if (*q == '0') {
             q++;
             if (*q < '1' || *q > '9') return -1;
@@ -557,6 +565,113 @@ static int render_frames(job *j, const sinew_framing *fr, const char *out_path, 
     return 0;
 }
 
+/* Copies PATTERN to OUT with %a / %r replaced by the animation / armature name (characters that
+ * do not belong in a file name, such as '/', become '_'); other % sequences are kept. */
+static bool expand_names(const char *pattern, const char *armature, const char *animation, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *p = pattern; *p; p++) {
+        const char *name = NULL;
+        if (p[0] == '%' && p[1] == '%') {
+            if (n + 2 >= size) return false;
+            out[n++] = *p++;
+            out[n++] = *p;
+            continue;
+        }
+        if (p[0] == '%' && (p[1] == 'a' || p[1] == 'r')) name = p[1] == 'a' ? animation : armature;
+        if (!name) {
+            if (n + 1 >= size) return false;
+            out[n++] = *p;
+            continue;
+        }
+        for (const char *c = name; *c; c++) {
+            if (n + 1 >= size) return false;
+            bool bad = *c == '/' || *c == '\\' || *c == '%' || *c == ':' || (unsigned char)*c < 32;
+            out[n++] = bad ? '_' : *c;
+        }
+        p++;
+    }
+    out[n] = '\0';
+    return true;
+}
+
+static bool has_name_field(const char *pattern, char which) {
+    for (const char *p = pattern; *p; p++)
+        if (p[0] == '%') {
+            if (p[1] == which) return true;
+            if (p[1]) p++;
+        }
+    return false;
+}
+
+/* One render of the chosen armature and animation to OUT (a pattern with %a / %r expanded). */
+static int render_one(job *j) {
+    char expanded[4096];
+    if (!expand_names(j->o.out, j->o.armature ? j->o.armature : "", j->o.animation ? j->o.animation : "", expanded,
+                      sizeof expanded))
+        return cli_usage_error("render", "--out is too long once names are put in: '%s'", j->o.out);
+    /* --sheet OUT writes OUT.png and OUT.json (OUT may already end in .png or .json) */
+    char sheet_png[4096];
+    const char *out_path = expanded;
+    if (j->kind == OUT_SHEET) {
+        size_t n = strlen(expanded);
+        if (ends_with(expanded, ".png") || ends_with(expanded, ".json")) n -= ends_with(expanded, ".png") ? 4 : 5;
+        if (n == 0 || n + 6 > sizeof sheet_png) return cli_usage_error("render", "bad --out for --sheet: '%s'", expanded);
+        memcpy(sheet_png, expanded, n);
+        memcpy(sheet_png + n, ".png", 5);
+        out_path = sheet_png; /* the exporter names the atlas after the page: OUT.json, OUT.tres, OUT-N.json */
+    }
+    int rc = choose_animation(j);
+    sinew_framing fr;
+    if (!rc) rc = compute_framing(j, &fr);
+    if (!rc) rc = render_frames(j, &fr, out_path, NULL);
+    return rc;
+}
+
+/* Ends what one render made (the instance, its cache, the renderer and framebuffer), keeping the
+ * rig for the next. */
+static void job_reset(job *j) {
+    sinew_framebuffer_free(&j->fb);
+    memset(&j->fb, 0, sizeof j->fb);
+    sinew_renderer_destroy(j->renderer);
+    j->renderer = NULL;
+    sinew_instance_destroy(j->inst);
+    j->inst = NULL;
+    sinew_frame_cache_destroy(j->cache);
+    j->cache = NULL;
+}
+
+/* --armature all / --animation all: every armature (that has the animation, when one is named) and
+ * every animation, each to OUT with its names put in; the paths written are printed. */
+static int render_all(job *j, bool all_armatures, bool all_animations) {
+    sinew_data_info di;
+    sinew_data_get_info(j->rig.data, &di);
+    const char *only = all_animations ? NULL : j->o.animation;
+    uint32_t done = 0;
+    for (uint32_t a = 0; a < di.armature_count; a++) {
+        sinew_armature_info ai;
+        if (sinew_data_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
+        if (!all_armatures && strcmp(ai.name, j->o.armature ? j->o.armature : "") != 0 &&
+            !(j->o.armature == NULL && a == 0))
+            continue;
+        for (uint32_t k = 0; k < ai.animation_count; k++) {
+            sinew_animation_info an;
+            if (sinew_data_animation_info(j->rig.data, a, k, &an) != SINEW_OK) continue;
+            if (only && strcmp(only, an.name) != 0) continue;
+            j->o.armature = ai.name;
+            j->o.animation = an.name;
+            int rc = render_one(j);
+            job_reset(j);
+            if (rc) return rc;
+            char path[4096];
+            if (expand_names(j->o.out, ai.name, an.name, path, sizeof path)) printf("%s\n", path);
+            done++;
+        }
+    }
+    if (done == 0 && only) return cli_unknown_animation(j->rig.data, j->o.file, SINEW_INVALID_INDEX, only);
+    if (done == 0) return fail_input(j->o.file, "no armature has an animation");
+    return 0;
+}
+
 int sinew_cmd_render(int argc, char **argv) {
     job j;
     memset(&j, 0, sizeof j);
@@ -567,27 +682,23 @@ int sinew_cmd_render(int argc, char **argv) {
     if (rc) return rc;
     if (j.o.have_quality && j.kind != OUT_WEBP && j.kind != OUT_GIF)
         return cli_usage_error("render", "--quality applies to .webp (lossy) and .gif output");
-
-    /* --sheet OUT writes OUT.png and OUT.json (OUT may already end in .png or .json) */
-    char sheet_png[4096], sheet_json[4096];
-    const char *out_path = j.o.out;
-    const char *json_path = NULL;
-    if (j.kind == OUT_SHEET) {
-        size_t n = strlen(j.o.out);
-        if (ends_with(j.o.out, ".png") || ends_with(j.o.out, ".json")) n -= ends_with(j.o.out, ".png") ? 4 : 5;
-        if (n == 0 || n + 6 > sizeof sheet_png) return cli_usage_error("render", "bad --out for --sheet: '%s'", j.o.out);
-        memcpy(sheet_png, j.o.out, n);
-        memcpy(sheet_png + n, ".png", 5);
-        (void)sheet_json;
-        out_path = sheet_png;
-        json_path = NULL; /* the exporter names the atlas after the page: OUT.json, OUT.tres, OUT-N.json */
-    }
+    bool all_armatures = j.o.armature && strcmp(j.o.armature, "all") == 0;
+    bool all_animations = j.o.animation && strcmp(j.o.animation, "all") == 0;
+    if (all_animations && !has_name_field(j.o.out, 'a'))
+        return cli_usage_error("render", "--animation all writes one output per animation: put %%a (its name) in --out");
+    if (all_armatures && !has_name_field(j.o.out, 'r'))
+        return cli_usage_error("render", "--armature all writes one output per armature: put %%r (its name) in --out");
+    if (!all_armatures && !all_animations && (has_name_field(j.o.out, 'a') || has_name_field(j.o.out, 'r')))
+        return cli_usage_error("render", "%%a and %%r in --out go with --animation all and --armature all");
+    if (all_armatures && !j.o.animation) all_animations = true;
 
     rc = load_inputs(&j);
-    if (!rc) rc = choose_animation(&j);
-    sinew_framing fr;
-    if (!rc) rc = compute_framing(&j, &fr);
-    if (!rc) rc = render_frames(&j, &fr, out_path, json_path);
+    if (!rc && (all_armatures || all_animations)) {
+        if (all_armatures) j.o.armature = NULL;
+        rc = render_all(&j, all_armatures, all_animations);
+    } else if (!rc) {
+        rc = render_one(&j);
+    }
     job_free(&j);
     return rc;
 }
