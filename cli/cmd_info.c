@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "cli.h"
@@ -137,6 +138,8 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
             printf(" %ux%u", pi.width, pi.height);
         if (pi.scale != 1.0f)
             printf(" scale %g", (double)pi.scale);
+        if (access(pi.resolved_path, R_OK) != 0)
+            printf(" (the image is missing: %s)", pi.resolved_path);
         printf("\n");
     } else {
         printf("atlas: none found\n");

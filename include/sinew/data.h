@@ -218,6 +218,18 @@ sinew_status sinew_atlas_region_info_get(const sinew_atlas *atlas, uint32_t regi
 /** The index of the region named `name` (binary search), or SINEW_INVALID_INDEX. */
 uint32_t sinew_atlas_find_region(const sinew_atlas *atlas, const char *name);
 
+/**
+ * Checks a skeleton against the atlas a renderer will draw it with (what `sinew validate` does),
+ * reporting each problem as a warning to `log` (may be NULL): an image or mesh display names a
+ * region the atlas does not have (nothing is drawn for it: editors leave such placeholders, real
+ * files have them), a mesh's UVs reach outside [0, 1] (outside its region). Each carries the
+ * display's JSON path in the skeleton (`armature[0].skin[0].slot[2].display[0]`) and, when `file`
+ * (may be NULL) is the DragonBones JSON the data came from, its line and column. Returns the
+ * number of problems.
+ */
+uint32_t sinew_data_check_atlas(const sinew_data *data, const sinew_atlas *atlas, const char *file, sinew_log_fn log,
+                                void *user);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1220,6 +1220,7 @@ static sinew_status build_skins(db *d, const cJSON *arr) {
             if ((pass == 0) != (i == def))
                 continue;
             sinew_model_skin *K = &A->skins[out];
+            K->source_index = i;
             const cJSON *f[3];
             sinew__jpush_index(d->c, i);
             TRY(sinew__jfields(d->c, s, &skin_table, f));

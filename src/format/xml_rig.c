@@ -1423,6 +1423,7 @@ static sinew_status build_armature(xr_ctx *c, struct sinew_data *data, int32_t s
         arm->skin_slots[s].display_count = bd.display_count[b];
     }
     arm->skins[0].name = "";
+    arm->skins[0].source_index = SINEW_INVALID_INDEX;
     arm->skins[0].first_slot = 0;
     arm->skins[0].slot_count = nb;
 

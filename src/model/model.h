@@ -174,6 +174,8 @@ typedef struct sinew_model_skin_slot {
 
 typedef struct sinew_model_skin {
     const char *name;          /* "" (stored as "") is the default skin */
+    uint32_t source_index;     /* position in the file's skin list (the default skin is stored
+                                  first whatever its position there); INVALID for XML rigs */
     uint32_t first_slot;       /* into sinew_model_armature.skin_slots */
     uint32_t slot_count;
 } sinew_model_skin;

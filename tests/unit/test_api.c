@@ -168,6 +168,39 @@ static void test_atlas(void) {
     CHECK(a == NULL && err.line == 1);
 }
 
+typedef struct log_count {
+    int warnings, located;
+} log_count;
+
+static void count_log(void *user, sinew_log_level level, const sinew_error *e) {
+    log_count *c = user;
+    c->warnings += level == SINEW_LOG_WARNING;
+    c->located += e->line > 0 && strncmp(e->path, "armature[0].skin[0].slot[", 25) == 0;
+}
+
+static void test_check_atlas(void) {
+    sinew_data *d = load(PIP50);
+    sinew_atlas *full = NULL, *one = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_atlas_load_file(PIP50_TEX, NULL, &full, &err) == SINEW_OK);
+    /* an atlas with only the body's region: every other image and mesh display misses its region */
+    static const char one_region[] =
+        "{\"imagePath\": \"pip_tex.png\", \"SubTexture\": [{\"name\": \"body\", \"x\": 0, \"y\": 0, "
+        "\"width\": 8, \"height\": 8}]}";
+    CHECK(sinew_atlas_load_buffer(one_region, sizeof one_region - 1, "one.json", NULL, NULL, &one, &err) == SINEW_OK);
+    if (d && full && one) {
+        log_count c = {0, 0};
+        CHECK(sinew_data_check_atlas(d, full, PIP50, count_log, &c) == 0 && c.warnings == 0);
+        uint32_t n = sinew_data_check_atlas(d, one, PIP50, count_log, &c);
+        CHECK(n > 10 && c.warnings == (int)n);
+        CHECK(c.located > 10); /* the pip armature's displays, each at its line and column */
+        CHECK(sinew_data_check_atlas(d, one, NULL, NULL, NULL) == n);
+    }
+    sinew_atlas_destroy(full);
+    sinew_atlas_destroy(one);
+    sinew_data_destroy(d);
+}
+
 static void test_texture_pages(void) {
     const char *pages[] = {"fixtures/own/Pip_5.0/pip_tex.png"};
     sinew_texture_set *tex = NULL;
@@ -688,6 +721,7 @@ int main(void) {
     RUN(test_data_queries);
     RUN(test_load_limits);
     RUN(test_atlas);
+    RUN(test_check_atlas);
     RUN(test_texture_pages);
     RUN(test_rects);
     RUN(test_instance_structure);
