@@ -10,9 +10,15 @@
 
 #include <sinew/sinew.h> /* or just data.h + instance.h */
 
+/* file:line:col: error: message [json.path], leaving out what is unknown (an I/O error has no line) */
 static int fail(const char *what, const sinew_error *err) {
-    fprintf(stderr, "%s:%u:%u: error: %s: %s\n", err->file ? err->file : what, err->line, err->column,
-            what, err->message);
+    fprintf(stderr, "%s", err->file ? err->file : what);
+    if (err->line)
+        fprintf(stderr, ":%u:%u", err->line, err->column);
+    fprintf(stderr, ": error: %s", err->message);
+    if (err->path[0])
+        fprintf(stderr, " [%s]", err->path);
+    fputc('\n', stderr);
     return 2;
 }
 
