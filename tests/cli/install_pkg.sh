@@ -3,7 +3,7 @@
 # against it through pkg-config and through CMake's find_package(sinew COMPONENTS ...):
 # examples/c/play.c against the core alone (libsinew: no image, compression or GPL library in its
 # ldd) and examples/c/snapshot.c against all three layers (core, render, export); runs them on
-# the demo rig.
+# the demo rig; and examples/sdl2/crowd.c against libsinew-sdl2 when the backend was built.
 set -u
 pass=0; fail=0
 ok()  { pass=$((pass+1)); }
@@ -71,6 +71,18 @@ fi
 # a component that does not exist is an error
 mkdir -p "$tmp/badc" && printf 'cmake_minimum_required(VERSION 3.16)\nproject(x C)\nfind_package(sinew REQUIRED COMPONENTS teleport)\n' > "$tmp/badc/CMakeLists.txt"
 cmake -S "$tmp/badc" -B "$tmp/badc/b" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/badc.log" 2>&1 && bad "find_package(sinew COMPONENTS teleport) succeeded" || ok
+
+# the SDL2 backend (when it was built): examples/sdl2/crowd.c through pkg-config sinew-sdl2, run
+# headless on SDL's offscreen video driver for 30 frames
+if [ -e "$libdir/pkgconfig/sinew-sdl2.pc" ]; then
+  if cc $extra -std=c11 -o "$tmp/crowd" "$SRC/examples/sdl2/crowd.c" $(pkg-config --cflags --libs sinew-sdl2) 2>"$tmp/cc3.log"; then
+    ok
+    out=$(ASAN_OPTIONS=detect_leaks=0 SDL_VIDEODRIVER=offscreen LD_LIBRARY_PATH=$libdir "$tmp/crowd" "$demo" "$atlas" 4 --frames 30 2>&1) && ok || bad "crowd failed: $out"
+    echo "$out" | grep -q "^frame 29: 4 instances, [1-9][0-9]* draw calls" && ok || bad "crowd printed: $out"
+  else
+    bad "compile examples/sdl2/crowd.c with pkg-config sinew-sdl2"; cat "$tmp/cc3.log"
+  fi
+fi
 
 # bad input: a clear error and exit 2
 LD_LIBRARY_PATH=$libdir "$tmp/play_pc" "$SRC/README.md" >/dev/null 2>"$tmp/err.log"; rc=$?

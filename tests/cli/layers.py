@@ -22,6 +22,7 @@ ALLOWED = {
     "anim": {"base", "model"},
     "render": {"base"},
     "export": {"base", "model", "format", "render"},
+    "sdl2": {"base", "render"},  # a backend beside the core (libsinew-sdl2)
 }
 CORE = {"base", "curve", "input", "model", "format", "anim"}
 

@@ -1,0 +1,207 @@
+/* The SDL2 backend: a draw list through SDL_RenderGeometry (sinew/sdl2.h). */
+#include "sinew/sdl2.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+struct sinew_sdl2 {
+    SDL_Renderer *renderer;
+    const sinew_allocator *allocator;
+    sinew_log_fn log;
+    void *log_user;
+    SDL_Texture **pages;
+    uint32_t page_count;
+    SDL_Vertex *vertices; /* one command's vertices, mapped to pixels */
+    int *indices;         /* one command's indices, relative to its first vertex */
+    size_t vertex_cap, index_cap;
+    uint32_t draw_calls;
+    bool warned_offset;
+    bool warned_blend[SINEW_BLEND_COUNT];
+};
+
+static void warn(sinew_sdl2 *sb, const char *fmt, const char *what) {
+    if (!sb->log)
+        return;
+    sinew_error e;
+    memset(&e, 0, sizeof e);
+    e.code = SINEW_E_UNSUPPORTED;
+    snprintf(e.message, sizeof e.message, fmt, what);
+    sb->log(sb->log_user, SINEW_LOG_WARNING, &e);
+}
+
+/* A page as a straight-alpha ABGR8888 (RGBA bytes) texture: SDL's blend modes expect straight alpha. */
+static SDL_Texture *upload(sinew_sdl2 *sb, const uint8_t *px, uint32_t w, uint32_t h, sinew_error *err) {
+    SDL_Texture *t = SDL_CreateTexture(sb->renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STATIC, (int)w, (int)h);
+    if (!t) {
+        sinew__fail(err, SINEW_E_RENDER, NULL, "SDL_CreateTexture %ux%u: %s", w, h, SDL_GetError());
+        return NULL;
+    }
+    size_t row = (size_t)w * 4;
+    uint8_t *straight = sinew__alloc(sb->allocator, row * h);
+    if (!straight) {
+        SDL_DestroyTexture(t);
+        sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory for a %ux%u page", w, h);
+        return NULL;
+    }
+    for (size_t i = 0; i < row * h; i += 4) {
+        uint32_t a = px[i + 3];
+        for (size_t c = 0; c < 3; c++) {
+            uint32_t v = a ? (px[i + c] * 255u + a / 2) / a : 0u;
+            straight[i + c] = (uint8_t)(v > 255u ? 255u : v);
+        }
+        straight[i + 3] = (uint8_t)a;
+    }
+    int rc = SDL_UpdateTexture(t, NULL, straight, (int)row);
+    sinew__free(sb->allocator, straight, row * h);
+    if (rc != 0) {
+        SDL_DestroyTexture(t);
+        sinew__fail(err, SINEW_E_RENDER, NULL, "SDL_UpdateTexture: %s", SDL_GetError());
+        return NULL;
+    }
+    SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND);
+    SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear);
+    return t;
+}
+
+void sinew_sdl2_destroy(sinew_sdl2 *sb) {
+    if (!sb)
+        return;
+    for (uint32_t p = 0; p < sb->page_count; p++)
+        if (sb->pages[p])
+            SDL_DestroyTexture(sb->pages[p]);
+    sinew__free(sb->allocator, sb->pages, sb->page_count * sizeof *sb->pages);
+    sinew__free(sb->allocator, sb->vertices, sb->vertex_cap * sizeof *sb->vertices);
+    sinew__free(sb->allocator, sb->indices, sb->index_cap * sizeof *sb->indices);
+    sinew__free(sb->allocator, sb, sizeof *sb);
+}
+
+sinew_status sinew_sdl2_create(SDL_Renderer *renderer, const sinew_texture_set *pages, const sinew_sdl2_options *opt,
+                               sinew_sdl2 **out, sinew_error *err) {
+    if (!out)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "out is NULL");
+    *out = NULL;
+    if (!renderer)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "no SDL_Renderer");
+    const sinew_allocator *al = opt ? opt->allocator : NULL;
+    sinew_sdl2 *sb = sinew__calloc(al, 1, sizeof *sb);
+    if (!sb)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    sb->renderer = renderer;
+    sb->allocator = al;
+    sb->log = opt ? opt->log : NULL;
+    sb->log_user = opt ? opt->log_user : NULL;
+    uint32_t n = pages ? sinew_texture_set_page_count(pages) : 0;
+    if (n) {
+        sb->pages = sinew__calloc(al, n, sizeof *sb->pages);
+        if (!sb->pages) {
+            sinew__free(al, sb, sizeof *sb);
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        }
+        sb->page_count = n;
+        for (uint32_t p = 0; p < n; p++) {
+            uint32_t w = 0, h = 0;
+            const uint8_t *px = NULL;
+            sinew_texture_set_page(pages, p, &w, &h, &px);
+            if (!(sb->pages[p] = upload(sb, px, w, h, err))) {
+                sinew_sdl2_destroy(sb);
+                return err ? err->code : SINEW_E_RENDER;
+            }
+        }
+    }
+    *out = sb;
+    return SINEW_OK;
+}
+
+static bool reserve(sinew_sdl2 *sb, size_t vertices, size_t indices) {
+    if (vertices > sb->vertex_cap) {
+        size_t cap = vertices < 256 ? 256 : vertices;
+        SDL_Vertex *v = sinew__realloc(sb->allocator, sb->vertices, sb->vertex_cap * sizeof *v, cap * sizeof *v);
+        if (!v)
+            return false;
+        sb->vertices = v;
+        sb->vertex_cap = cap;
+    }
+    if (indices > sb->index_cap) {
+        size_t cap = indices < 768 ? 768 : indices;
+        int *ix = sinew__realloc(sb->allocator, sb->indices, sb->index_cap * sizeof *ix, cap * sizeof *ix);
+        if (!ix)
+            return false;
+        sb->indices = ix;
+        sb->index_cap = cap;
+    }
+    return true;
+}
+
+static SDL_BlendMode blend_for(sinew_sdl2 *sb, sinew_blend_mode m) {
+    switch (m) {
+    case SINEW_BLEND_NORMAL: return SDL_BLENDMODE_BLEND;
+    case SINEW_BLEND_ADD: return SDL_BLENDMODE_ADD;
+    case SINEW_BLEND_MULTIPLY: return SDL_BLENDMODE_MUL;
+    default:
+        if ((unsigned)m < SINEW_BLEND_COUNT && !sb->warned_blend[m]) {
+            sb->warned_blend[m] = true;
+            warn(sb, "SDL2 has no '%s' blend mode: drawn as normal", sinew_blend_mode_name(m));
+        }
+        return SDL_BLENDMODE_BLEND;
+    }
+}
+
+static Uint8 unit8(float v) {
+    return v <= 0.0f ? 0 : v >= 1.0f ? 255 : (Uint8)(v * 255.0f + 0.5f);
+}
+
+sinew_status sinew_sdl2_draw(sinew_sdl2 *sb, const sinew_drawlist *list, const sinew_affine *view, sinew_error *err) {
+    if (!sb || !list)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "NULL backend or draw list");
+    const sinew_affine id = {1, 0, 0, 1, 0, 0};
+    const sinew_affine *m = view ? view : &id;
+    sb->draw_calls = 0;
+    for (uint32_t c = 0; c < list->cmd_count; c++) {
+        const sinew_draw_cmd *cmd = &list->cmds[c];
+        if (cmd->index_count == 0 || cmd->vertex_count == 0)
+            continue;
+        if (!reserve(sb, cmd->vertex_count, cmd->index_count))
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory for %u vertices", cmd->vertex_count);
+        const sinew_color_transform *ct = &cmd->color;
+        if (!sb->warned_offset && (ct->r_add != 0.0f || ct->g_add != 0.0f || ct->b_add != 0.0f || ct->a_add != 0.0f)) {
+            sb->warned_offset = true;
+            warn(sb, "%s", "SDL2 cannot add a colour offset: offsets are dropped");
+        }
+        SDL_Color col = {unit8(ct->r_mul), unit8(ct->g_mul), unit8(ct->b_mul), unit8(ct->a_mul)};
+        if (col.a == 0)
+            continue;
+        SDL_Texture *tex = cmd->page < sb->page_count ? sb->pages[cmd->page] : NULL;
+        for (uint32_t i = 0; i < cmd->vertex_count; i++) {
+            const float *p = &list->positions[2 * (size_t)(cmd->first_vertex + i)];
+            const float *uv = &list->uvs[2 * (size_t)(cmd->first_vertex + i)];
+            SDL_Vertex *v = &sb->vertices[i];
+            v->position.x = m->a * p[0] + m->c * p[1] + m->tx;
+            v->position.y = m->b * p[0] + m->d * p[1] + m->ty;
+            v->color = col;
+            v->tex_coord.x = uv[0];
+            v->tex_coord.y = uv[1];
+        }
+        for (uint32_t i = 0; i < cmd->index_count; i++) {
+            uint32_t ix = list->indices[cmd->first_index + i];
+            if (ix < cmd->first_vertex || ix - cmd->first_vertex >= cmd->vertex_count)
+                return sinew__fail(err, SINEW_E_ARG, NULL, "command %u: index %u outside its vertices", c, ix);
+            sb->indices[i] = (int)(ix - cmd->first_vertex);
+        }
+        SDL_BlendMode bm = blend_for(sb, cmd->blend);
+        if (tex)
+            SDL_SetTextureBlendMode(tex, bm);
+        else
+            SDL_SetRenderDrawBlendMode(sb->renderer, bm);
+        if (SDL_RenderGeometry(sb->renderer, tex, sb->vertices, (int)cmd->vertex_count, sb->indices,
+                               (int)cmd->index_count) != 0)
+            return sinew__fail(err, SINEW_E_RENDER, NULL, "SDL_RenderGeometry: %s", SDL_GetError());
+        sb->draw_calls++;
+    }
+    return SINEW_OK;
+}
+
+uint32_t sinew_sdl2_draw_calls(const sinew_sdl2 *sb) {
+    return sb ? sb->draw_calls : 0;
+}
