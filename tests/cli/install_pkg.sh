@@ -3,7 +3,8 @@
 # against it through pkg-config and through CMake's find_package(sinew COMPONENTS ...):
 # examples/c/play.c against the core alone (libsinew: no image, compression or GPL library in its
 # ldd) and examples/c/snapshot.c against all three layers (core, render, export); runs them on
-# the demo rig; and examples/sdl2/crowd.c against libsinew-sdl2 when the backend was built.
+# the demo rig; and examples/sdl2/crowd.c and examples/gl/gl_crowd.c against libsinew-sdl2 and
+# libsinew-gl when those backends were built.
 set -u
 pass=0; fail=0
 ok()  { pass=$((pass+1)); }
@@ -81,6 +82,17 @@ if [ -e "$libdir/pkgconfig/sinew-sdl2.pc" ]; then
     echo "$out" | grep -q "^frame 29: 4 instances, [1-9][0-9]* draw calls" && ok || bad "crowd printed: $out"
   else
     bad "compile examples/sdl2/crowd.c with pkg-config sinew-sdl2"; cat "$tmp/cc3.log"
+  fi
+fi
+
+# the GL backend (when it was built, with SDL2 for the window): examples/gl/gl_crowd.c, headless
+if [ -e "$libdir/pkgconfig/sinew-gl.pc" ] && pkg-config --exists sdl2; then
+  if cc $extra -std=c11 -o "$tmp/gl_crowd" "$SRC/examples/gl/gl_crowd.c" $(pkg-config --cflags --libs sinew-gl sdl2) 2>"$tmp/cc4.log"; then
+    ok
+    out=$(ASAN_OPTIONS=detect_leaks=0 SDL_VIDEODRIVER=offscreen LD_LIBRARY_PATH=$libdir "$tmp/gl_crowd" "$demo" "$atlas" 4 --frames 30 2>&1) && ok || bad "gl_crowd failed: $out"
+    echo "$out" | grep -q "^frame 29: 4 instances, [1-9][0-9]* draw calls" && ok || bad "gl_crowd printed: $out"
+  else
+    bad "compile examples/gl/gl_crowd.c with pkg-config sinew-gl sdl2"; cat "$tmp/cc4.log"
   fi
 fi
 

@@ -22,7 +22,8 @@ ALLOWED = {
     "anim": {"base", "model"},
     "render": {"base"},
     "export": {"base", "model", "format", "render"},
-    "sdl2": {"base", "render"},  # a backend beside the core (libsinew-sdl2)
+    "sdl2": {"base", "render"},  # backends beside the core (libsinew-sdl2, libsinew-gl)
+    "gl": {"base", "render"},
 }
 CORE = {"base", "curve", "input", "model", "format", "anim"}
 

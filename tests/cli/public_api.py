@@ -21,7 +21,7 @@ HEADERS = os.path.join(SRC, "include", "sinew")
 LIBS = ["libsinew.so", "libsinew-render.so", "libsinew-export.so"]
 # backends: headers of their own that include their toolkit's (not in the umbrella header), built
 # when the toolkit is there; their functions are checked when the library was built
-BACKENDS = {"sdl2.h": "libsinew-sdl2.so"}
+BACKENDS = {"sdl2.h": "libsinew-sdl2.so", "gl.h": "libsinew-gl.so"}
 
 
 def strip_comments(text):
