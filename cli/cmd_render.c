@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "render_frame.h"
 #include "rig_inputs.h"
 #include "rules.h"
 #include "sinew/data.h"
@@ -177,7 +178,7 @@ static void progress_clear(const progress *p) {
 /* ---- option parsing ----------------------------------------------------------------------- */
 
 static int parse_args(int argc, char **argv, render_opts *o) {
-    const char *cmd = "render";
+    const char *cmd = argv[0];
     int rc;
     memset(o, 0, sizeof *o);
     o->scale = 1.0f;
@@ -317,6 +318,8 @@ typedef struct job {
     uint32_t total;            /* frames of the whole render (framing covers them all) */
     uint32_t file_plays;       /* GIF/WebP: times the file plays, 0 = forever */
     input_files inputs;
+    cli_frame_fn frame_fn;     /* cli_render_frame: the frame goes here instead of to a file */
+    void *frame_user;
 } job;
 
 static void job_free(job *j) {
@@ -623,6 +626,18 @@ static int render_one(job *j) {
     int rc = choose_animation(j);
     sinew_framing fr;
     if (!rc) rc = compute_framing(j, &fr);
+    if (!rc && j->frame_fn) {
+        /* the same instance state the PNG writer would see at frame `first` */
+        rc = start_instance(j);
+        uint32_t at = 0;
+        if (!rc) {
+            advance_to(j, &at, j->first);
+            sinew_drawlist dl;
+            sinew_instance_drawlist(j->inst, &dl);
+            rc = j->frame_fn(j->frame_user, &j->rig, &dl, &fr, j->o.background);
+        }
+        return rc;
+    }
     if (!rc) rc = render_frames(j, &fr, out_path, NULL);
     return rc;
 }
@@ -670,6 +685,24 @@ static int render_all(job *j, bool all_armatures, bool all_animations) {
     if (done == 0 && only) return cli_unknown_animation(j->rig.data, j->o.file, SINEW_INVALID_INDEX, only);
     if (done == 0) return fail_input(j->o.file, "no armature has an animation");
     return 0;
+}
+
+int cli_render_frame(int argc, char **argv, cli_frame_fn fn, void *user) {
+    job j;
+    memset(&j, 0, sizeof j);
+    int rc = parse_args(argc, argv, &j.o);
+    if (rc) return rc < 0 ? SINEW_EXIT_OK : rc;
+    rc = output_kind(&j.o, &j.kind);
+    if (rc) return rc;
+    if (j.kind != OUT_PNG) return cli_usage_error(argv[0], "the output must be one .png: '%s'", j.o.out);
+    if ((j.o.armature && strcmp(j.o.armature, "all") == 0) || (j.o.animation && strcmp(j.o.animation, "all") == 0))
+        return cli_usage_error(argv[0], "'all' renders many frames; name the armature and animation");
+    j.frame_fn = fn;
+    j.frame_user = user;
+    rc = load_inputs(&j);
+    if (!rc) rc = render_one(&j);
+    job_free(&j);
+    return rc;
 }
 
 int sinew_cmd_render(int argc, char **argv) {

@@ -40,6 +40,8 @@ static const bound bounds[] = {
     {"--quality", 0, 100, false, true, "a whole number from 0 to 100"},
     {"--sheet-padding", 0, 1024, false, true, "a whole number from 0 to 1024"},
     {"--extrude", 0, 1024, false, true, "a whole number from 0 to 1024"},
+    {"--fade", 0, 10, false, false, "a number of seconds from 0 to 10"},
+    {"--quit-after", 0, 86400, true, false, "a number of seconds in (0, 86400]"},
     {"--time", -1e9, 1e9, false, false, "a number of seconds"},
     {"--shift", -1e9, 1e9, false, false, "a number of seconds"},
 };

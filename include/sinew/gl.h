@@ -67,6 +67,14 @@ void sinew_gl_destroy(sinew_gl *gl);
 sinew_status sinew_gl_draw(sinew_gl *gl, const sinew_drawlist *list, const sinew_affine *view, uint32_t width,
                            uint32_t height, sinew_error *err);
 
+/**
+ * Replaces page `page` (or adds it, when it is the next index) with `width` x `height` premultiplied
+ * RGBA8 pixels: for pages made at run time (a text line, a dynamic atlas). Fails with SINEW_E_ARG for
+ * an index past the next one, SINEW_E_NOMEM or SINEW_E_RENDER.
+ */
+sinew_status sinew_gl_set_page(sinew_gl *gl, uint32_t page, uint32_t width, uint32_t height, const uint8_t *pixels,
+                               sinew_error *err);
+
 /** glDrawElements calls made by the last sinew_gl_draw (one per run of page and blend mode). */
 uint32_t sinew_gl_draw_calls(const sinew_gl *gl);
 

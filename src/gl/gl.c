@@ -210,27 +210,13 @@ sinew_status sinew_gl_create(sinew_gl_loader loader, const sinew_texture_set *pa
                                  (const void *)layout[i].off);
     }
     uint32_t n = pages ? sinew_texture_set_page_count(pages) : 0;
-    if (n) {
-        g->pages = sinew__calloc(al, n, sizeof *g->pages);
-        if (!g->pages) {
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t w = 0, h = 0;
+        const uint8_t *px = NULL;
+        sinew_texture_set_page(pages, p, &w, &h, &px);
+        if ((st = sinew_gl_set_page(g, p, w, h, px, err)) != SINEW_OK) {
             sinew_gl_destroy(g);
-            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-        }
-        g->page_count = n;
-        g->f.PixelStorei(GL_UNPACK_ALIGNMENT, 4);
-        for (uint32_t p = 0; p < n; p++) {
-            uint32_t w = 0, h = 0;
-            const uint8_t *px = NULL;
-            sinew_texture_set_page(pages, p, &w, &h, &px);
-            g->f.GenTextures(1, &g->pages[p].tex);
-            g->f.BindTexture(GL_TEXTURE_2D, g->pages[p].tex);
-            g->f.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei)w, (GLsizei)h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
-            g->f.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-            g->f.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-            g->f.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-            g->f.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-            g->pages[p].half_u = w ? 0.5f / (float)w : 0.0f;
-            g->pages[p].half_v = h ? 0.5f / (float)h : 0.0f;
+            return st;
         }
     }
     if (g->f.GetError() != GL_NO_ERROR) {
@@ -239,6 +225,35 @@ sinew_status sinew_gl_create(sinew_gl_loader loader, const sinew_texture_set *pa
         return st;
     }
     *out = g;
+    return SINEW_OK;
+}
+
+sinew_status sinew_gl_set_page(sinew_gl *g, uint32_t page, uint32_t width, uint32_t height, const uint8_t *pixels,
+                               sinew_error *err) {
+    if (!g || !pixels || width == 0 || height == 0 || page > g->page_count)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "bad page %u (%ux%u)", page, width, height);
+    if (page == g->page_count) {
+        gl_page *p = sinew__realloc(g->allocator, g->pages, g->page_count * sizeof *p, (g->page_count + 1) * sizeof *p);
+        if (!p)
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        g->pages = p;
+        memset(&g->pages[page], 0, sizeof *p);
+        g->page_count++;
+    }
+    gl_page *pg = &g->pages[page];
+    if (!pg->tex)
+        g->f.GenTextures(1, &pg->tex);
+    g->f.BindTexture(GL_TEXTURE_2D, pg->tex);
+    g->f.PixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    g->f.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei)width, (GLsizei)height, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    g->f.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    g->f.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    g->f.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    g->f.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    pg->half_u = 0.5f / (float)width;
+    pg->half_v = 0.5f / (float)height;
+    if (g->f.GetError() != GL_NO_ERROR)
+        return gl_fail(g, err, "uploading a page failed");
     return SINEW_OK;
 }
 
