@@ -100,6 +100,11 @@ typedef struct sinew_affine {
     float a, b, c, d, tx, ty;
 } sinew_affine;
 
+/** An axis-aligned rectangle; empty when x0 > x1 or y0 > y1. */
+typedef struct sinew_rect {
+    float x0, y0, x1, y1;
+} sinew_rect;
+
 /** A colour transform: out = channel * mul + add. Multipliers in 0..1, offsets in -255..255. */
 typedef struct sinew_color_transform {
     float a_mul, r_mul, g_mul, b_mul;

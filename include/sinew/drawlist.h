@@ -55,6 +55,7 @@ typedef struct sinew_draw_cmd {
     uint32_t index_count;   /**< a multiple of 3; indices are absolute (already include first_vertex) */
     uint32_t slot;          /**< slot index in its armature, for debugging and picking */
     uint32_t depth;         /**< 0 for the top armature, 1 for a child armature, ... */
+    uint32_t armature;      /**< the slot's armature in the instance (0 = the top one; see instance.h) */
 } sinew_draw_cmd;
 
 /** A whole frame. The arrays belong to whoever built the list (see instance.h). */

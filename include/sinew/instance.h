@@ -298,6 +298,56 @@ typedef struct sinew_slot_state {
 bool sinew_instance_slot(const sinew_instance *inst, uint32_t armature_index, uint32_t draw_index,
                          sinew_slot_state *out);
 
+/* ---- control: bounds, hit tests, bone offsets ------------------------------------------------ */
+
+/**
+ * The axis-aligned bounds, in armature space, of everything the current pose draws (the vertices
+ * of its draw list, child armatures included). False when it draws nothing. Builds the draw list.
+ */
+bool sinew_instance_bounds(sinew_instance *inst, sinew_rect *out);
+
+/**
+ * The topmost drawn slot whose triangles contain the point (x, y) of armature space: its armature
+ * (0 = the top one) and slot index. False when the point hits nothing. Builds the draw list.
+ */
+bool sinew_instance_hit(sinew_instance *inst, float x, float y, uint32_t *armature_index, uint32_t *slot);
+
+/**
+ * The official Slot.containsPoint: whether (x, y), in the armature space of `armature_index`, lies
+ * inside the boundingBox display the slot shows (false when it shows none).
+ */
+bool sinew_instance_slot_contains_point(const sinew_instance *inst, uint32_t armature_index, uint32_t slot, float x,
+                                        float y);
+/**
+ * The polygon of the boundingBox display the slot shows, in armature space: writes up to `cap`
+ * points (x, y pairs) to `xy` and returns how many it has (0 when the slot shows none).
+ */
+uint32_t sinew_instance_slot_bounding_box(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
+                                          float *xy, uint32_t cap);
+
+/** A bone's offset on top of its animation, the official Bone.offset (identity: 0 0 0 0 1 1). */
+typedef struct sinew_bone_offset {
+    float x, y;                  /**< added to the bone's translation (parent space) */
+    float rotation_rad, skew_rad;/**< added */
+    float scale_x, scale_y;      /**< multiply the bone's scale */
+} sinew_bone_offset;
+
+/**
+ * Sets (or, with `offset` NULL, removes) a bone's offset: from the next update the bone is its
+ * setup pose plus the animation plus the offset, as the official runtime's `bone.offset` with
+ * `invalidUpdate()`. Children follow, and IK solves with it. Fails with SINEW_E_NOT_FOUND for an
+ * unknown bone and SINEW_E_UNSUPPORTED on an instance with a frame cache (its poses are shared).
+ */
+sinew_status sinew_instance_set_bone_offset(sinew_instance *inst, uint32_t armature_index, const char *bone,
+                                            const sinew_bone_offset *offset, sinew_error *err);
+/**
+ * Moves a bone so that its origin lands on (x, y) in armature space (for an IK target that follows
+ * the mouse): sets its translation offset from the current pose, keeping any rotation, skew or
+ * scale offset. Takes effect at the next update; call it again when the animation moves the bone.
+ */
+sinew_status sinew_instance_bone_follow(sinew_instance *inst, uint32_t armature_index, const char *bone, float x,
+                                        float y, sinew_error *err);
+
 /* ---- draw list ----------------------------------------------------------------------------- */
 
 /**

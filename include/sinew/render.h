@@ -34,9 +34,6 @@ typedef struct sinew_rgba8 {
 } sinew_rgba8;
 
 /** An axis-aligned rectangle, x0 <= x1 and y0 <= y1 when not empty. */
-typedef struct sinew_rect {
-    float x0, y0, x1, y1;
-} sinew_rect;
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Textures                                                                                        */

@@ -128,6 +128,7 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
         cmd->color = col;
         cmd->slot = s;
         cmd->depth = depth;
+        cmd->armature = ai;
         if (r) {
             float dw = r->rotated ? r->height : r->width, dh = r->rotated ? r->width : r->height;
             cmd->region[0] = r->x / pw;

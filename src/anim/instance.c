@@ -110,6 +110,10 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->computed = carve(cv, nb, 1);
     a->bone_dirty = carve(cv, nb, 1);
     a->bone_changed = carve(cv, nb, 1);
+    a->offset = carve(cv, (size_t)nb * 6, sizeof(double));
+    a->offset_on = carve(cv, nb, 1);
+    if (a->offset_on)
+        memset(a->offset_on, 0, nb);
     a->bone_has_tl = carve(cv, nb, 1);
     a->blend = carve(cv, nb, sizeof(blend_state));
     a->ik_weight = carve(cv, nk, sizeof(float));

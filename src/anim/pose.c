@@ -153,6 +153,15 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     double *m = arm->world + (size_t)b * 6;
     uint32_t parent = bd->parent;
     bone_origin_pose(su, p, g);
+    if (arm->any_offset && arm->offset_on[b]) { /* the official Bone.offset: added, scales multiplied */
+        const double *o = arm->offset + (size_t)b * 6;
+        g[0] += o[0];
+        g[1] += o[1];
+        g[2] += o[2];
+        g[3] += o[3];
+        g[4] *= o[4];
+        g[5] *= o[5];
+    }
     if (parent != SINEW_INVALID_INDEX) {
         const double *pm = arm->world + (size_t)parent * 6;
         if (bd->inherit_scale) {
@@ -436,7 +445,7 @@ static void update_bones(sinew_instance *inst, uint32_t ai) {
             dirty[b] = 0;
             changed[b] = 1;
             if (!computed[b]) {
-                if (sp->plain)
+                if (sp->plain && !(arm->any_offset && arm->offset_on[b]))
                     plain_bone(&ba, b, sp->setup, parent);
                 else
                     compute_bone(arm, b, false);
@@ -459,7 +468,7 @@ static void update_bones_no_ik(arm_inst *arm) {
         uint8_t own = dirty[b];
         if (!own && !(parent < n && changed[parent]))
             continue;
-        if (sp->plain)
+        if (sp->plain && !(arm->any_offset && arm->offset_on[b]))
             plain_bone(&ba, b, sp->setup, parent);
         else
             compute_bone(arm, b, false);

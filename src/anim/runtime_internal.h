@@ -152,6 +152,9 @@ typedef struct arm_inst {
     uint8_t *computed;
     uint8_t *bone_dirty;       /* animation pose changed since the last bone update */
     uint8_t *bone_changed;     /* world matrix recomputed in the last bone update */
+    double *offset;            /* the user's bone offsets (control.c): x y rot skew sx sy */
+    uint8_t *offset_on;        /* per bone: an offset is set */
+    bool any_offset;
     blend_state *blend;
     bool blend_touched;        /* some blend[].dirty may be set (cleared by the bone update) */
     uint8_t *bone_has_tl;      /* scratch for state set-up */

@@ -294,6 +294,16 @@ static void test_batching_and_errors(void) {
     CHECK(gl_draw(g, &dl, NULL, 48, 16, out));
     CHECK(w.count == 1); /* difference: said once */
     CHECK(out[(4 * 48 + 4) * 4] == 255 && out[(4 * 48 + 4) * 4 + 1] == 255); /* a white quad */
+    /* a page made at run time: 2x2 opaque blue (premultiplied), drawn by the first quad */
+    static const uint8_t blue[16] = {0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255};
+    CHECK(sinew_gl_set_page(g, 0, 2, 2, blue, &err) == SINEW_OK);
+    CHECK(sinew_gl_set_page(g, 5, 2, 2, blue, &err) == SINEW_E_ARG); /* past the next index */
+    cmds[0].page = 0;
+    cmds[0].region[2] = cmds[0].region[3] = 1;
+    CHECK(gl_draw(g, &dl, NULL, 48, 16, out));
+    CHECK(out[(4 * 48 + 4) * 4] == 0 && out[(4 * 48 + 4) * 4 + 2] == 255);
+    CHECK(sinew_gl_draw_calls(g) == 3); /* the textured quad is a run of its own */
+    cmds[0].page = SINEW_INVALID_INDEX;
     idx[5] = 99; /* past the vertices: an error, not a read out of bounds */
     CHECK(sinew_gl_draw(g, &dl, NULL, 48, 16, &err) == SINEW_E_ARG);
     CHECK(sinew_gl_draw(g, &dl, NULL, 0, 16, &err) == SINEW_E_ARG);

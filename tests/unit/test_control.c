@@ -1,0 +1,171 @@
+/* Runtime control (sinew/instance.h, "control") on a hand-written rig whose answers are worked out
+ * by hand: bounds, hit tests, boundingBox polygons and containsPoint, bone offsets and following.
+ *
+ * The rig (5.0, no atlas: meshes are drawn from their vertices):
+ *   bone root at (0, 0); bone arm, child of root, at (100, 0) rotated 90 degrees;
+ *   slot body (root): a mesh square (-50,-50)..(50,50);
+ *   slot hand (arm): a mesh square (-10,-10)..(10,10), drawn after (above) body;
+ *   slot hit (root): a boundingBox triangle (0,0) (40,0) (0,40), shown at (10, 10) by its bone:
+ *     the bone "hb" at (10, 10), child of root.
+ * An animation "nudge" moves arm by +20 in y at the end of its 10 frames (24 fps). */
+#include <math.h>
+
+#include "sinew/sinew.h"
+#include "testlib.h"
+
+static const char rig[] =
+    "{\"name\":\"ctl\",\"version\":\"5.0\",\"frameRate\":24,\"armature\":[{\"name\":\"a\",\"frameRate\":24,"
+    "\"bone\":[{\"name\":\"root\"},{\"name\":\"arm\",\"parent\":\"root\",\"length\":30,"
+    "\"transform\":{\"x\":100,\"skX\":90,\"skY\":90}},"
+    "{\"name\":\"hb\",\"parent\":\"root\",\"transform\":{\"x\":10,\"y\":10}}],"
+    "\"slot\":[{\"name\":\"body\",\"parent\":\"root\"},{\"name\":\"hand\",\"parent\":\"arm\"},"
+    "{\"name\":\"hit\",\"parent\":\"hb\"}],"
+    "\"skin\":[{\"name\":\"\",\"slot\":["
+    "{\"name\":\"body\",\"display\":[{\"name\":\"sq\",\"type\":\"mesh\",\"width\":100,\"height\":100,"
+    "\"vertices\":[-50,-50,50,-50,50,50,-50,50],\"uvs\":[0,0,1,0,1,1,0,1],\"triangles\":[0,1,2,0,2,3],"
+    "\"edges\":[],\"userEdges\":[]}]},"
+    "{\"name\":\"hand\",\"display\":[{\"name\":\"small\",\"type\":\"mesh\",\"width\":20,\"height\":20,"
+    "\"vertices\":[-10,-10,10,-10,10,10,-10,10],\"uvs\":[0,0,1,0,1,1,0,1],\"triangles\":[0,1,2,0,2,3],"
+    "\"edges\":[],\"userEdges\":[]}]},"
+    "{\"name\":\"hit\",\"display\":[{\"name\":\"tri\",\"type\":\"boundingBox\",\"subType\":\"polygon\","
+    "\"vertices\":[0,0,40,0,0,40]}]}]}],"
+    "\"animation\":[{\"name\":\"nudge\",\"duration\":10,\"playTimes\":1,\"bone\":[{\"name\":\"arm\",\"frame\":["
+    "{\"duration\":10,\"tweenEasing\":0,\"transform\":{}},{\"duration\":0,\"transform\":{\"y\":20}}]}]}]}]}";
+
+static sinew_data *data;
+static sinew_instance *inst;
+
+static void setup(void) {
+    sinew_error err = {0};
+    CHECK(sinew_data_load_buffer(rig, sizeof rig - 1, "control.json", NULL, &data, &err) == SINEW_OK);
+    if (!data) fprintf(stderr, "%u:%u: %s [%s]\n", err.line, err.column, err.message, err.path);
+    CHECK(data && sinew_instance_create(data, NULL, &inst, &err) == SINEW_OK);
+    if (inst) sinew_instance_update(inst, 0.0);
+}
+
+static void test_bounds(void) {
+    sinew_rect r;
+    CHECK(sinew_instance_bounds(inst, &r));
+    /* the body square and the hand square at (100, 0): x from -50 to 110, y from -50 to 50 */
+    CHECK_NEAR(r.x0, -50, 1e-3);
+    CHECK_NEAR(r.y0, -50, 1e-3);
+    CHECK_NEAR(r.x1, 110, 1e-3);
+    CHECK_NEAR(r.y1, 50, 1e-3);
+}
+
+static void test_hit(void) {
+    uint32_t arm = 99, slot = 99;
+    CHECK(sinew_instance_hit(inst, 0, 0, &arm, &slot) && arm == 0 && slot == 0);   /* body */
+    CHECK(sinew_instance_hit(inst, 105, 5, &arm, &slot) && slot == 1);             /* hand, on top */
+    CHECK(sinew_instance_hit(inst, 45, -45, &arm, &slot) && slot == 0);
+    CHECK(!sinew_instance_hit(inst, 80, 40, &arm, &slot));                         /* between them */
+    CHECK(!sinew_instance_hit(inst, -51, 0, NULL, NULL));
+}
+
+static void test_bounding_box(void) {
+    float xy[8];
+    /* the triangle shown at the bone hb (10, 10) */
+    CHECK(sinew_instance_slot_bounding_box(inst, 0, 2, xy, 4) == 3);
+    CHECK_NEAR(xy[0], 10, 1e-4);
+    CHECK_NEAR(xy[1], 10, 1e-4);
+    CHECK_NEAR(xy[2], 50, 1e-4);
+    CHECK_NEAR(xy[3], 10, 1e-4);
+    CHECK_NEAR(xy[4], 10, 1e-4);
+    CHECK_NEAR(xy[5], 50, 1e-4);
+    CHECK(sinew_instance_slot_bounding_box(inst, 0, 0, xy, 4) == 0); /* body shows a mesh */
+    CHECK(sinew_instance_slot_contains_point(inst, 0, 2, 20, 20));
+    CHECK(sinew_instance_slot_contains_point(inst, 0, 2, 11, 45));
+    CHECK(!sinew_instance_slot_contains_point(inst, 0, 2, 40, 40)); /* past the hypotenuse */
+    CHECK(!sinew_instance_slot_contains_point(inst, 0, 2, 5, 20));
+    CHECK(!sinew_instance_slot_contains_point(inst, 0, 0, 0, 0));   /* no boundingBox */
+    CHECK(!sinew_instance_slot_contains_point(inst, 0, 9, 0, 0));   /* no such slot */
+}
+
+static void world_of(const char *name, sinew_affine *m) {
+    for (uint32_t b = 0; b < sinew_instance_bone_count(inst, 0); b++) {
+        const char *n;
+        uint32_t parent;
+        sinew_affine w;
+        if (sinew_instance_bone(inst, 0, b, &n, &parent, &w) && strcmp(n, name) == 0) *m = w;
+    }
+}
+
+static void test_offsets(void) {
+    sinew_error err = {0};
+    /* hb moved by (5, -5) and turned by 90 degrees: the triangle's corners follow */
+    sinew_bone_offset o = {5, -5, 1.5707963f, 0, 1, 1};
+    CHECK(sinew_instance_set_bone_offset(inst, 0, "hb", &o, &err) == SINEW_OK);
+    sinew_instance_update(inst, 0.0);
+    float xy[6];
+    CHECK(sinew_instance_slot_bounding_box(inst, 0, 2, xy, 3) == 3);
+    CHECK_NEAR(xy[0], 15, 1e-3);
+    CHECK_NEAR(xy[1], 5, 1e-3);
+    CHECK_NEAR(xy[2], 15, 1e-3); /* (40, 0) turned by 90 degrees is (0, 40) */
+    CHECK_NEAR(xy[3], 45, 1e-3);
+    /* scale offsets multiply: the body square at twice its size */
+    sinew_bone_offset big = {0, 0, 0, 0, 2, 2};
+    CHECK(sinew_instance_set_bone_offset(inst, 0, "root", &big, &err) == SINEW_OK);
+    sinew_instance_update(inst, 0.0);
+    sinew_affine arm;
+    world_of("arm", &arm);
+    CHECK_NEAR(arm.tx, 200, 1e-3); /* the child follows its scaled parent */
+    /* removing them brings the setup pose back */
+    CHECK(sinew_instance_set_bone_offset(inst, 0, "root", NULL, &err) == SINEW_OK);
+    CHECK(sinew_instance_set_bone_offset(inst, 0, "hb", NULL, &err) == SINEW_OK);
+    sinew_instance_update(inst, 0.0);
+    world_of("arm", &arm);
+    CHECK_NEAR(arm.tx, 100, 1e-3);
+    CHECK(sinew_instance_slot_bounding_box(inst, 0, 2, xy, 3) == 3);
+    CHECK_NEAR(xy[0], 10, 1e-3);
+    CHECK(sinew_instance_set_bone_offset(inst, 0, "tail", &o, &err) == SINEW_E_NOT_FOUND);
+}
+
+static void test_offsets_on_animation(void) {
+    /* an offset adds to the animation: nudge moves arm by +20 y at its end */
+    sinew_error err = {0};
+    CHECK(sinew_instance_play(inst, "nudge", 1, &err) == SINEW_OK);
+    for (int i = 0; i < 12; i++) sinew_instance_update(inst, 1.0 / 24);
+    sinew_affine arm;
+    world_of("arm", &arm);
+    CHECK_NEAR(arm.ty, 20, 1e-3);
+    sinew_bone_offset o = {0, 7, 0, 0, 1, 1};
+    CHECK(sinew_instance_set_bone_offset(inst, 0, "arm", &o, &err) == SINEW_OK);
+    sinew_instance_update(inst, 1.0 / 24);
+    world_of("arm", &arm);
+    CHECK_NEAR(arm.ty, 27, 1e-3);
+    /* follow: arm's origin onto a point, whatever the animation put there */
+    CHECK(sinew_instance_bone_follow(inst, 0, "arm", 60, -30, &err) == SINEW_OK);
+    sinew_instance_update(inst, 1.0 / 24);
+    world_of("arm", &arm);
+    CHECK_NEAR(arm.tx, 60, 1e-3);
+    CHECK_NEAR(arm.ty, -30, 1e-3);
+    CHECK(sinew_instance_set_bone_offset(inst, 0, "arm", NULL, &err) == SINEW_OK);
+}
+
+static void test_cache_refuses(void) {
+    sinew_frame_cache *c = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_frame_cache_create(data, 24, NULL, &c, &err) == SINEW_OK);
+    sinew_instance_options io = {0};
+    io.frame_cache = c;
+    sinew_instance *cached = NULL;
+    CHECK(sinew_instance_create(data, &io, &cached, &err) == SINEW_OK);
+    sinew_bone_offset o = {1, 0, 0, 0, 1, 1};
+    CHECK(sinew_instance_set_bone_offset(cached, 0, "arm", &o, &err) == SINEW_E_UNSUPPORTED);
+    sinew_instance_destroy(cached);
+    sinew_frame_cache_destroy(c);
+}
+
+int main(void) {
+    setup();
+    if (!inst) return test_summary();
+    RUN(test_bounds);
+    RUN(test_hit);
+    RUN(test_bounding_box);
+    RUN(test_offsets);
+    RUN(test_offsets_on_animation);
+    RUN(test_cache_refuses);
+    sinew_instance_destroy(inst);
+    sinew_data_destroy(data);
+    return test_summary();
+}
