@@ -22,7 +22,8 @@ static const cli_help help = {
     "Keys: Space pause, Left/Right step a frame, Up/Down speed x2 / /2, Tab / Shift+Tab cross-fade\n"
     "to the next / previous animation, A next armature, S next skin, Home restart, + / - or the\n"
     "wheel zoom, drag to pan, 0 reset the view, B bones, W mesh wireframe, X bounds of each slot,\n"
-    "Escape or Q quit. The bottom line shows file, armature, animation, frame, time and speed.\n"
+    "Escape or Q quit; a click names the slot under the mouse, the right button held makes the\n"
+    "IK targets follow it. The bottom line shows file, armature, animation, frame, time, speed.\n"
     "--screenshot draws the frame `sinew render` would write for the same options through the GL\n"
     "path, offscreen, and exits; it takes render's framing options (--size, --scale, --origin,\n"
     "--padding, --background, --skin, --fps, --frame) with the same meaning.\n",
@@ -235,6 +236,8 @@ typedef struct viewer {
     TTF_Font *font;
 #endif
     char shown_text[700];
+    char picked[300];        /* the slot last clicked on */
+    bool aiming;             /* right button held: IK targets follow the mouse */
 } viewer;
 
 static time_t mtime(const char *path) {
@@ -487,6 +490,62 @@ static void switch_animation(viewer *v, int step) {
     sinew_instance_fade_in(v->inst, 0, an.name, &f, &err);
 }
 
+/* Window pixels -> armature space, the inverse of the view the frame is drawn with. */
+static void to_armature(const viewer *v, SDL_Window *win, int mx, int my, float *x, float *y) {
+    int w = 0, h = 0, ww = 0, wh = 0;
+    SDL_GL_GetDrawableSize(win, &w, &h);
+    SDL_GetWindowSize(win, &ww, &wh);
+    double sx = ww ? (double)w / ww : 1.0, sy = wh ? (double)h / wh : 1.0; /* high-DPI drawables */
+    *x = (float)((mx * sx - (w / 2 + v->pan_x)) / v->zoom);
+    *y = (float)((my * sy - (h * 3 / 4 + v->pan_y)) / v->zoom);
+}
+
+/* A click: the slot under the mouse goes to the status line. */
+static void pick(viewer *v, SDL_Window *win, int mx, int my) {
+    float x, y;
+    to_armature(v, win, mx, my, &x, &y);
+    uint32_t arm = 0, slot = 0;
+    sinew_slot_info si;
+    if (sinew_instance_hit(v->inst, x, y, &arm, &slot) &&
+        sinew_data_slot_info(v->rig.data, sinew_data_find_armature(v->rig.data, sinew_instance_armature_name(v->inst, arm)),
+                             slot, &si) == SINEW_OK)
+        snprintf(v->picked, sizeof v->picked, "  |  slot %s (%s)", si.name, sinew_instance_armature_name(v->inst, arm));
+    else
+        v->picked[0] = '\0';
+}
+
+/* Right button held: every IK target of the armature follows the mouse. */
+static void aim(viewer *v, SDL_Window *win) {
+    int mx = 0, my = 0;
+    SDL_GetMouseState(&mx, &my);
+    float x, y;
+    to_armature(v, win, mx, my, &x, &y);
+    sinew_armature_info ai;
+    sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
+    for (uint32_t k = 0; k < ai.ik_count; k++) {
+        sinew_ik_info ik;
+        sinew_bone_info target;
+        sinew_error err = {0};
+        if (sinew_data_ik_info(v->rig.data, v->arm_index, k, &ik) == SINEW_OK &&
+            sinew_data_bone_info(v->rig.data, v->arm_index, ik.target, &target) == SINEW_OK)
+            sinew_instance_bone_follow(v->inst, 0, target.name, x, y, &err);
+    }
+}
+
+/* The right button released: the IK targets go back to their animation. */
+static void release_aim(viewer *v) {
+    sinew_armature_info ai;
+    sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
+    for (uint32_t k = 0; k < ai.ik_count; k++) {
+        sinew_ik_info ik;
+        sinew_bone_info target;
+        sinew_error err = {0};
+        if (sinew_data_ik_info(v->rig.data, v->arm_index, k, &ik) == SINEW_OK &&
+            sinew_data_bone_info(v->rig.data, v->arm_index, ik.target, &target) == SINEW_OK)
+            sinew_instance_set_bone_offset(v->inst, 0, target.name, NULL, &err);
+    }
+}
+
 static int window(viewer *v) {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "sinew view: no display: SDL cannot start its video (%s); use --screenshot, or xvfb-run\n",
@@ -536,8 +595,15 @@ static int window(viewer *v) {
         bool quit = false;
         while (SDL_PollEvent(&ev)) {
             if (ev.type == SDL_QUIT) quit = true;
-            else if (ev.type == SDL_MOUSEBUTTONDOWN) dragging = true;
-            else if (ev.type == SDL_MOUSEBUTTONUP) dragging = false;
+            else if (ev.type == SDL_MOUSEBUTTONDOWN && ev.button.button == SDL_BUTTON_RIGHT) v->aiming = true;
+            else if (ev.type == SDL_MOUSEBUTTONUP && ev.button.button == SDL_BUTTON_RIGHT) {
+                v->aiming = false;
+                release_aim(v);
+            }
+            else if (ev.type == SDL_MOUSEBUTTONDOWN) {
+                dragging = true;
+                pick(v, win, ev.button.x, ev.button.y);
+            } else if (ev.type == SDL_MOUSEBUTTONUP) dragging = false;
             else if (ev.type == SDL_MOUSEMOTION && dragging) v->pan_x += ev.motion.xrel, v->pan_y += ev.motion.yrel;
             else if (ev.type == SDL_MOUSEWHEEL) v->zoom *= ev.wheel.y > 0 ? 1.1 : 1.0 / 1.1;
             else if (ev.type == SDL_KEYDOWN) {
@@ -586,6 +652,7 @@ static int window(viewer *v) {
             last_check = SDL_GetTicks64();
             check_reload(v);
         }
+        if (v->aiming) aim(v, win);
         if (!v->paused) sinew_instance_update(v->inst, dt * v->speed);
         int w = 0, h = 0;
         SDL_GL_GetDrawableSize(win, &w, &h);
@@ -605,9 +672,9 @@ static int window(viewer *v) {
             if (v->error[0])
                 snprintf(text, sizeof text, "%s", v->error);
             else
-                snprintf(text, sizeof text, "%s  |  %s  |  %s  |  frame %ld  %.3f s  |  x%g%s", v->file, v->arm_name,
+                snprintf(text, sizeof text, "%s  |  %s  |  %s  |  frame %ld  %.3f s  |  x%g%s%s", v->file, v->arm_name,
                          v->anim_name[0] ? v->anim_name : "(no animation)", lround(t * ai.frame_rate), t, v->speed,
-                         v->paused ? "  paused" : "");
+                         v->paused ? "  paused" : "", v->picked);
             draw_text(v, text, w, h);
         }
         if (quit) {
