@@ -348,6 +348,27 @@ sinew_status sinew_instance_set_bone_offset(sinew_instance *inst, uint32_t armat
 sinew_status sinew_instance_bone_follow(sinew_instance *inst, uint32_t armature_index, const char *bone, float x,
                                         float y, sinew_error *err);
 
+/**
+ * Shows slot `slot` with the displays skin `skin` gives it, leaving the other slots as they are
+ * (a single slot swapped between skins). sinew_instance_set_skin resets every slot to the instance
+ * skin again. Fails with SINEW_E_NOT_FOUND for an unknown slot or skin, or a skin that gives the
+ * slot no displays.
+ */
+sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armature_index, const char *slot,
+                                          const char *skin, sinew_error *err);
+
+/**
+ * Puts the display `display` of the armature's default skin, from slot `source_slot` (NULL = the
+ * same slot), into slot `slot` at display index `display_index` (-1 = the one it shows now, 0 when
+ * hidden): the official factory.replaceSlotDisplay within one armature. Animations that switch the
+ * slot to that index show it. `display` NULL undoes the replacement. Images and bounding boxes
+ * move between slots; a mesh only within its own slot (its vertices are bound to it); other kinds
+ * fail with SINEW_E_UNSUPPORTED.
+ */
+sinew_status sinew_instance_replace_display(sinew_instance *inst, uint32_t armature_index, const char *slot,
+                                            const char *source_slot, const char *display, int32_t display_index,
+                                            sinew_error *err);
+
 /* ---- draw list ----------------------------------------------------------------------------- */
 
 /**

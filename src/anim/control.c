@@ -179,3 +179,83 @@ sinew_status sinew_instance_bone_follow(sinew_instance *inst, uint32_t armature_
                            had ? (float)old[3] : 0.0f, had ? (float)old[4] : 1.0f, had ? (float)old[5] : 1.0f};
     return sinew_instance_set_bone_offset(inst, armature_index, bone, &o, err);
 }
+
+static uint32_t find_slot(const sinew_model_armature *d, const char *name) {
+    for (uint32_t i = 0; i < d->slot_count; ++i)
+        if (strcmp(d->slots[i].name, name) == 0)
+            return i;
+    return SINEW_INVALID_INDEX;
+}
+
+/* The display list skin `skin` gives slot `s`, or NULL. */
+static const sinew_model_skin_slot *skin_slot(const sinew_model_armature *d, uint32_t skin, uint32_t s) {
+    if (skin >= d->skin_count)
+        return NULL;
+    const sinew_model_skin *k = &d->skins[skin];
+    for (uint32_t i = 0; i < k->slot_count; ++i)
+        if (d->skin_slots[k->first_slot + i].slot == s)
+            return &d->skin_slots[k->first_slot + i];
+    return NULL;
+}
+
+sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armature_index, const char *slot,
+                                          const char *skin, sinew_error *err) {
+    if (!inst || armature_index >= inst->arm_count || !slot || !skin)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "bad instance, armature, slot or skin");
+    arm_inst *a = &inst->arms[armature_index];
+    const sinew_model_armature *d = a->data;
+    uint32_t s = find_slot(d, slot);
+    if (s == SINEW_INVALID_INDEX)
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no slot '%s'", d->name, slot);
+    uint32_t k = SINEW_INVALID_INDEX;
+    for (uint32_t i = 0; i < d->skin_count && k == SINEW_INVALID_INDEX; ++i)
+        if (strcmp(d->skins[i].name, skin) == 0)
+            k = i;
+    if (k == SINEW_INVALID_INDEX)
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no skin '%s'", d->name, skin);
+    const sinew_model_skin_slot *ss = skin_slot(d, k, s);
+    if (!ss)
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "skin '%s' gives slot '%s' no displays", skin, slot);
+    a->list_first[s] = ss->first_display;
+    a->list_count[s] = ss->display_count;
+    sinew__slot_update_display_data(a, s);
+    return SINEW_OK;
+}
+
+sinew_status sinew_instance_replace_display(sinew_instance *inst, uint32_t armature_index, const char *slot,
+                                            const char *source_slot, const char *display, int32_t display_index,
+                                            sinew_error *err) {
+    if (!inst || armature_index >= inst->arm_count || !slot)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "bad instance, armature or slot");
+    arm_inst *a = &inst->arms[armature_index];
+    const sinew_model_armature *d = a->data;
+    uint32_t s = find_slot(d, slot);
+    if (s == SINEW_INVALID_INDEX)
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no slot '%s'", d->name, slot);
+    if (!display) { /* back to the skin's own display */
+        a->replaced[s] = SINEW_INVALID_INDEX;
+        sinew__slot_update_display_data(a, s);
+        return SINEW_OK;
+    }
+    uint32_t from = find_slot(d, source_slot ? source_slot : slot);
+    const sinew_model_skin_slot *ss = from == SINEW_INVALID_INDEX ? NULL : skin_slot(d, a->default_skin, from);
+    uint32_t found = SINEW_INVALID_INDEX;
+    for (uint32_t i = 0; ss && i < ss->display_count && found == SINEW_INVALID_INDEX; ++i)
+        if (strcmp(d->displays[ss->first_display + i].name, display) == 0)
+            found = ss->first_display + i;
+    if (found == SINEW_INVALID_INDEX)
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "the default skin of '%s' has no display '%s' in slot '%s'",
+                           d->name, display, source_slot ? source_slot : slot);
+    sinew_display_type t = d->displays[found].type;
+    if (t != SINEW_DISPLAY_IMAGE && t != SINEW_DISPLAY_BOUNDING_BOX &&
+        !(t == SINEW_DISPLAY_MESH && from == s))
+        return sinew__fail(err, SINEW_E_UNSUPPORTED, NULL,
+                           "display '%s': only images and bounding boxes move between slots (a mesh is bound to its "
+                           "own slot, a child armature to its own instance)",
+                           display);
+    /* the official Slot.replaceDisplayData: index -1 = the current display (0 when hidden) */
+    a->replaced[s] = found;
+    a->replaced_at[s] = display_index >= 0 ? display_index : a->display_index[s] < 0 ? 0 : a->display_index[s];
+    sinew__slot_update_display_data(a, s);
+    return SINEW_OK;
+}

@@ -125,6 +125,10 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->color = carve(cv, ns, sizeof(sinew_color_transform));
     a->blend_mode = carve(cv, ns, sizeof(sinew_blend_mode));
     a->list_first = carve(cv, ns, sizeof(uint32_t));
+    a->replaced = carve(cv, ns, sizeof(uint32_t));
+    a->replaced_at = carve(cv, ns, sizeof(int32_t));
+    for (uint32_t s = 0; a->replaced && s < ns; ++s)
+        a->replaced[s] = SINEW_INVALID_INDEX;
     a->list_count = carve(cv, ns, sizeof(uint32_t));
     a->cur_display = carve(cv, ns, sizeof(uint32_t));
     a->cur_mesh = carve(cv, ns, sizeof(uint32_t));

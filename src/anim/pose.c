@@ -596,6 +596,8 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
     uint32_t disp = SINEW_INVALID_INDEX;
     if (idx >= 0 && (uint32_t)idx < arm->list_count[s])
         disp = arm->list_first[s] + (uint32_t)idx;
+    if (idx >= 0 && arm->replaced[s] != SINEW_INVALID_INDEX && idx == arm->replaced_at[s])
+        disp = arm->replaced[s]; /* sinew_instance_replace_display */
     uint32_t mesh = SINEW_INVALID_INDEX;
     if (disp != SINEW_INVALID_INDEX && d->displays[disp].type == SINEW_DISPLAY_MESH &&
         d->displays[disp].mesh < d->mesh_count)

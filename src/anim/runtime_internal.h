@@ -169,6 +169,8 @@ typedef struct arm_inst {
     sinew_color_transform *color;
     sinew_blend_mode *blend_mode;
     uint32_t *list_first, *list_count; /* current display list (into data->displays) */
+    uint32_t *replaced;        /* per slot: a display put in by sinew_instance_replace_display, or INVALID */
+    int32_t *replaced_at;      /* ... at this display index */
     uint32_t *cur_display;     /* data display index or INVALID */
     uint32_t *cur_mesh;        /* mesh index or INVALID */
     uint32_t *cur_child;       /* armature index of the displayed child or INVALID */

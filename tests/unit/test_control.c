@@ -156,7 +156,102 @@ static void test_cache_refuses(void) {
     sinew_frame_cache_destroy(c);
 }
 
+/* The slot `name` as drawn now. */
+static bool slot_named(sinew_instance *in, const char *name, sinew_slot_state *out) {
+    for (uint32_t k = 0; k < sinew_instance_slot_count(in, 0); k++)
+        if (sinew_instance_slot(in, 0, k, out) && strcmp(out->name, name) == 0) return true;
+    return false;
+}
+
+/* Pip 5.0: slot eye shows "eye" (index 0) or "eye_shut" (1); antenna shows "antenna"; tail a mesh. */
+static void test_replace_display(void) {
+    sinew_data *pip = NULL;
+    sinew_atlas *atlas = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_data_load_file("fixtures/own/Pip_5.0/pip_ske.json", NULL, &pip, &err) == SINEW_OK);
+    CHECK(sinew_atlas_load_file("fixtures/own/Pip_5.0/pip_tex.json", NULL, &atlas, &err) == SINEW_OK);
+    sinew_instance_options io = {0};
+    io.atlas = atlas;
+    sinew_instance *in = NULL;
+    CHECK(pip && atlas && sinew_instance_create(pip, &io, &in, &err) == SINEW_OK);
+    if (!in) goto done;
+    sinew_instance_update(in, 0.0);
+    sinew_slot_state ss;
+    CHECK(slot_named(in, "eye", &ss) && ss.display_index == 0);
+    CHECK_STR(ss.display_name, "eye");
+    /* the current display (index 0) becomes eye_shut */
+    CHECK(sinew_instance_replace_display(in, 0, "eye", NULL, "eye_shut", -1, &err) == SINEW_OK);
+    sinew_instance_update(in, 0.0);
+    CHECK(slot_named(in, "eye", &ss) && ss.display_index == 0);
+    CHECK_STR(ss.display_name, "eye_shut");
+    /* an image from another slot: the antenna shows the eye */
+    CHECK(sinew_instance_replace_display(in, 0, "antenna", "eye", "eye", -1, &err) == SINEW_OK);
+    sinew_instance_update(in, 0.0);
+    CHECK(slot_named(in, "antenna", &ss));
+    CHECK_STR(ss.display_name, "eye");
+    /* and the draw list draws the eye's region there */
+    sinew_drawlist dl;
+    sinew_instance_drawlist(in, &dl);
+    uint32_t antenna = sinew_data_find_slot(pip, 0, "antenna"), eye = sinew_data_find_slot(pip, 0, "eye");
+    const sinew_draw_cmd *ca = NULL, *ce = NULL;
+    for (uint32_t c = 0; c < dl.cmd_count; c++) {
+        if (dl.cmds[c].armature == 0 && dl.cmds[c].slot == antenna) ca = &dl.cmds[c];
+        if (dl.cmds[c].armature == 0 && dl.cmds[c].slot == eye) ce = &dl.cmds[c];
+    }
+    sinew_atlas_region_info ri;
+    CHECK(ca && sinew_atlas_region_info_get(atlas, sinew_atlas_find_region(atlas, "eye"), &ri) == SINEW_OK);
+    if (ca) { /* the eye's rectangle of the 256 x 128 page */
+        CHECK(ca->vertex_count == 4 && ca->page == 0);
+        CHECK_NEAR(ca->region[0], ri.x / 256.0f, 1e-6);
+        CHECK_NEAR(ca->region[1], ri.y / 128.0f, 1e-6);
+    }
+    CHECK(ce != NULL); /* eye_shut is drawn for the eye */
+    /* a mesh does not move to another slot; unknown names are errors */
+    CHECK(sinew_instance_replace_display(in, 0, "head", "tail", "tail", -1, &err) == SINEW_E_UNSUPPORTED);
+    CHECK(sinew_instance_replace_display(in, 0, "eye", NULL, "nope", -1, &err) == SINEW_E_NOT_FOUND);
+    CHECK(sinew_instance_replace_display(in, 0, "nope", NULL, "eye", -1, &err) == SINEW_E_NOT_FOUND);
+    /* undone: the skin's own display again */
+    CHECK(sinew_instance_replace_display(in, 0, "antenna", NULL, NULL, -1, &err) == SINEW_OK);
+    sinew_instance_update(in, 0.0);
+    CHECK(slot_named(in, "antenna", &ss));
+    CHECK_STR(ss.display_name, "antenna");
+done:
+    sinew_instance_destroy(in);
+    sinew_atlas_destroy(atlas);
+    sinew_data_destroy(pip);
+}
+
+/* The demo: skin "copper" gives 7 slots copper displays; one slot swapped alone. */
+static void test_slot_skin(void) {
+    sinew_data *demo = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_data_load_file("../examples/demo/demo_ske.json", NULL, &demo, &err) == SINEW_OK);
+    sinew_instance *in = NULL;
+    CHECK(demo && sinew_instance_create(demo, NULL, &in, &err) == SINEW_OK);
+    if (!in) goto done;
+    sinew_instance_update(in, 0.0);
+    sinew_slot_state ss;
+    CHECK(sinew_instance_set_slot_skin(in, 0, "head", "copper", &err) == SINEW_OK);
+    sinew_instance_update(in, 0.0);
+    CHECK(slot_named(in, "head", &ss));
+    CHECK_STR(ss.display_name, "copper/head");
+    CHECK(slot_named(in, "torso", &ss)); /* the others keep the default skin */
+    CHECK(ss.display_name && strncmp(ss.display_name, "copper/", 7) != 0);
+    CHECK(sinew_instance_set_slot_skin(in, 0, "antenna", "copper", &err) == SINEW_E_NOT_FOUND); /* copper has none */
+    CHECK(sinew_instance_set_slot_skin(in, 0, "head", "bronze", &err) == SINEW_E_NOT_FOUND);
+    CHECK(sinew_instance_set_slot_skin(in, 0, "helmet", "copper", &err) == SINEW_E_NOT_FOUND);
+    /* the whole skin resets the single-slot choice */
+    CHECK(sinew_instance_set_skin(in, NULL, &err) == SINEW_OK);
+    sinew_instance_update(in, 0.0);
+    CHECK(slot_named(in, "head", &ss) && ss.display_name && strncmp(ss.display_name, "copper/", 7) != 0);
+done:
+    sinew_instance_destroy(in);
+    sinew_data_destroy(demo);
+}
+
 int main(void) {
+    RUN(test_replace_display);
+    RUN(test_slot_skin);
     setup();
     if (!inst) return test_summary();
     RUN(test_bounds);
