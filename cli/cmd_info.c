@@ -23,7 +23,8 @@ static const cli_help help = {
     "  --atlas TEX       the texture atlas JSON\n"
     "  --json            machine-readable output:\n"
     "                    {\"format\",\"version\",\"name\",\"frameRate\",\"armatures\":[{\"name\",\"type\",\n"
-    "                    \"frameRate\",\"bones\",\"slots\",\"skins\":[names],\"ik\",\"meshes\",\n"
+    "                    \"frameRate\",\"bones\",\"slots\",\"skins\":[names],\"defaultActions\":\n"
+    "                    [{\"type\",\"name\"}],\"ik\",\"meshes\",\n"
     "                    \"animations\":[{\"name\",\"frames\",\"duration\",\"playTimes\"}]}]}\n"
     "                    (frames in frames, duration in seconds)\n"
     "  --time            also load the file 21 times and print the load time (parse + build)\n"
@@ -98,6 +99,16 @@ static void print_json(const sinew_data *data) {
                 putchar(',');
             json_string(si.name);
         }
+        printf("],\"defaultActions\":[");
+        for (uint32_t k = 0; k < sinew_data_default_action_count(data, a); k++) {
+            sinew_action_info act;
+            sinew_data_default_action(data, a, k, &act);
+            printf("%s{\"type\":", k ? "," : "");
+            json_string(act.type);
+            printf(",\"name\":");
+            json_string(act.name);
+            putchar('}');
+        }
         /* "ik" counts the constraints the file declares, dropped ones included (see docs/cli.md) */
         printf("],\"ik\":%u,\"meshes\":%u,\"animations\":[", ai.ik_count + ai.ignored_ik_count, ai.mesh_count);
         for (uint32_t n = 0; n < ai.animation_count; n++) {
@@ -161,6 +172,16 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
             printf(" \"%s\" (%u slot%s)", si.name, si.slot_count, plural(si.slot_count));
         }
         printf("%s\n", ai.skin_count ? "" : " none");
+        uint32_t nact = sinew_data_default_action_count(data, a);
+        if (nact) {
+            printf("  default actions:");
+            for (uint32_t k = 0; k < nact; k++) {
+                sinew_action_info act;
+                sinew_data_default_action(data, a, k, &act);
+                printf(" %s \"%s\"", act.type, act.name);
+            }
+            printf("\n");
+        }
         for (uint32_t n = 0; n < ai.animation_count; n++) {
             sinew_animation_info ni;
             sinew_data_animation_info(data, a, n, &ni);

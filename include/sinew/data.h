@@ -166,8 +166,20 @@ typedef struct sinew_animation_info {
     uint32_t timeline_count;
 } sinew_animation_info;
 
+/** One action of an armature's `defaultActions` (the official ActionData). */
+typedef struct sinew_action_info {
+    const char *type;               /**< "play", "stop", "fadeIn", "frameEvent" or "sound" */
+    const char *name;               /**< the animation (or event, sound) it names; "" if none */
+    int32_t play_times;             /**< play: -1 = the animation's own */
+} sinew_action_info;
+
 /** Fills `out` (never fails for a valid `data`). */
 void sinew_data_get_info(const sinew_data *data, sinew_data_info *out);
+
+/** The number of `defaultActions` of an armature (0 for an index out of range). */
+uint32_t sinew_data_default_action_count(const sinew_data *data, uint32_t armature);
+/** Default action `i` of an armature; SINEW_E_ARG when an index is out of range. */
+sinew_status sinew_data_default_action(const sinew_data *data, uint32_t armature, uint32_t i, sinew_action_info *out);
 
 /** The index of the armature named `name`, or SINEW_INVALID_INDEX. */
 uint32_t sinew_data_find_armature(const sinew_data *data, const char *name);

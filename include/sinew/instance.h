@@ -81,6 +81,10 @@ typedef struct sinew_instance_options {
                                             included; 0 = 16 (at most 1024). Each costs memory
                                             for the largest animation's timelines. */
     sinew_frame_cache *frame_cache;    /**< optional: a cache made for the same data (NULL = none) */
+    bool run_default_actions;          /**< run the armature's `defaultActions` (play, stop, fadeIn)
+                                            at creation. Off by default: the official factory runs
+                                            them only for child armatures it builds, never for the
+                                            armature a game asks for */
 } sinew_instance_options;
 
 /**

@@ -494,6 +494,21 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
             sinew__arm_advance(inst, i, 0.0);
         sinew__arm_advance(inst, 0, 0.0);
         sinew__clock_add(inst, 0);
+        if (opt && opt->run_default_actions) {
+            const sinew_model_armature *d0 = inst->arms[0].data;
+            for (uint32_t k = 0; k < d0->default_action_count; ++k) {
+                const sinew_model_action *act = &d0->actions[d0->first_default_action + k];
+                sinew_error ignored = {0};
+                if (act->type == SINEW_ACTION_PLAY)
+                    sinew_instance_play(inst, act->name, act->play_times, &ignored);
+                else if (act->type == SINEW_ACTION_FADE_IN) {
+                    sinew_fade_options f = sinew_fade_defaults();
+                    f.play_times = act->play_times;
+                    sinew_instance_fade_in(inst, 0, act->name, &f, &ignored);
+                } else if (act->type == SINEW_ACTION_STOP)
+                    sinew_instance_stop(inst, 0, act->name && act->name[0] ? act->name : NULL);
+            }
+        }
         *out = inst;
         return SINEW_OK;
     }

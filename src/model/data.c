@@ -172,6 +172,23 @@ sinew_status sinew_data_skin_info(const sinew_data *data, uint32_t armature, uin
     return SINEW_OK;
 }
 
+uint32_t sinew_data_default_action_count(const sinew_data *data, uint32_t armature) {
+    const sinew_model_armature *A = arm_at(data, armature);
+    return A ? A->default_action_count : 0;
+}
+
+sinew_status sinew_data_default_action(const sinew_data *data, uint32_t armature, uint32_t i, sinew_action_info *out) {
+    const sinew_model_armature *A = arm_at(data, armature);
+    if (!A || !out || i >= A->default_action_count)
+        return SINEW_E_ARG;
+    const sinew_model_action *a = &A->actions[A->first_default_action + i];
+    static const char *const types[] = {"play", "stop", "fadeIn", "frameEvent", "sound"};
+    out->type = (unsigned)a->type < sizeof types / sizeof types[0] ? types[a->type] : "play";
+    out->name = a->name ? a->name : "";
+    out->play_times = a->play_times;
+    return SINEW_OK;
+}
+
 sinew_status sinew_data_ik_info(const sinew_data *data, uint32_t armature, uint32_t ik, sinew_ik_info *out) {
     const sinew_model_armature *A = arm_at(data, armature);
     if (!A || !out || ik >= A->ik_count)

@@ -54,7 +54,21 @@ def expected(doc):
             # an unnamed animation is called "default", as the official parser names it
             anims.append({"name": an.get("name") or "default", "frames": frames, "duration": frames / rate,
                           "playTimes": an.get("playTimes", 1)})
+        # defaultActions as the file writes them: {"gotoAndPlay": NAME} (5.x and real 4.5 files) or
+        # ["gotoAndPlay", NAME] (the 4.5 format notes' pairs); "play", "gotoAndStop", "fadeIn" too
+        kinds = {"gotoAndPlay": "play", "play": "play", "gotoAndStop": "stop", "stop": "stop", "fadeIn": "fadeIn"}
+        actions = []
+        for act in a.get("defaultActions", []):
+            if isinstance(act, list):
+                if act and act[0] in kinds:
+                    actions.append({"type": kinds[act[0]], "name": act[1] if len(act) > 1 else ""})
+                continue
+            for key, kind in kinds.items():
+                if key in act:
+                    actions.append({"type": kind, "name": act[key] if isinstance(act[key], str) else ""})
+                    break
         arms.append({"name": a.get("name", ""), "frameRate": rate, "bones": len(a.get("bone", [])),
+                     "defaultActions": actions,
                      "slots": len(a.get("slot", [])), "skins": skins, "ik": len(a.get("ik", [])),
                      "meshes": meshes, "animations": anims})
     return {"format": "dragonbones", "version": str(doc["version"]), "name": doc.get("name", ""),
@@ -88,9 +102,9 @@ for path, doc in files:
     check(len(got["armatures"]) == len(exp["armatures"]), name + ": armature count")
     for ga, ea in zip(got["armatures"], exp["armatures"]):
         where = "%s: armature %s" % (name, ea["name"])
-        check(list(ga.keys()) == ["name", "type", "frameRate", "bones", "slots", "skins", "ik", "meshes",
-                                  "animations"], where + ": keys")
-        for k in ("name", "bones", "slots", "skins", "ik", "meshes"):
+        check(list(ga.keys()) == ["name", "type", "frameRate", "bones", "slots", "skins", "defaultActions", "ik",
+                                  "meshes", "animations"], where + ": keys")
+        for k in ("name", "bones", "slots", "skins", "defaultActions", "ik", "meshes"):
             check(ga[k] == ea[k], "%s: %s %r != %r" % (where, k, ga[k], ea[k]))
         check(close(ga["frameRate"], ea["frameRate"]), where + ": frameRate")
         check(len(ga["animations"]) == len(ea["animations"]), where + ": animation count")

@@ -102,6 +102,35 @@ static void test_data_queries(void) {
     sinew_data_destroy(d);
 }
 
+/* tests/fixtures/oracle/slot_actions_ske.json: armature hero says defaultActions gotoAndPlay swing */
+static void test_default_actions(void) {
+    sinew_data *d = load("fixtures/oracle/slot_actions_ske.json");
+    if (!d) { CHECK(d); return; }
+    CHECK(sinew_data_default_action_count(d, 0) == 1);
+    CHECK(sinew_data_default_action_count(d, 7) == 0);
+    sinew_action_info a;
+    CHECK(sinew_data_default_action(d, 0, 0, &a) == SINEW_OK);
+    CHECK_STR(a.type, "play");
+    CHECK_STR(a.name, "swing");
+    CHECK(sinew_data_default_action(d, 0, 1, &a) == SINEW_E_ARG);
+    /* off by default, as the official factory: nothing plays; on: swing plays from creation */
+    sinew_instance *quiet = NULL, *acting = NULL;
+    sinew_instance_options o = {0};
+    sinew_error err = {0};
+    CHECK(sinew_instance_create(d, &o, &quiet, &err) == SINEW_OK);
+    o.run_default_actions = true;
+    CHECK(sinew_instance_create(d, &o, &acting, &err) == SINEW_OK);
+    if (quiet && acting) {
+        CHECK(sinew_instance_state_count(quiet, 0) == 0);
+        sinew_state_info si;
+        CHECK(sinew_instance_state_count(acting, 0) == 1 && sinew_instance_state(acting, 0, 0, &si));
+        CHECK_STR(si.name, "swing");
+    }
+    sinew_instance_destroy(quiet);
+    sinew_instance_destroy(acting);
+    sinew_data_destroy(d);
+}
+
 static void test_load_limits(void) {
     sinew_load_limits l;
     sinew_load_limits_resolve(NULL, &l);
@@ -719,6 +748,7 @@ int main(void) {
         return 1;
     }
     RUN(test_data_queries);
+    RUN(test_default_actions);
     RUN(test_load_limits);
     RUN(test_atlas);
     RUN(test_check_atlas);
