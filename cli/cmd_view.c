@@ -514,36 +514,42 @@ static void pick(viewer *v, SDL_Window *win, int mx, int my) {
         v->picked[0] = '\0';
 }
 
+/* The target bone of every IK constraint of the armature shown, handed to `fn`. */
+static void each_ik_target(viewer *v, void (*fn)(viewer *, const char *, float, float), float x, float y) {
+    sinew_armature_info ai;
+    sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
+    for (uint32_t k = 0; k < ai.ik_count; k++) {
+        sinew_ik_info ik;
+        sinew_bone_info target;
+        if (sinew_data_ik_info(v->rig.data, v->arm_index, k, &ik) == SINEW_OK &&
+            sinew_data_bone_info(v->rig.data, v->arm_index, ik.target, &target) == SINEW_OK)
+            fn(v, target.name, x, y);
+    }
+}
+
+static void follow(viewer *v, const char *bone, float x, float y) {
+    sinew_error err = {0};
+    sinew_instance_bone_follow(v->inst, 0, bone, x, y, &err);
+}
+
+static void let_go(viewer *v, const char *bone, float x, float y) {
+    (void)x, (void)y;
+    sinew_error err = {0};
+    sinew_instance_set_bone_offset(v->inst, 0, bone, NULL, &err);
+}
+
 /* Right button held: every IK target of the armature follows the mouse. */
 static void aim(viewer *v, SDL_Window *win) {
     int mx = 0, my = 0;
     SDL_GetMouseState(&mx, &my);
     float x, y;
     to_armature(v, win, mx, my, &x, &y);
-    sinew_armature_info ai;
-    sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
-    for (uint32_t k = 0; k < ai.ik_count; k++) {
-        sinew_ik_info ik;
-        sinew_bone_info target;
-        sinew_error err = {0};
-        if (sinew_data_ik_info(v->rig.data, v->arm_index, k, &ik) == SINEW_OK &&
-            sinew_data_bone_info(v->rig.data, v->arm_index, ik.target, &target) == SINEW_OK)
-            sinew_instance_bone_follow(v->inst, 0, target.name, x, y, &err);
-    }
+    each_ik_target(v, follow, x, y);
 }
 
 /* The right button released: the IK targets go back to their animation. */
 static void release_aim(viewer *v) {
-    sinew_armature_info ai;
-    sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
-    for (uint32_t k = 0; k < ai.ik_count; k++) {
-        sinew_ik_info ik;
-        sinew_bone_info target;
-        sinew_error err = {0};
-        if (sinew_data_ik_info(v->rig.data, v->arm_index, k, &ik) == SINEW_OK &&
-            sinew_data_bone_info(v->rig.data, v->arm_index, ik.target, &target) == SINEW_OK)
-            sinew_instance_set_bone_offset(v->inst, 0, target.name, NULL, &err);
-    }
+    each_ik_target(v, let_go, 0, 0);
 }
 
 static int window(viewer *v) {
