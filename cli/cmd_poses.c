@@ -39,7 +39,11 @@ static const cli_help help = {
     "  --max-states N    with --script: the states an armature may hold, 1..1024 (default 16);\n"
     "                    going past it is reported\n"
     "  --states          with --script: each sample's animation states (name, layer, times,\n"
-    "                    weight, fade)\n",
+    "                    weight, fade)\n"
+    "  --replace SLOT,SOURCE,DISPLAY[,INDEX]\n"
+    "                    after play, put the default skin's display DISPLAY of slot SOURCE into\n"
+    "                    SLOT at INDEX (-1: the current one), as the official replaceSlotDisplay\n"
+    "                    (repeatable, at most 8)\n",
     "  sinew poses hero_ske.json --animation walk --precision 6 --out walk.poses.json\n"
     "  sinew poses hero_ske.json --armature all --fps 60 --frames 120\n"
     "  sinew poses hero_ske.json --script fades.json --states --out fades.poses.json\n",
@@ -236,7 +240,46 @@ typedef struct opts {
     double cache_fps;
     sinew_frame_cache *cache; /* made from cache_fps once the data is loaded */
     bool states;
+    /* --replace SLOT,SOURCE,DISPLAY[,INDEX] (sinew_instance_replace_display after play) */
+    struct replace_op {
+        char slot[128], source[128], display[256];
+        int32_t index;
+    } replace[8];
+    uint32_t replace_count;
 } opts;
+
+/* "SLOT,SOURCE,DISPLAY[,INDEX]" */
+static bool parse_replace(const char *text, struct replace_op *r) {
+    char buf[600];
+    if (strlen(text) >= sizeof buf)
+        return false;
+    strcpy(buf, text);
+    char *parts[4] = {NULL, NULL, NULL, NULL};
+    int n = 0;
+    for (char *p = buf; n < 4;) {
+        parts[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    if (n < 3 || !parts[0][0] || !parts[1][0] || !parts[2][0] || strlen(parts[0]) >= sizeof r->slot ||
+        strlen(parts[1]) >= sizeof r->source || strlen(parts[2]) >= sizeof r->display)
+        return false;
+    strcpy(r->slot, parts[0]);
+    strcpy(r->source, parts[1]);
+    strcpy(r->display, parts[2]);
+    r->index = -1;
+    if (n == 4) {
+        char *end = NULL;
+        long v = strtol(parts[3], &end, 10);
+        if (*end || v < -1 || v > 1000)
+            return false;
+        r->index = (int32_t)v;
+    }
+    return true;
+}
 
 static bool all_armatures(const opts *op) { return op->armature && strcmp(op->armature, "all") == 0; }
 
@@ -326,6 +369,15 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 cli_print_error(op->file, &err);
                 sinew_instance_destroy(inst);
                 return cli_exit_code(err.code);
+            }
+            for (uint32_t r = 0; r < op->replace_count; ++r) {
+                const struct replace_op *ro = &op->replace[r];
+                if (sinew_instance_replace_display(inst, 0, ro->slot, ro->source, ro->display, ro->index, &err) !=
+                    SINEW_OK) {
+                    cli_print_error(op->file, &err);
+                    sinew_instance_destroy(inst);
+                    return cli_exit_code(err.code);
+                }
             }
             sinew_instance_update(inst, 0.0);
             if (!first_anim)
@@ -572,7 +624,11 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.out = argv[++i];
         else if (strcmp(a, "--script") == 0 && has_val)
             op.script = argv[++i];
-        else if (strcmp(a, "--states") == 0)
+        else if (strcmp(a, "--replace") == 0 && has_val) {
+            if (op.replace_count == 8 || !parse_replace(argv[++i], &op.replace[op.replace_count]))
+                return cli_usage_error("poses", "--replace wants SLOT,SOURCE_SLOT,DISPLAY[,INDEX] (at most 8)");
+            op.replace_count++;
+        } else if (strcmp(a, "--states") == 0)
             op.states = true;
         else if (strcmp(a, "--cache-fps") == 0 && has_val) {
             if ((rc = cli_number("poses", a, argv[++i], &op.cache_fps)))

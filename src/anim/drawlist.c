@@ -148,8 +148,8 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
                 dh = r->rotated ? r->width : r->height;
                 float fw = r->has_frame ? r->frame_width : dw;
                 float fh = r->has_frame ? r->frame_height : dh;
-                pivx = dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f);
-                pivy = dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f);
+                pivx = dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f) + a->pivot_shift[2 * s];
+                pivy = dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f) + a->pivot_shift[2 * s + 1];
             }
             float m[6];
             affine_concat(xf, a->slot_world + (size_t)s * 6, m);

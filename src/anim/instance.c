@@ -127,6 +127,9 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->list_first = carve(cv, ns, sizeof(uint32_t));
     a->replaced = carve(cv, ns, sizeof(uint32_t));
     a->replaced_at = carve(cv, ns, sizeof(int32_t));
+    a->pivot_shift = carve(cv, (size_t)ns * 2, sizeof(float));
+    if (a->pivot_shift)
+        memset(a->pivot_shift, 0, (size_t)ns * 2 * sizeof(float));
     for (uint32_t s = 0; a->replaced && s < ns; ++s)
         a->replaced[s] = SINEW_INVALID_INDEX;
     a->list_count = carve(cv, ns, sizeof(uint32_t));

@@ -596,8 +596,12 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
     uint32_t disp = SINEW_INVALID_INDEX;
     if (idx >= 0 && (uint32_t)idx < arm->list_count[s])
         disp = arm->list_first[s] + (uint32_t)idx;
+    /* sinew_instance_replace_display. As officially, the slot keeps the transform of its own display
+     * at that index (the raw display) and moves the image's pivot by the difference of the two
+     * displays' origins (Slot._updateDisplayData, "replace pivot") */
+    uint32_t raw = disp;
     if (idx >= 0 && arm->replaced[s] != SINEW_INVALID_INDEX && idx == arm->replaced_at[s])
-        disp = arm->replaced[s]; /* sinew_instance_replace_display */
+        disp = arm->replaced[s];
     uint32_t mesh = SINEW_INVALID_INDEX;
     if (disp != SINEW_INVALID_INDEX && d->displays[disp].type == SINEW_DISPLAY_MESH &&
         d->displays[disp].mesh < d->mesh_count)
@@ -613,9 +617,24 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
         arm->cur_display[s] = disp;
         arm->cur_mesh[s] = mesh;
         double *l = arm->slot_local + (size_t)s * 6;
+        arm->pivot_shift[2 * s] = arm->pivot_shift[2 * s + 1] = 0.0f;
         if (disp != SINEW_INVALID_INDEX) {
-            const sinew_transform *t = &d->displays[disp].transform;
+            uint32_t origin = raw != SINEW_INVALID_INDEX ? raw : disp;
+            const sinew_transform *t = &d->displays[origin].transform;
             tf_matrix(t->rotation, t->skew, t->scale_x, t->scale_y, t->x, t->y, l);
+            if (origin != disp) {
+                /* pivot -= inverse(raw transform) * (0, 0); pivot += inverse(new transform) * (0, 0) */
+                double m[6], p[2][2];
+                const sinew_transform *tt[2] = {t, &d->displays[disp].transform};
+                for (int k = 0; k < 2; ++k) {
+                    tf_matrix(tt[k]->rotation, tt[k]->skew, tt[k]->scale_x, tt[k]->scale_y, tt[k]->x, tt[k]->y, m);
+                    double det = m[0] * m[3] - m[1] * m[2];
+                    p[k][0] = det != 0.0 ? (m[2] * m[5] - m[3] * m[4]) / det : 0.0;
+                    p[k][1] = det != 0.0 ? (m[1] * m[4] - m[0] * m[5]) / det : 0.0;
+                }
+                arm->pivot_shift[2 * s] = (float)(p[1][0] - p[0][0]);
+                arm->pivot_shift[2 * s + 1] = (float)(p[1][1] - p[0][1]);
+            }
         } else {
             l[0] = 1.0;
             l[1] = 0.0;

@@ -171,6 +171,7 @@ typedef struct arm_inst {
     uint32_t *list_first, *list_count; /* current display list (into data->displays) */
     uint32_t *replaced;        /* per slot: a display put in by sinew_instance_replace_display, or INVALID */
     int32_t *replaced_at;      /* ... at this display index */
+    float *pivot_shift;        /* 2 per slot: the official "replace pivot" of a replaced image */
     uint32_t *cur_display;     /* data display index or INVALID */
     uint32_t *cur_mesh;        /* mesh index or INVALID */
     uint32_t *cur_child;       /* armature index of the displayed child or INVALID */

@@ -206,6 +206,30 @@ static void test_replace_display(void) {
         CHECK_NEAR(ca->region[1], ri.y / 128.0f, 1e-6);
     }
     CHECK(ce != NULL); /* eye_shut is drawn for the eye */
+    /* the image's top-left corner where the official runtime puts it: after play("idle") and
+     * replaceSlotDisplay(antenna <- eye), its dump gives the antenna slot the matrix
+     * [0.116055676, -0.99324271, 0.99324271, 0.116055676, 19.7840127, -93.0348502] and the pivot
+     * (9, 18) (the antenna display's transform kept, the pivot moved): corner = M * (-9, -18).
+     * cli.replace_display compares the whole pose with the official runtime live. */
+    sinew_instance *played = NULL;
+    CHECK(sinew_instance_create(pip, &io, &played, &err) == SINEW_OK);
+    if (played) {
+        CHECK(sinew_instance_play(played, "idle", -1, &err) == SINEW_OK);
+        CHECK(sinew_instance_replace_display(played, 0, "antenna", "eye", "eye", -1, &err) == SINEW_OK);
+        sinew_instance_update(played, 0.0);
+        sinew_drawlist pl;
+        sinew_instance_drawlist(played, &pl);
+        int found = 0;
+        for (uint32_t c = 0; c < pl.cmd_count; c++)
+            if (pl.cmds[c].armature == 0 && pl.cmds[c].slot == antenna) {
+                const float *v = &pl.positions[2 * (size_t)pl.cmds[c].first_vertex];
+                CHECK_NEAR(v[0], 0.8611428, 1e-3);
+                CHECK_NEAR(v[1], -86.184668, 1e-3);
+                found++;
+            }
+        CHECK(found == 1);
+        sinew_instance_destroy(played);
+    }
     /* a mesh does not move to another slot; unknown names are errors */
     CHECK(sinew_instance_replace_display(in, 0, "head", "tail", "tail", -1, &err) == SINEW_E_UNSUPPORTED);
     CHECK(sinew_instance_replace_display(in, 0, "eye", NULL, "nope", -1, &err) == SINEW_E_NOT_FOUND);
