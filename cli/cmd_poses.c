@@ -21,7 +21,8 @@ static const cli_help help = {
     "Samples every chosen animation on a fresh instance: sample 0 after a zero-time update,\n"
     "then one sample per 1/fps step. Output: the official runtime oracle's pose-dump JSON\n"
     "(docs/cli.md), on stdout or in --out. FILE is a DragonBones skeleton or a sinew XML rig.\n",
-    "  --atlas TEX       texture atlas JSON: adds each image display's pivot\n"
+    "  --atlas TEX       texture atlas JSON (accepted for the oracle's command line; the dump has\n"
+    "                    no pivots: they do not change the pose)\n"
     "  --armature NAME   the armature, or 'all' (default: the first that has --animation, else\n"
     "                    the first)\n"
     "  --animation NAME  the animation, or 'all' (default: all)\n"
