@@ -14,14 +14,15 @@ const char sinew_cmd_view_help[] = "preview a rig in a window (reloads on save);
 
 static const cli_help help = {
     "sinew view FILE [--atlas TEX] [--armature NAME] [--skin NAME] [--animation NAME] [--fade S]\n"
-    "                  [--paused] [--quit-after S] [--capture OUT.png]\n"
+    "                  [--paused] [--show bones,wireframe,bounds] [--quit-after S] [--capture OUT.png]\n"
     "       sinew view FILE --screenshot OUT.png [--frame K] [render's options]",
     "Plays an animation in a window drawn by the GL backend (OpenGL 3.3) and reloads the rig when\n"
     "it, its atlas or a page image changes on disk, keeping the animation and time; a broken file\n"
     "leaves the last good rig on screen and shows its file:line:col: error (also on stderr).\n"
     "Keys: Space pause, Left/Right step a frame, Up/Down speed x2 / /2, Tab / Shift+Tab cross-fade\n"
     "to the next / previous animation, A next armature, S next skin, Home restart, + / - or the\n"
-    "wheel zoom, drag to pan, 0 reset the view, B bones, W mesh wireframe, X bounds of each slot,\n"
+    "wheel zoom, drag to pan, 0 reset the view, B bones, W mesh wireframe, X the bounds of each\n"
+    "slot and the boundingBox polygons,\n"
     "Escape or Q quit; a click names the slot under the mouse, the right button held makes the\n"
     "IK targets follow it. The bottom line shows file, armature, animation, frame, time, speed.\n"
     "--screenshot draws the frame `sinew render` would write for the same options through the GL\n"
@@ -33,6 +34,7 @@ static const cli_help help = {
     "  --skin NAME       skin overlaid on the default skin (an XML rig: its armature NAME@SKIN)\n"
     "  --fade S          cross-fade time when switching animations, 0..10 s (default 0.2)\n"
     "  --paused          start paused\n"
+    "  --show LIST       start with overlays on: bones, wireframe, bounds (keys B, W, X)\n"
     "  --quit-after S    close the window after S seconds (scripts, tests)\n"
     "  --capture OUT.png write the window's last frame to OUT.png when it closes\n"
     "  --screenshot OUT.png  draw one frame offscreen and exit (see above)\n",
@@ -333,7 +335,7 @@ typedef struct overlay {
     float pos[2 * 4 * 4096];
     float uv[2 * 4 * 4096];
     uint32_t idx[6 * 4096];
-    sinew_draw_cmd cmds[3];
+    sinew_draw_cmd cmds[4];
     uint32_t quads, ncmd;
 } overlay;
 
@@ -398,6 +400,19 @@ static void draw_overlays(viewer *v, const sinew_drawlist *dl, const sinew_affin
             line(&o, view, r.x1, r.y1, r.x0, r.y1, 1.0f);
             line(&o, view, r.x0, r.y1, r.x0, r.y0, 1.0f);
         }
+        end_cmd(&o);
+    }
+    if (v->show_bounds) { /* boundingBox displays: their polygons */
+        begin_cmd(&o, 0.4f, 1.0f, 0.4f);
+        for (uint32_t a = 0; a < sinew_instance_armature_count(v->inst) && a < 1; a++)
+            for (uint32_t sl = 0; sl < sinew_instance_slot_count(v->inst, a); sl++) {
+                float xy[2 * 64];
+                uint32_t n = sinew_instance_slot_bounding_box(v->inst, a, sl, xy, 64);
+                for (uint32_t i = 0; i < n && i < 64; i++) {
+                    uint32_t j = (i + 1) % (n < 64 ? n : 64);
+                    line(&o, view, xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], 1.5f);
+                }
+            }
         end_cmd(&o);
     }
     if (v->show_bones) {
@@ -735,6 +750,14 @@ int sinew_cmd_view(int argc, char **argv) {
         else if (strcmp(a, "--animation") == 0 && more) v.animation = argv[++i];
         else if (strcmp(a, "--capture") == 0 && more) v.capture = argv[++i];
         else if (strcmp(a, "--paused") == 0) v.paused = true;
+        else if (strcmp(a, "--show") == 0 && more) {
+            const char *list = argv[++i];
+            v.show_bones = strstr(list, "bones") != NULL;
+            v.show_wire = strstr(list, "wireframe") != NULL;
+            v.show_bounds = strstr(list, "bounds") != NULL;
+            if (!v.show_bones && !v.show_wire && !v.show_bounds)
+                return cli_usage_error("view", "--show wants bones, wireframe and/or bounds (comma-separated), not '%s'", list);
+        }
         else if (strcmp(a, "--fade") == 0 && more) {
             if ((rc = cli_number("view", a, argv[++i], &v.fade))) return rc;
         } else if (strcmp(a, "--quit-after") == 0 && more) {

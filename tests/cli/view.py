@@ -93,13 +93,13 @@ else:
     env["SDL_VIDEODRIVER"] = "offscreen"
 
 
-def window(edit, capture):
+def window(edit, capture, *extra):
     """Runs the viewer paused for 4 s; after 1.5 s writes EDIT (text) over the skeleton."""
     with open(ske, "w") as f:
         f.write(original)
     p = subprocess.Popen(runner + [SINEW, "view", ske, "--animation", "walk", "--paused", "--quit-after", "4",
-                                   "--capture", capture], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=env)
+                                   "--capture", capture, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env)
     if edit is not None:
         time.sleep(1.5)
         with open(ske + ".tmp", "w") as f:
@@ -126,5 +126,15 @@ check(rc_c == 0 and "error:" in err_c and ":" in err_c.split("error:")[0], f"a b
 if os.path.exists(a_png) and os.path.exists(c_png):
     p = psnr_over_grey(read_png(a_png), read_png(c_png), crop_bottom=30)
     check(p >= 40.0, f"... and the old pose stays (PSNR {p:.1f} dB above the status line)")
+# overlays: bones, wireframe and bounds drawn over the same pose
+d_png = os.path.join(tmp, "d.png")
+rc_d, err_d = window(None, d_png, "--show", "bones,wireframe,bounds")
+if rc_d == 0 and os.path.exists(a_png) and os.path.exists(d_png):
+    p = psnr_over_grey(read_png(a_png), read_png(d_png), crop_bottom=30)
+    check(p < 35.0, f"--show bones,wireframe,bounds draws the overlays (PSNR against the plain picture {p:.1f} dB)")
+else:
+    check(False, f"the window with overlays ({rc_d}: {err_d[-300:]})")
+r = run_sinew("view", DEMO, "--show", "teapots")
+check(r.returncode == 1, f"--show with nothing it knows is a usage error ({r.returncode})")
 shutil.rmtree(tmp)
 finish()
