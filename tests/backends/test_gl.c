@@ -13,37 +13,13 @@
 
 #include <SDL.h>
 
-#include "sinew/data.h"
+#include "backend_frames.h"
 #include "sinew/gl.h"
-#include "sinew/instance.h"
-#include "sinew/render.h"
-#include "testlib.h"
 
 #define GL_COLOR_BUFFER_BIT 0x00004000
 #define GL_RGBA 0x1908
 #define GL_UNSIGNED_BYTE 0x1401
 
-typedef struct set {
-    const char *dir, *skeleton, *atlas, *armature, *anims[2];
-} set;
-
-static const set own_sets[] = {
-    {"fixtures/own/Pip_4.0", "pip.json", "texture.json", "pip", {"hop", "idle"}},
-    {"fixtures/own/Pip_5.0", "pip_ske.json", "pip_tex.json", "pip", {"hop", "idle"}},
-    {"../examples/demo", "demo_ske.json", "demo_tex.json", "Bolt", {"walk", "wave"}},
-};
-static const set shared_sets[] = {
-    {"CoreElement_4.5", "CoreElement.json", "CoreElement_texture_1.json", "mecha_1502b", {"walk", "idle"}},
-    {"Knight_4.5", "Knight.json", "Knight_texture_1.json", "knight", {"run", "stand"}},
-    {"ReplaceSkinMan_4.0", "man.json", "texture.json", "man", {"runFront", "standBack"}},
-    {"Ubbie_4.5", "Ubbie.json", "texture.json", "ubbie", {"walk", "turn face"}},
-    {"ZOrder16_4.5", "16_ske.json", "16_tex.json", "armatureName", {"z动画-猫", "Z国王-定帧"}},
-    {"dragon_boy_5.0", "dragon_boy_ske.json", "dragon_boy_tex.json", "DragonBoy", {"walk", "jump"}},
-    {"mecha_1502b_5.5", "mecha_1502b_ske.json", "mecha_1502b_tex.json", "mecha_1502b", {"walk", "aim"}},
-    {"you_xin_body_5.5", "body_ske.json", "body_tex.json", "body", {"idle", "laugh"}},
-};
-enum { MAX_SIDE = 256, FRAMES = 4 };
-static const sinew_rgba8 GREY = {128, 128, 128, 255};
 static const double MIN_DB = 30.0;
 
 /* the context: one window, GL 3.3 core or GLES 3.0 */
@@ -58,26 +34,6 @@ static void (*glFinish_)(void);
 static double worst = 99.0;
 static int frames_compared;
 
-static long long live_bytes = 0;
-static void *count_alloc(void *ctx, size_t n) {
-    (void)ctx;
-    void *p = malloc(n);
-    if (p) live_bytes += (long long)n;
-    return p;
-}
-static void *count_realloc(void *ctx, void *p, size_t old, size_t n) {
-    (void)ctx;
-    void *q = realloc(p, n);
-    if (q) live_bytes += (long long)n - (long long)(p ? old : 0);
-    return q;
-}
-static void count_free(void *ctx, void *p, size_t n) {
-    (void)ctx;
-    if (p) live_bytes -= (long long)n;
-    free(p);
-}
-static const sinew_allocator counting = {count_alloc, count_realloc, count_free, NULL};
-
 static void *loader(const char *name) { return SDL_GL_GetProcAddress(name); }
 
 #define LOAD(var, name) memcpy(&var, &(void *){SDL_GL_GetProcAddress(name)}, sizeof(void *))
@@ -87,7 +43,7 @@ static bool open_context(bool es) {
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, es ? SDL_GL_CONTEXT_PROFILE_ES : SDL_GL_CONTEXT_PROFILE_CORE);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, es ? 0 : 3);
-    window = SDL_CreateWindow("sinew gl test", 0, 0, MAX_SIDE, MAX_SIDE, SDL_WINDOW_HIDDEN | SDL_WINDOW_OPENGL);
+    window = SDL_CreateWindow("sinew gl test", 0, 0, BACKEND_MAX_SIDE, BACKEND_MAX_SIDE, SDL_WINDOW_HIDDEN | SDL_WINDOW_OPENGL);
     context = window ? SDL_GL_CreateContext(window) : NULL;
     if (!context) {
         printf("%s context: %s\n", es ? "GLES 3.0" : "GL 3.3 core", SDL_GetError());
@@ -108,21 +64,11 @@ static void close_context(void) {
     window = NULL;
 }
 
-static double psnr_rgb(const uint8_t *a, const uint8_t *b, size_t px) {
-    double se = 0;
-    for (size_t i = 0; i < px; i++)
-        for (int c = 0; c < 3; c++) {
-            double d = (double)a[4 * i + (size_t)c] - (double)b[4 * i + (size_t)c];
-            se += d * d;
-        }
-    return se == 0 ? 99.0 : 10.0 * log10(255.0 * 255.0 / (se / (double)(px * 3)));
-}
-
 /* Draws into the bottom-left w x h of the window and reads it back top row first. */
 static bool gl_draw(sinew_gl *g, const sinew_drawlist *dl, const sinew_affine *view, uint32_t w, uint32_t h,
                     uint8_t *out) {
     glViewport_(0, 0, (int)w, (int)h);
-    glClearColor_(GREY.r / 255.0f, GREY.g / 255.0f, GREY.b / 255.0f, 1.0f);
+    glClearColor_(BACKEND_GREY.r / 255.0f, BACKEND_GREY.g / 255.0f, BACKEND_GREY.b / 255.0f, 1.0f);
     glClear_(GL_COLOR_BUFFER_BIT);
     sinew_error err = {0};
     if (sinew_gl_draw(g, dl, view, w, h, &err) != SINEW_OK) {
@@ -138,118 +84,58 @@ static bool gl_draw(sinew_gl *g, const sinew_drawlist *dl, const sinew_affine *v
     return true;
 }
 
-static void compare(sinew_gl *g, const sinew_drawlist *dl, const sinew_texture_set *tex, sinew_renderer *r,
-                    const char *name) {
-    sinew_rect b;
-    CHECK(sinew_drawlist_bounds(dl, &b, false));
-    float side = b.x1 - b.x0 > b.y1 - b.y0 ? b.x1 - b.x0 : b.y1 - b.y0;
-    float scale = side > (float)(MAX_SIDE - 10) ? (float)(MAX_SIDE - 10) / side : 1.0f;
-    sinew_framing fr;
-    CHECK(sinew_framing_fit(b, scale, 4.0f, &fr, NULL) == SINEW_OK);
-    sinew_framebuffer fb;
-    CHECK(sinew_framebuffer_init(&fb, fr.width, fr.height, NULL, NULL) == SINEW_OK);
-    sinew_framebuffer_clear(&fb, GREY);
-    CHECK(sinew_renderer_draw(r, dl, tex, &fr.view, &fb, NULL) == SINEW_OK);
-    size_t px = (size_t)fr.width * fr.height;
+static bool open_gl(void *user, const sinew_texture_set *tex) {
+    sinew_gl **g = user;
+    sinew_gl_options o = {&backend_counting, NULL, NULL, gles};
+    sinew_error err = {0};
+    if (sinew_gl_create(loader, tex, &o, g, &err) != SINEW_OK) {
+        printf("  sinew_gl_create: %s\n", err.message);
+        return false;
+    }
+    return true;
+}
+
+static void close_gl(void *user) {
+    sinew_gl **g = user;
+    sinew_gl_destroy(*g);
+    *g = NULL;
+}
+
+/* One frame through the backend against sinew's. */
+static void compare(void *user, const backend_frame *f) {
+    sinew_gl *g = *(sinew_gl **)user;
+    const sinew_framing *fr = f->fr;
+    size_t px = (size_t)fr->width * fr->height;
     uint8_t *mine = malloc(px * 4);
-    if (mine && gl_draw(g, dl, &fr.view, fr.width, fr.height, mine)) {
-        size_t drawn = 0;
-        for (size_t i = 0; i < px; i++) drawn += memcmp(mine + 4 * i, &GREY, 3) != 0;
-        CHECK(drawn * 50 >= px);
+    if (mine && gl_draw(g, f->dl, &fr->view, fr->width, fr->height, mine)) {
+        CHECK(backend_drawn(mine, px) * 50 >= px);
         uint32_t calls = sinew_gl_draw_calls(g);
-        CHECK(calls >= 1 && calls <= dl->cmd_count);
-        double p = psnr_rgb(fb.pixels, mine, px);
-        printf("  %-44s %3ux%-3u %s PSNR %6.2f dB, %u draw calls for %u commands\n", name, fr.width, fr.height,
-               gles ? "gles" : "gl", p, calls, dl->cmd_count);
+        CHECK(calls >= 1 && calls <= f->dl->cmd_count);
+        double p = backend_psnr(f->reference->pixels, mine, px);
+        printf("  %-44s %3ux%-3u %s PSNR %6.2f dB, %u draw calls for %u commands\n", f->name, fr->width, fr->height,
+               gles ? "gles" : "gl", p, calls, f->dl->cmd_count);
         CHECK(p >= MIN_DB);
         if (p < worst) worst = p;
         frames_compared++;
-        sinew_affine v = fr.view;
+        sinew_affine v = fr->view;
         v.tx += 2.0f;
         v.ty -= 2.0f;
-        if (gl_draw(g, dl, &v, fr.width, fr.height, mine)) CHECK(psnr_rgb(fb.pixels, mine, px) < MIN_DB);
+        if (gl_draw(g, f->dl, &v, fr->width, fr->height, mine))
+            CHECK(backend_psnr(f->reference->pixels, mine, px) < MIN_DB);
     } else {
         CHECK(false);
     }
     free(mine);
-    sinew_framebuffer_free(&fb);
-}
-
-static void run_set(const char *root, const set *s) {
-    char ske[1024], tj[1024];
-    snprintf(ske, sizeof ske, "%s%s/%s", root, s->dir, s->skeleton);
-    snprintf(tj, sizeof tj, "%s%s/%s", root, s->dir, s->atlas);
-    sinew_data *data = NULL;
-    sinew_atlas *atlas = NULL;
-    sinew_texture_set *tex = NULL;
-    sinew_renderer *r = NULL;
-    sinew_gl *g = NULL;
-    sinew_error err = {0};
-    CHECK(sinew_data_load_file(ske, NULL, &data, &err) == SINEW_OK);
-    CHECK(sinew_atlas_load_file(tj, NULL, &atlas, &err) == SINEW_OK);
-    if (!data || !atlas) goto done;
-    sinew_atlas_info ai;
-    sinew_atlas_get_info(atlas, &ai);
-    const char *paths[8];
-    for (uint32_t p = 0; p < ai.page_count && p < 8; p++) {
-        sinew_atlas_page_info pi;
-        sinew_atlas_page_info_get(atlas, p, &pi);
-        paths[p] = pi.resolved_path;
-    }
-    CHECK(sinew_texture_set_load(paths, ai.page_count < 8 ? ai.page_count : 8, NULL, &tex, &err) == SINEW_OK);
-    CHECK(sinew_renderer_create(NULL, &r, NULL) == SINEW_OK);
-    sinew_gl_options o = {&counting, NULL, NULL, gles};
-    CHECK(sinew_gl_create(loader, tex, &o, &g, &err) == SINEW_OK);
-    if (!g) {
-        printf("  sinew_gl_create: %s\n", err.message);
-        goto done;
-    }
-    uint32_t arm = sinew_data_find_armature(data, s->armature);
-    sinew_armature_info info;
-    CHECK(sinew_data_armature_info(data, arm, &info) == SINEW_OK);
-    for (int a = 0; a < 2 && tex && r; a++) {
-        sinew_instance_options io = {0};
-        io.armature = s->armature;
-        io.atlas = atlas;
-        sinew_instance *inst = NULL;
-        CHECK(sinew_instance_create(data, &io, &inst, &err) == SINEW_OK);
-        CHECK(inst && sinew_instance_play(inst, s->anims[a], 0, &err) == SINEW_OK);
-        if (!inst) continue;
-        sinew_animation_info an;
-        sinew_data_animation_info(data, arm, sinew_data_find_animation(data, arm, s->anims[a]), &an);
-        double fps = info.frame_rate > 0 ? (double)info.frame_rate : 24.0;
-        uint32_t n = (uint32_t)(an.duration_s * fps + 0.5);
-        if (n < FRAMES) n = FRAMES;
-        sinew_instance_update(inst, 0.0);
-        uint32_t at = 0;
-        for (uint32_t k = 0; k < FRAMES; k++) {
-            for (uint32_t want = k * n / FRAMES; at < want; at++) sinew_instance_update(inst, 1.0 / fps);
-            sinew_drawlist dl;
-            sinew_instance_drawlist(inst, &dl);
-            char name[256];
-            snprintf(name, sizeof name, "%s %s #%u", s->dir, s->anims[a], at);
-            compare(g, &dl, tex, r, name);
-        }
-        sinew_instance_destroy(inst);
-    }
-done:
-    sinew_gl_destroy(g);
-    sinew_renderer_destroy(r);
-    sinew_texture_set_destroy(tex);
-    sinew_atlas_destroy(atlas);
-    sinew_data_destroy(data);
 }
 
 static void test_own(void) {
-    for (size_t i = 0; i < sizeof own_sets / sizeof own_sets[0]; i++) run_set("", &own_sets[i]);
+    sinew_gl *g = NULL;
+    backend_run_own(open_gl, compare, close_gl, &g);
 }
 
 static void test_shared(void) {
-    const char *shared = test_need_shared(8, "the GL backend on the shared characters");
-    if (!shared) return;
-    char root[1024];
-    snprintf(root, sizeof root, "%s/data/dragonbones/", shared);
-    for (size_t i = 0; i < sizeof shared_sets / sizeof shared_sets[0]; i++) run_set(root, &shared_sets[i]);
+    sinew_gl *g = NULL;
+    backend_run_shared("the GL backend on the shared characters", open_gl, compare, close_gl, &g);
 }
 
 typedef struct warn_log {
@@ -283,7 +169,7 @@ static void test_batching_and_errors(void) {
     }
     sinew_drawlist dl = {pos, uv, idx, cmds, 16, 24, 4};
     warn_log w = {0};
-    sinew_gl_options o = {&counting, on_warn, &w, gles};
+    sinew_gl_options o = {&backend_counting, on_warn, &w, gles};
     sinew_gl *g = NULL;
     sinew_error err = {0};
     CHECK(sinew_gl_create(loader, NULL, &o, &g, &err) == SINEW_OK);
@@ -331,7 +217,7 @@ int main(void) {
     SDL_Quit();
     printf("gl: %d frames (GL 3.3 core and GLES 3.0), worst PSNR %.2f dB against sinew's rasterizer; %lld bytes "
            "the backend allocated are still live\n",
-           frames_compared, worst, live_bytes);
-    CHECK(live_bytes == 0);
+           frames_compared, worst, backend_live_bytes);
+    CHECK(backend_live_bytes == 0);
     return test_summary();
 }
