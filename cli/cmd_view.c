@@ -237,7 +237,7 @@ typedef struct viewer {
 #ifdef SINEW_HAVE_TTF
     TTF_Font *font;
 #endif
-    char shown_text[700];
+    char shown_text[1600];
     char picked[300];        /* the slot last clicked on */
     bool aiming;             /* right button held: IK targets follow the mouse */
 } viewer;
@@ -686,14 +686,14 @@ static int window(viewer *v) {
         if (w > 0 && h > 0) {
             sinew_gl_draw(v->gl, &dl, &view, (uint32_t)w, (uint32_t)h, &err);
             draw_overlays(v, &dl, &view, w, h);
-            char text[700];
+            char text[1600];
             sinew_armature_info ai;
             sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
             double t = current_time(v);
             if (v->error[0])
                 snprintf(text, sizeof text, "%s", v->error);
             else
-                snprintf(text, sizeof text, "%s  |  %s  |  %s  |  frame %ld  %.3f s  |  x%g%s%s", v->file, v->arm_name,
+                snprintf(text, sizeof text, "%.400s  |  %s  |  %s  |  frame %ld  %.3f s  |  x%g%s%s", v->file, v->arm_name,
                          v->anim_name[0] ? v->anim_name : "(no animation)", lround(t * ai.frame_rate), t, v->speed,
                          v->paused ? "  paused" : "", v->picked);
             draw_text(v, text, w, h);
