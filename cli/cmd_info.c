@@ -141,15 +141,17 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
     if (atlas) {
         sinew_atlas_info ai;
         sinew_atlas_page_info pi;
+        memset(&pi, 0, sizeof pi);
         sinew_atlas_get_info(atlas, &ai);
-        sinew_atlas_page_info_get(atlas, 0, &pi);
+        if (sinew_atlas_page_info_get(atlas, 0, &pi) != SINEW_OK) /* an atlas without a page */
+            pi.image_path = "(none)";
         printf("atlas: %s: %u region%s, page %s", atlas_path, ai.region_count, ai.region_count == 1 ? "" : "s",
-               pi.image_path);
+               pi.image_path ? pi.image_path : "(none)");
         if (pi.width && pi.height)
             printf(" %ux%u", pi.width, pi.height);
-        if (pi.scale != 1.0f)
+        if (pi.scale != 1.0f && pi.scale != 0.0f)
             printf(" scale %g", (double)pi.scale);
-        if (access(pi.resolved_path, R_OK) != 0)
+        if (pi.resolved_path && access(pi.resolved_path, R_OK) != 0)
             printf(" (the image is missing: %s)", pi.resolved_path);
         printf("\n");
     } else {

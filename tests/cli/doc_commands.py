@@ -69,7 +69,10 @@ for doc in docs:
                 continue
             if args[0] == "sinew":
                 args[0] = SINEW
-            r = subprocess.run(args, cwd=work, capture_output=True, text=True, env=env, timeout=600)
+            run_env = env
+            if len(args) > 1 and args[1] == "view":  # the GL drivers it loads leak at exit (docs/engines.md)
+                run_env = dict(env, ASAN_OPTIONS=env.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
+            r = subprocess.run(args, cwd=work, capture_output=True, text=True, env=run_env, timeout=600)
             if out_file:
                 open(os.path.join(work, out_file), "w").write(r.stdout)
             ran += 1
