@@ -21,8 +21,8 @@ static const cli_help help = {
     "Samples every chosen animation on a fresh instance: sample 0 after a zero-time update,\n"
     "then one sample per 1/fps step. Output: the official runtime oracle's pose-dump JSON\n"
     "(docs/cli.md), on stdout or in --out. FILE is a DragonBones skeleton or a sinew XML rig.\n",
-    "  --atlas TEX       texture atlas JSON (accepted for the oracle's command line; the dump has\n"
-    "                    no pivots: they do not change the pose)\n"
+    "  --atlas TEX       texture atlas JSON: image slots then get their \"pivot\" (where the image\n"
+    "                    sits on the slot), as the oracle's dumps do with --atlas\n"
     "  --armature NAME   the armature, or 'all' (default: the first that has --animation, else\n"
     "                    the first)\n"
     "  --animation NAME  the animation, or 'all' (default: all)\n"
@@ -41,9 +41,10 @@ static const cli_help help = {
     "                    going past it is reported\n"
     "  --states          with --script: each sample's animation states (name, layer, times,\n"
     "                    weight, fade)\n"
-    "  --replace SLOT,SOURCE,DISPLAY[,INDEX]\n"
+    "  --replace SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]]\n"
     "                    after play, put the default skin's display DISPLAY of slot SOURCE into\n"
-    "                    SLOT at INDEX (-1: the current one), as the official replaceSlotDisplay\n"
+    "                    SLOT at INDEX (-1: the current one), as the official replaceSlotDisplay;\n"
+    "                    SOURCE is a slot of ARMATURE when given, else of the played armature\n"
     "                    (repeatable, at most 8)\n",
     "  sinew poses hero_ske.json --animation walk --precision 6 --out walk.poses.json\n"
     "  sinew poses hero_ske.json --armature all --fps 60 --frames 120\n"
@@ -166,6 +167,13 @@ static void put_pose_members(out_ctx *o, const sinew_instance *inst, uint32_t ai
         put_num(o, s.color.b_add);
         fprintf(f, "},\"blendMode\":%d,\"matrix\":", (int)s.blend);
         put_matrix(o, &s.world);
+        if (s.has_pivot) {
+            fputs(",\"pivot\":[", f);
+            put_num(o, s.pivot_x);
+            fputc(',', f);
+            put_num(o, s.pivot_y);
+            fputc(']', f);
+        }
         if (s.mesh_vertices && s.display_type == 2) {
             fprintf(f, ",\"mesh\":{\"weighted\":%s,\"vertices\":[", s.mesh_weighted ? "true" : "false");
             for (uint32_t i = 0; i < 2 * s.mesh_vertex_count; ++i) {
@@ -241,23 +249,24 @@ typedef struct opts {
     double cache_fps;
     sinew_frame_cache *cache; /* made from cache_fps once the data is loaded */
     bool states;
-    /* --replace SLOT,SOURCE,DISPLAY[,INDEX] (sinew_instance_replace_display after play) */
+    /* --replace SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]] (sinew_instance_replace_display_from after
+     * play) */
     struct replace_op {
-        char slot[128], source[128], display[256];
+        char slot[128], source[128], display[256], armature[128];
         int32_t index;
     } replace[8];
     uint32_t replace_count;
 } opts;
 
-/* "SLOT,SOURCE,DISPLAY[,INDEX]" */
+/* "SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]]" */
 static bool parse_replace(const char *text, struct replace_op *r) {
     char buf[600];
     if (strlen(text) >= sizeof buf)
         return false;
     strcpy(buf, text);
-    char *parts[4] = {NULL, NULL, NULL, NULL};
+    char *parts[5] = {NULL, NULL, NULL, NULL, NULL};
     int n = 0;
-    for (char *p = buf; n < 4;) {
+    for (char *p = buf; n < 5;) {
         parts[n++] = p;
         char *c = strchr(p, ',');
         if (!c)
@@ -272,7 +281,13 @@ static bool parse_replace(const char *text, struct replace_op *r) {
     strcpy(r->source, parts[1]);
     strcpy(r->display, parts[2]);
     r->index = -1;
-    if (n == 4) {
+    r->armature[0] = '\0';
+    if (n == 5) {
+        if (!parts[4][0] || strlen(parts[4]) >= sizeof r->armature)
+            return false;
+        strcpy(r->armature, parts[4]);
+    }
+    if (n >= 4 && parts[3][0]) { /* empty: -1 */
         char *end = NULL;
         long v = strtol(parts[3], &end, 10);
         if (*end || v < -1 || v > 1000)
@@ -373,8 +388,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
             }
             for (uint32_t r = 0; r < op->replace_count; ++r) {
                 const struct replace_op *ro = &op->replace[r];
-                if (sinew_instance_replace_display(inst, 0, ro->slot, ro->source, ro->display, ro->index, &err) !=
-                    SINEW_OK) {
+                if (sinew_instance_replace_display_from(inst, 0, ro->slot, ro->armature[0] ? ro->armature : NULL,
+                                                        ro->source, ro->display, ro->index, &err) != SINEW_OK) {
                     cli_print_error(op->file, &err);
                     sinew_instance_destroy(inst);
                     return cli_exit_code(err.code);
@@ -627,7 +642,7 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.script = argv[++i];
         else if (strcmp(a, "--replace") == 0 && has_val) {
             if (op.replace_count == 8 || !parse_replace(argv[++i], &op.replace[op.replace_count]))
-                return cli_usage_error("poses", "--replace wants SLOT,SOURCE_SLOT,DISPLAY[,INDEX] (at most 8)");
+                return cli_usage_error("poses", "--replace wants SLOT,SOURCE_SLOT,DISPLAY[,INDEX[,ARMATURE]] (at most 8)");
             op.replace_count++;
         } else if (strcmp(a, "--states") == 0)
             op.states = true;

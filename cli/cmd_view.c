@@ -355,6 +355,14 @@ static void line(overlay *o, const sinew_affine *m, float ax, float ay, float bx
     o->quads++;
 }
 
+/* out = second ∘ first (first applied first). */
+static void affine_then(const sinew_affine *first, const sinew_affine *second, sinew_affine *out) {
+    const sinew_affine *p = second, *c = first;
+    *out = (sinew_affine){p->a * c->a + p->c * c->b, p->b * c->a + p->d * c->b, p->a * c->c + p->c * c->d,
+                          p->b * c->c + p->d * c->d, p->a * c->tx + p->c * c->ty + p->tx,
+                          p->b * c->tx + p->d * c->ty + p->ty};
+}
+
 static void begin_cmd(overlay *o, float r, float g, float b) {
     sinew_draw_cmd *c = &o->cmds[o->ncmd++];
     memset(c, 0, sizeof *c);
@@ -402,33 +410,46 @@ static void draw_overlays(viewer *v, const sinew_drawlist *dl, const sinew_affin
         }
         end_cmd(&o);
     }
-    if (v->show_bounds) { /* boundingBox displays: their polygons */
+    /* boundingBox polygons and bones of every armature drawn now, child armatures placed by their
+     * parent slots */
+    uint32_t narm = sinew_instance_armature_count(v->inst);
+    if (v->show_bounds) {
         begin_cmd(&o, 0.4f, 1.0f, 0.4f);
-        for (uint32_t a = 0; a < sinew_instance_armature_count(v->inst) && a < 1; a++)
+        for (uint32_t a = 0; a < narm; a++) {
+            sinew_affine place, m;
+            if (!sinew_instance_armature_placement(v->inst, a, &place)) continue;
+            affine_then(&place, view, &m);
             for (uint32_t sl = 0; sl < sinew_instance_slot_count(v->inst, a); sl++) {
                 float xy[2 * 64];
                 uint32_t n = sinew_instance_slot_bounding_box(v->inst, a, sl, xy, 64);
                 for (uint32_t i = 0; i < n && i < 64; i++) {
                     uint32_t j = (i + 1) % (n < 64 ? n : 64);
-                    line(&o, view, xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], 1.5f);
+                    line(&o, &m, xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], 1.5f);
                 }
             }
+        }
         end_cmd(&o);
     }
     if (v->show_bones) {
         begin_cmd(&o, 1.0f, 0.3f, 0.4f);
-        sinew_armature_info ai;
-        sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
-        for (uint32_t b = 0; b < sinew_instance_bone_count(v->inst, 0); b++) {
-            const char *name;
-            uint32_t parent;
-            sinew_affine m;
-            sinew_bone_info bi;
-            if (!sinew_instance_bone(v->inst, 0, b, &name, &parent, &m)) continue;
-            float len = sinew_data_bone_info(v->rig.data, v->arm_index, b, &bi) == SINEW_OK && bi.length > 0 ? bi.length : 10.0f;
-            /* the bone's axis from its origin, drawn in screen space */
-            float ox = m.tx, oy = m.ty, ex = m.a * len + m.tx, ey = m.b * len + m.ty;
-            line(&o, view, ox, oy, ex, ey, 2.0f);
+        for (uint32_t a = 0; a < narm; a++) {
+            sinew_affine place, view_a;
+            if (!sinew_instance_armature_placement(v->inst, a, &place)) continue;
+            affine_then(&place, view, &view_a);
+            uint32_t data_arm = a == 0 ? v->arm_index
+                                       : sinew_data_find_armature(v->rig.data, sinew_instance_armature_name(v->inst, a));
+            for (uint32_t b = 0; b < sinew_instance_bone_count(v->inst, a); b++) {
+                const char *name;
+                uint32_t parent;
+                sinew_affine m;
+                sinew_bone_info bi;
+                if (!sinew_instance_bone(v->inst, a, b, &name, &parent, &m)) continue;
+                float len = sinew_data_bone_info(v->rig.data, data_arm, b, &bi) == SINEW_OK && bi.length > 0 ? bi.length
+                                                                                                              : 10.0f;
+                /* the bone's axis from its origin, drawn in screen space */
+                float ox = m.tx, oy = m.ty, ex = m.a * len + m.tx, ey = m.b * len + m.ty;
+                line(&o, &view_a, ox, oy, ex, ey, a == 0 ? 2.0f : 1.5f);
+            }
         }
         end_cmd(&o);
     }

@@ -271,6 +271,13 @@ uint32_t sinew_instance_armature_count(const sinew_instance *inst);
 /** Name of armature i; NULL if out of range. */
 const char *sinew_instance_armature_name(const sinew_instance *inst, uint32_t armature_index);
 
+/**
+ * Whether armature `armature_index` is drawn now (the top one always; a child while its parent
+ * slot shows it, up the chain) and, in `to_top` (may be NULL), the matrix from its space to the top
+ * armature's: for drawing a child's bones or boundingBox polygons beside the draw list.
+ */
+bool sinew_instance_armature_placement(const sinew_instance *inst, uint32_t armature_index, sinew_affine *to_top);
+
 uint32_t sinew_instance_bone_count(const sinew_instance *inst, uint32_t armature_index);
 /** Bone name, parent index (SINEW_INVALID_INDEX for a root) and world matrix (armature space). */
 bool sinew_instance_bone(const sinew_instance *inst, uint32_t armature_index, uint32_t bone,
@@ -296,6 +303,11 @@ typedef struct sinew_slot_state {
     uint32_t mesh_vertex_count;
     bool mesh_weighted;         /**< skinned to bones */
     uint32_t child_armature;    /**< ARMATURE: armature index of the child, else INVALID */
+    bool has_pivot;             /**< IMAGE, and the instance has an atlas (or the image is a user
+                                     region): pivot is set ((0, 0) for a texture the atlas lacks,
+                                     as officially) */
+    float pivot_x, pivot_y;     /**< the image point on the slot's origin, in slot space (pixels from
+                                     its top-left corner; the official Slot._pivotX/Y) */
 } sinew_slot_state;
 
 /** Slot by draw order position (0 = back). */
@@ -328,6 +340,30 @@ bool sinew_instance_slot_contains_point(const sinew_instance *inst, uint32_t arm
  */
 uint32_t sinew_instance_slot_bounding_box(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
                                           float *xy, uint32_t cap);
+
+/** Where a segment crosses boundingBox polygons (sinew_instance_*intersects_segment). */
+typedef struct sinew_segment_hit {
+    uint32_t slot_a, slot_b;      /**< the slots of the two crossings below */
+    float ax, ay;                 /**< the crossing nearest the segment's start (armature space) */
+    float bx, by;                 /**< the crossing nearest its end (the same point for one crossing) */
+    float normal_a, normal_b;     /**< at each: the crossed edge's direction turned by -90 degrees,
+                                       radians in armature space (the official normalRadians) */
+} sinew_segment_hit;
+
+/**
+ * The official Slot.intersectsSegment for a polygon: how many edges of the boundingBox polygon the
+ * slot shows the segment (xa, ya)-(xb, yb) crosses (armature space; 0 when none, or when the slot
+ * shows no box). With `out`, where (slot_a = slot_b = slot). A segment wholly inside crosses none.
+ */
+uint32_t sinew_instance_slot_intersects_segment(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
+                                                float xa, float ya, float xb, float yb, sinew_segment_hit *out);
+/**
+ * The official Armature.intersectsSegment: over the slots of armature `armature_index`, whether the
+ * segment crosses any boundingBox polygon, and in `out` the crossing nearest its start and the one
+ * nearest its end, with their slots.
+ */
+bool sinew_instance_intersects_segment(const sinew_instance *inst, uint32_t armature_index, float xa, float ya,
+                                       float xb, float yb, sinew_segment_hit *out);
 
 /** A bone's offset on top of its animation, the official Bone.offset (identity: 0 0 0 0 1 1). */
 typedef struct sinew_bone_offset {
@@ -372,6 +408,35 @@ sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armatur
 sinew_status sinew_instance_replace_display(sinew_instance *inst, uint32_t armature_index, const char *slot,
                                             const char *source_slot, const char *display, int32_t display_index,
                                             sinew_error *err);
+/**
+ * The same, with the display taken from the default skin of armature `source_armature` of the
+ * instance's data (NULL = the slot's own armature): the official replaceSlotDisplay's armatureName,
+ * e.g. a weapon drawn in an armature of its own. Its texture comes from the instance's atlas.
+ */
+sinew_status sinew_instance_replace_display_from(sinew_instance *inst, uint32_t armature_index, const char *slot,
+                                                 const char *source_armature, const char *source_slot,
+                                                 const char *display, int32_t display_index, sinew_error *err);
+
+/** An image of the caller's own, for sinew_instance_replace_display_region. */
+typedef struct sinew_user_region {
+    uint32_t page;                    /**< the page draw commands name: give your renderer a texture
+                                           there (a number past the atlas's pages; docs/runtime.md) */
+    uint32_t page_width, page_height; /**< that page's size in pixels */
+    float x, y, width, height;        /**< the image's rectangle in the page, in pixels */
+    float pivot_x, pivot_y;           /**< the image point put on the display's origin, as a fraction
+                                           of its size (0.5, 0.5 = its centre) */
+} sinew_user_region;
+
+/**
+ * Shows the caller's image `region` in slot `slot` at display index `display_index` (-1 = the one
+ * it shows now, 0 when hidden), as the official Slot.replaceDisplay does with an engine display:
+ * the slot keeps its own display's transform at that index, and the image is placed by its own
+ * pivot. Undo with sinew_instance_replace_display(..., NULL, ...). Fails with SINEW_E_ARG for a
+ * rectangle outside its page.
+ */
+sinew_status sinew_instance_replace_display_region(sinew_instance *inst, uint32_t armature_index, const char *slot,
+                                                   const sinew_user_region *region, int32_t display_index,
+                                                   sinew_error *err);
 
 /* ---- draw list ----------------------------------------------------------------------------- */
 

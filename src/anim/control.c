@@ -1,17 +1,12 @@
 /* Runtime control a game needs beside the animation (sinew/instance.h, "control"): bounds and hit
- * testing of the current pose, boundingBox displays, and bone offsets. */
+ * testing of the current pose, boundingBox displays, bone offsets, and a slot's displays swapped
+ * from code. */
 #include <math.h>
 #include <string.h>
 
 #include "anim/runtime_internal.h"
 #include "base/error.h"
-
-static uint32_t find_bone(const sinew_model_armature *d, const char *name) {
-    for (uint32_t i = 0; i < d->bone_count; ++i)
-        if (strcmp(d->bones[i].name, name) == 0)
-            return i;
-    return SINEW_INVALID_INDEX;
-}
+#include "sinew/data.h"
 
 static const arm_inst *arm_of(const sinew_instance *inst, uint32_t ai) {
     return inst && ai < inst->arm_count ? &inst->arms[ai] : NULL;
@@ -74,9 +69,9 @@ static const sinew_model_display *bbox_of(const arm_inst *a, uint32_t s) {
     if (!a || s >= a->slot_count || a->display_index[s] < 0)
         return NULL;
     uint32_t d = a->cur_display[s];
-    if (d == SINEW_INVALID_INDEX || a->data->displays[d].type != SINEW_DISPLAY_BOUNDING_BOX)
+    if (d == SINEW_INVALID_INDEX || sinew__arm_display(a, d)->type != SINEW_DISPLAY_BOUNDING_BOX)
         return NULL;
-    return &a->data->displays[d];
+    return sinew__arm_display(a, d);
 }
 
 uint32_t sinew_instance_slot_bounding_box(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
@@ -122,14 +117,121 @@ bool sinew_instance_slot_contains_point(const sinew_instance *inst, uint32_t arm
     return polygon_contains(d->bbox_vertices, d->bbox_vertex_count, lx, ly);
 }
 
+/* Crossings of segment A-B with the polygon's edges, in the polygon's space: their count, and the
+ * nearest to A and to B as parameters along A-B (0..1) with their points and edge normals. */
+typedef struct crossing {
+    uint32_t count;
+    double t_min, t_max;
+    double p_min[2], p_max[2], n_min, n_max;
+} crossing;
+
+static void polygon_crossings(const float *v, uint32_t n, double ax, double ay, double bx, double by, crossing *c) {
+    c->count = 0;
+    double dx = bx - ax, dy = by - ay;
+    for (uint32_t i = 0, j = n - 1; i < n; j = i++) {
+        double cx = v[2 * j], cy = v[2 * j + 1], ex = v[2 * i] - cx, ey = v[2 * i + 1] - cy;
+        double den = dx * ey - dy * ex;
+        if (den == 0.0)
+            continue; /* parallel: touching along an edge is not a crossing */
+        double t = ((cx - ax) * ey - (cy - ay) * ex) / den, u = ((cx - ax) * dy - (cy - ay) * dx) / den;
+        if (t < 0.0 || t > 1.0 || u < 0.0 || u >= 1.0)
+            continue; /* u < 1: a vertex belongs to one of its two edges */
+        double px = ax + t * dx, py = ay + t * dy, nrm = atan2(ey, ex) - 1.5707963267948966; /* pi / 2 */
+        if (c->count == 0 || t < c->t_min)
+            c->t_min = t, c->p_min[0] = px, c->p_min[1] = py, c->n_min = nrm;
+        if (c->count == 0 || t > c->t_max)
+            c->t_max = t, c->p_max[0] = px, c->p_max[1] = py, c->n_max = nrm;
+        c->count++;
+    }
+}
+
+/* Armature-space crossings of a slot's boundingBox polygon, the parameters along the segment kept. */
+static uint32_t slot_crossings(const arm_inst *a, uint32_t slot, float xa, float ya, float xb, float yb,
+                               crossing *c, sinew_segment_hit *out) {
+    const sinew_model_display *d = bbox_of(a, slot);
+    if (!d || d->bbox_vertex_count < 2)
+        return 0;
+    const float *m = a->slot_world + (size_t)slot * 6;
+    double det = (double)m[0] * m[3] - (double)m[1] * m[2];
+    if (det == 0.0)
+        return 0;
+    /* the segment into the slot's space, crossed there, and the answers back */
+    double p[2][2], q[2] = {xa, ya}, r[2] = {xb, yb};
+    for (int k = 0; k < 2; ++k) {
+        const double *s = k ? r : q;
+        double dx = s[0] - m[4], dy = s[1] - m[5];
+        p[k][0] = (m[3] * dx - m[2] * dy) / det;
+        p[k][1] = (-m[1] * dx + m[0] * dy) / det;
+    }
+    polygon_crossings(d->bbox_vertices, d->bbox_vertex_count, p[0][0], p[0][1], p[1][0], p[1][1], c);
+    if (c->count && out) {
+        out->slot_a = out->slot_b = slot;
+        out->ax = (float)(m[0] * c->p_min[0] + m[2] * c->p_min[1] + m[4]);
+        out->ay = (float)(m[1] * c->p_min[0] + m[3] * c->p_min[1] + m[5]);
+        out->bx = (float)(m[0] * c->p_max[0] + m[2] * c->p_max[1] + m[4]);
+        out->by = (float)(m[1] * c->p_max[0] + m[3] * c->p_max[1] + m[5]);
+        out->normal_a = (float)atan2(m[1] * cos(c->n_min) + m[3] * sin(c->n_min), m[0] * cos(c->n_min) + m[2] * sin(c->n_min));
+        out->normal_b = (float)atan2(m[1] * cos(c->n_max) + m[3] * sin(c->n_max), m[0] * cos(c->n_max) + m[2] * sin(c->n_max));
+    }
+    return c->count;
+}
+
+uint32_t sinew_instance_slot_intersects_segment(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
+                                                float xa, float ya, float xb, float yb, sinew_segment_hit *out) {
+    crossing c;
+    return slot_crossings(arm_of(inst, armature_index), slot, xa, ya, xb, yb, &c, out);
+}
+
+bool sinew_instance_intersects_segment(const sinew_instance *inst, uint32_t armature_index, float xa, float ya,
+                                       float xb, float yb, sinew_segment_hit *out) {
+    const arm_inst *a = arm_of(inst, armature_index);
+    if (!a)
+        return false;
+    bool any = false;
+    double t_min = 0.0, t_max = 0.0;
+    sinew_segment_hit best = {0}, one;
+    for (uint32_t s = 0; s < a->slot_count; ++s) {
+        crossing c;
+        if (!slot_crossings(a, s, xa, ya, xb, yb, &c, &one))
+            continue;
+        if (!any || c.t_min < t_min) {
+            t_min = c.t_min;
+            best.slot_a = one.slot_a, best.ax = one.ax, best.ay = one.ay, best.normal_a = one.normal_a;
+        }
+        if (!any || c.t_max > t_max) {
+            t_max = c.t_max;
+            best.slot_b = one.slot_b, best.bx = one.bx, best.by = one.by, best.normal_b = one.normal_b;
+        }
+        any = true;
+    }
+    if (any && out)
+        *out = best;
+    return any;
+}
+
+/* The armature `ai` of the instance and the index of its bone (or slot) called `name`, or a bad
+ * argument or an unknown name reported. */
+static sinew_status arm_named(sinew_instance *inst, uint32_t ai, bool slot, const char *name, arm_inst **arm,
+                              uint32_t *index, sinew_error *err) {
+    const char *what = slot ? "slot" : "bone";
+    if (!inst || ai >= inst->arm_count || !name)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "bad instance, armature or %s", what);
+    arm_inst *a = &inst->arms[ai];
+    *index = slot ? sinew_data_find_slot(inst->data, a->data_index, name)
+                  : sinew_data_find_bone(inst->data, a->data_index, name);
+    if (*index == SINEW_INVALID_INDEX)
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no %s '%s'", a->data->name, what, name);
+    *arm = a;
+    return SINEW_OK;
+}
+
 sinew_status sinew_instance_set_bone_offset(sinew_instance *inst, uint32_t armature_index, const char *bone,
                                             const sinew_bone_offset *offset, sinew_error *err) {
-    if (!inst || armature_index >= inst->arm_count || !bone)
-        return sinew__fail(err, SINEW_E_ARG, NULL, "bad instance, armature or bone");
-    arm_inst *a = &inst->arms[armature_index];
-    uint32_t b = find_bone(a->data, bone);
-    if (b == SINEW_INVALID_INDEX)
-        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no bone '%s'", a->data->name, bone);
+    arm_inst *a;
+    uint32_t b;
+    sinew_status st = arm_named(inst, armature_index, false, bone, &a, &b, err);
+    if (st != SINEW_OK)
+        return st;
     if (a->cache)
         return sinew__fail(err, SINEW_E_UNSUPPORTED, NULL,
                            "bone offsets need an instance without a frame cache (cached poses are shared)");
@@ -153,12 +255,11 @@ sinew_status sinew_instance_set_bone_offset(sinew_instance *inst, uint32_t armat
 
 sinew_status sinew_instance_bone_follow(sinew_instance *inst, uint32_t armature_index, const char *bone, float x,
                                         float y, sinew_error *err) {
-    if (!inst || armature_index >= inst->arm_count || !bone)
-        return sinew__fail(err, SINEW_E_ARG, NULL, "bad instance, armature or bone");
-    arm_inst *a = &inst->arms[armature_index];
-    uint32_t b = find_bone(a->data, bone);
-    if (b == SINEW_INVALID_INDEX)
-        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no bone '%s'", a->data->name, bone);
+    arm_inst *a;
+    uint32_t b;
+    sinew_status st = arm_named(inst, armature_index, false, bone, &a, &b, err);
+    if (st != SINEW_OK)
+        return st;
     const sinew_model_bone *bd = &a->data->bones[b];
     /* the point in the parent's space (armature space for a root) */
     double lx = x, ly = y;
@@ -180,13 +281,6 @@ sinew_status sinew_instance_bone_follow(sinew_instance *inst, uint32_t armature_
     return sinew_instance_set_bone_offset(inst, armature_index, bone, &o, err);
 }
 
-static uint32_t find_slot(const sinew_model_armature *d, const char *name) {
-    for (uint32_t i = 0; i < d->slot_count; ++i)
-        if (strcmp(d->slots[i].name, name) == 0)
-            return i;
-    return SINEW_INVALID_INDEX;
-}
-
 /* The display list skin `skin` gives slot `s`, or NULL. */
 static const sinew_model_skin_slot *skin_slot(const sinew_model_armature *d, uint32_t skin, uint32_t s) {
     if (skin >= d->skin_count)
@@ -200,19 +294,15 @@ static const sinew_model_skin_slot *skin_slot(const sinew_model_armature *d, uin
 
 sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armature_index, const char *slot,
                                           const char *skin, sinew_error *err) {
-    if (!inst || armature_index >= inst->arm_count || !slot || !skin)
-        return sinew__fail(err, SINEW_E_ARG, NULL, "bad instance, armature, slot or skin");
-    arm_inst *a = &inst->arms[armature_index];
+    arm_inst *a;
+    uint32_t s;
+    sinew_status st = arm_named(inst, armature_index, true, slot, &a, &s, err);
+    if (st != SINEW_OK)
+        return st;
     const sinew_model_armature *d = a->data;
-    uint32_t s = find_slot(d, slot);
-    if (s == SINEW_INVALID_INDEX)
-        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no slot '%s'", d->name, slot);
-    uint32_t k = SINEW_INVALID_INDEX;
-    for (uint32_t i = 0; i < d->skin_count && k == SINEW_INVALID_INDEX; ++i)
-        if (strcmp(d->skins[i].name, skin) == 0)
-            k = i;
+    uint32_t k = skin ? sinew_data_find_skin(inst->data, a->data_index, skin) : SINEW_INVALID_INDEX;
     if (k == SINEW_INVALID_INDEX)
-        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no skin '%s'", d->name, skin);
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no skin '%s'", d->name, skin ? skin : "");
     const sinew_model_skin_slot *ss = skin_slot(d, k, s);
     if (!ss)
         return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "skin '%s' gives slot '%s' no displays", skin, slot);
@@ -222,40 +312,107 @@ sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armatur
     return SINEW_OK;
 }
 
-sinew_status sinew_instance_replace_display(sinew_instance *inst, uint32_t armature_index, const char *slot,
-                                            const char *source_slot, const char *display, int32_t display_index,
-                                            sinew_error *err) {
-    if (!inst || armature_index >= inst->arm_count || !slot)
-        return sinew__fail(err, SINEW_E_ARG, NULL, "bad instance, armature or slot");
-    arm_inst *a = &inst->arms[armature_index];
-    const sinew_model_armature *d = a->data;
-    uint32_t s = find_slot(d, slot);
-    if (s == SINEW_INVALID_INDEX)
-        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "armature '%s' has no slot '%s'", d->name, slot);
+/* Shows slot s's replacement from now on: at `index` (-1 = the display index it shows now, 0 when
+ * hidden), as the official Slot.replaceDisplayData / replaceDisplay place it. */
+static void put_replacement(arm_inst *a, uint32_t s, int32_t index) {
+    a->replaced[s] = REPLACED(a, s);
+    a->replaced_at[s] = index >= 0 ? index : a->display_index[s] < 0 ? 0 : a->display_index[s];
+    a->cur_display[s] = SINEW_INVALID_INDEX; /* a replacement of a replacement is a change too */
+    sinew__slot_update_display_data(a, s);
+}
+
+sinew_status sinew_instance_replace_display_from(sinew_instance *inst, uint32_t armature_index, const char *slot,
+                                                 const char *source_armature, const char *source_slot,
+                                                 const char *display, int32_t display_index, sinew_error *err) {
+    arm_inst *a;
+    uint32_t s;
+    sinew_status st = arm_named(inst, armature_index, true, slot, &a, &s, err);
+    if (st != SINEW_OK)
+        return st;
     if (!display) { /* back to the skin's own display */
         a->replaced[s] = SINEW_INVALID_INDEX;
         sinew__slot_update_display_data(a, s);
         return SINEW_OK;
     }
-    uint32_t from = find_slot(d, source_slot ? source_slot : slot);
-    const sinew_model_skin_slot *ss = from == SINEW_INVALID_INDEX ? NULL : skin_slot(d, a->default_skin, from);
+    /* the source: an armature of the same data (the official replaceSlotDisplay's armatureName),
+     * its default skin, the slot's display list there */
+    uint32_t src_arm = source_armature ? sinew_data_find_armature(inst->data, source_armature) : a->data_index;
+    if (src_arm == SINEW_INVALID_INDEX)
+        return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "the data has no armature '%s'", source_armature);
+    const sinew_model_armature *sd = &inst->data->armatures[src_arm];
+    const char *from_name = source_slot ? source_slot : slot;
+    uint32_t from = sinew_data_find_slot(inst->data, src_arm, from_name);
+    uint32_t skin = sinew_data_find_skin(inst->data, src_arm, "");
+    const sinew_model_skin_slot *ss = from == SINEW_INVALID_INDEX ? NULL : skin_slot(sd, skin, from);
     uint32_t found = SINEW_INVALID_INDEX;
     for (uint32_t i = 0; ss && i < ss->display_count && found == SINEW_INVALID_INDEX; ++i)
-        if (strcmp(d->displays[ss->first_display + i].name, display) == 0)
+        if (strcmp(sd->displays[ss->first_display + i].name, display) == 0)
             found = ss->first_display + i;
     if (found == SINEW_INVALID_INDEX)
         return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "the default skin of '%s' has no display '%s' in slot '%s'",
-                           d->name, display, source_slot ? source_slot : slot);
-    sinew_display_type t = d->displays[found].type;
-    if (t != SINEW_DISPLAY_IMAGE && t != SINEW_DISPLAY_BOUNDING_BOX &&
-        !(t == SINEW_DISPLAY_MESH && from == s))
+                           sd->name, display, from_name);
+    const sinew_model_display *dd = &sd->displays[found];
+    bool own_slot = src_arm == a->data_index && from == s;
+    if (dd->type != SINEW_DISPLAY_IMAGE && dd->type != SINEW_DISPLAY_BOUNDING_BOX &&
+        !(dd->type == SINEW_DISPLAY_MESH && own_slot))
         return sinew__fail(err, SINEW_E_UNSUPPORTED, NULL,
                            "display '%s': only images and bounding boxes move between slots (a mesh is bound to its "
                            "own slot, a child armature to its own instance)",
                            display);
-    /* the official Slot.replaceDisplayData: index -1 = the current display (0 when hidden) */
-    a->replaced[s] = found;
-    a->replaced_at[s] = display_index >= 0 ? display_index : a->display_index[s] < 0 ? 0 : a->display_index[s];
-    sinew__slot_update_display_data(a, s);
+    a->rep_display[s] = *dd;
+    a->rep_textured[s] = REP_NONE;
+    uint32_t r = inst->atlas ? sinew__atlas_find_region(inst->atlas, dd->path ? dd->path : dd->name)
+                             : SINEW_INVALID_INDEX;
+    if (r != SINEW_INVALID_INDEX) {
+        a->rep_region[s] = inst->atlas->regions[r];
+        sinew__region_page_size(inst->atlas, &a->rep_region[s], &a->rep_page[2 * s], &a->rep_page[2 * s + 1]);
+        a->rep_textured[s] = REP_ATLAS;
+    }
+    put_replacement(a, s, display_index);
+    return SINEW_OK;
+}
+
+sinew_status sinew_instance_replace_display(sinew_instance *inst, uint32_t armature_index, const char *slot,
+                                            const char *source_slot, const char *display, int32_t display_index,
+                                            sinew_error *err) {
+    return sinew_instance_replace_display_from(inst, armature_index, slot, NULL, source_slot, display, display_index,
+                                               err);
+}
+
+sinew_status sinew_instance_replace_display_region(sinew_instance *inst, uint32_t armature_index, const char *slot,
+                                                   const sinew_user_region *region, int32_t display_index,
+                                                   sinew_error *err) {
+    arm_inst *a;
+    uint32_t s;
+    sinew_status st = arm_named(inst, armature_index, true, slot, &a, &s, err);
+    if (st != SINEW_OK)
+        return st;
+    if (!region)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "no region");
+    const sinew_user_region *u = region;
+    if (u->page_width == 0 || u->page_height == 0 || !(u->width > 0.0f) || !(u->height > 0.0f) || !(u->x >= 0.0f) ||
+        !(u->y >= 0.0f) || u->x + u->width > (float)u->page_width || u->y + u->height > (float)u->page_height ||
+        !isfinite(u->pivot_x) || !isfinite(u->pivot_y))
+        return sinew__fail(err, SINEW_E_ARG, NULL,
+                           "region %gx%g at (%g, %g) does not lie in its %ux%u page (or its pivot is not finite)",
+                           (double)u->width, (double)u->height, (double)u->x, (double)u->y, u->page_width,
+                           u->page_height);
+    sinew_model_display *dd = &a->rep_display[s];
+    memset(dd, 0, sizeof *dd);
+    dd->type = SINEW_DISPLAY_IMAGE;
+    dd->name = dd->path = "";
+    dd->transform.scale_x = dd->transform.scale_y = 1.0f; /* unused: the raw display's transform stays */
+    dd->pivot_x = u->pivot_x;
+    dd->pivot_y = u->pivot_y;
+    dd->armature = dd->mesh = SINEW_INVALID_INDEX;
+    sinew_model_region *r = &a->rep_region[s];
+    memset(r, 0, sizeof *r);
+    r->name = "";
+    r->page = u->page;
+    r->x = u->x, r->y = u->y, r->width = u->width, r->height = u->height;
+    a->rep_page[2 * s] = (float)u->page_width;
+    a->rep_page[2 * s + 1] = (float)u->page_height;
+    a->rep_textured[s] = REP_USER;
+    put_replacement(a, s, display_index);
     return SINEW_OK;
 }

@@ -33,7 +33,7 @@ static sinew_color_transform color_concat(sinew_color_transform c, const sinew_c
     return r;
 }
 
-static void page_size(const struct sinew_atlas *atlas, const sinew_model_region *r, float *pw, float *ph) {
+void sinew__region_page_size(const struct sinew_atlas *atlas, const sinew_model_region *r, float *pw, float *ph) {
     *pw = 0.0f;
     *ph = 0.0f;
     if (r->page < atlas->page_count) {
@@ -56,6 +56,34 @@ static void page_size(const struct sinew_atlas *atlas, const sinew_model_region 
         *pw = 1.0f;
     if (*ph <= 0.0f)
         *ph = 1.0f;
+}
+
+const sinew_model_region *sinew__slot_region(const sinew_instance *inst, const arm_inst *a, uint32_t s, float *pw,
+                                             float *ph) {
+    uint32_t disp = a->cur_display[s];
+    if (disp == SINEW_INVALID_INDEX)
+        return NULL;
+    if (disp >= a->data->display_count) { /* a replacement brings its own region */
+        if (a->rep_textured[s] == REP_NONE)
+            return NULL;
+        *pw = a->rep_page[2 * s];
+        *ph = a->rep_page[2 * s + 1];
+        return &a->rep_region[s];
+    }
+    uint32_t ri = inst->atlas ? a->display_region[disp] : SINEW_INVALID_INDEX;
+    if (ri == SINEW_INVALID_INDEX)
+        return NULL;
+    sinew__region_page_size(inst->atlas, &inst->atlas->regions[ri], pw, ph);
+    return &inst->atlas->regions[ri];
+}
+
+void sinew__image_pivot(const arm_inst *a, uint32_t s, const sinew_model_display *dd, const sinew_model_region *r,
+                        float *px, float *py) {
+    float dw = r->rotated ? r->height : r->width, dh = r->rotated ? r->width : r->height;
+    float fw = r->has_frame ? r->frame_width : dw;
+    float fh = r->has_frame ? r->frame_height : dh;
+    *px = dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f) + a->pivot_shift[2 * s];
+    *py = dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f) + a->pivot_shift[2 * s + 1];
 }
 
 /* Region-relative (u, v) -> page UV. */
@@ -96,7 +124,7 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
         uint32_t disp = a->cur_display[s];
         if (disp == SINEW_INVALID_INDEX || a->display_index[s] < 0)
             continue;
-        const sinew_model_display *dd = &d->displays[disp];
+        const sinew_model_display *dd = sinew__arm_display(a, disp);
         sinew_color_transform col = color_concat(a->color[s], parent_color);
         if (dd->type == SINEW_DISPLAY_ARMATURE) {
             if (a->cur_child[s] != SINEW_INVALID_INDEX) {
@@ -108,17 +136,10 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
         }
         if (dd->type != SINEW_DISPLAY_IMAGE && dd->type != SINEW_DISPLAY_MESH)
             continue;
-        const sinew_model_region *r = NULL;
-        if (atlas) {
-            uint32_t ri = a->display_region[disp];
-            if (ri != SINEW_INVALID_INDEX)
-                r = &atlas->regions[ri];
-        }
+        float pw = 1.0f, ph = 1.0f;
+        const sinew_model_region *r = sinew__slot_region(inst, a, s, &pw, &ph);
         if (!r && atlas)
             continue; /* a missing texture is not drawn */
-        float pw = 1.0f, ph = 1.0f;
-        if (r)
-            page_size(atlas, r, &pw, &ph);
         if (b->nc >= inst->dl_cmd_cap)
             return;
         sinew_draw_cmd *cmd = &inst->dl_cmds[b->nc];
@@ -146,10 +167,7 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
             if (r) {
                 dw = r->rotated ? r->height : r->width;
                 dh = r->rotated ? r->width : r->height;
-                float fw = r->has_frame ? r->frame_width : dw;
-                float fh = r->has_frame ? r->frame_height : dh;
-                pivx = dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f) + a->pivot_shift[2 * s];
-                pivy = dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f) + a->pivot_shift[2 * s + 1];
+                sinew__image_pivot(a, s, dd, r, &pivx, &pivy);
             }
             float m[6];
             affine_concat(xf, a->slot_world + (size_t)s * 6, m);

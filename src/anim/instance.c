@@ -127,6 +127,10 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->list_first = carve(cv, ns, sizeof(uint32_t));
     a->replaced = carve(cv, ns, sizeof(uint32_t));
     a->replaced_at = carve(cv, ns, sizeof(int32_t));
+    a->rep_display = carve(cv, ns, sizeof(sinew_model_display));
+    a->rep_region = carve(cv, ns, sizeof(sinew_model_region));
+    a->rep_page = carve(cv, (size_t)ns * 2, sizeof(float));
+    a->rep_textured = carve(cv, ns, 1);
     a->pivot_shift = carve(cv, (size_t)ns * 2, sizeof(float));
     if (a->pivot_shift)
         memset(a->pivot_shift, 0, (size_t)ns * 2 * sizeof(float));
@@ -885,6 +889,28 @@ const char *sinew_instance_armature_name(const sinew_instance *inst, uint32_t ai
     return inst && ai < inst->arm_count ? inst->arms[ai].data->name : NULL;
 }
 
+bool sinew_instance_armature_placement(const sinew_instance *inst, uint32_t ai, sinew_affine *to_top) {
+    if (!inst || ai >= inst->arm_count)
+        return false;
+    double m[6] = {1, 0, 0, 1, 0, 0};
+    for (uint32_t k = ai, depth = 0; k != 0; ++depth) {
+        const arm_inst *c = &inst->arms[k];
+        if (c->parent_arm >= inst->arm_count || depth > inst->arm_count)
+            return false;
+        const arm_inst *p = &inst->arms[c->parent_arm];
+        if (c->parent_slot >= p->slot_count || p->cur_child[c->parent_slot] != k || p->display_index[c->parent_slot] < 0)
+            return false; /* not shown by its parent now */
+        const float *w = p->slot_world + (size_t)c->parent_slot * 6;
+        double r[6] = {w[0] * m[0] + w[2] * m[1], w[1] * m[0] + w[3] * m[1], w[0] * m[2] + w[2] * m[3],
+                       w[1] * m[2] + w[3] * m[3], w[0] * m[4] + w[2] * m[5] + w[4], w[1] * m[4] + w[3] * m[5] + w[5]};
+        memcpy(m, r, sizeof m);
+        k = c->parent_arm;
+    }
+    if (to_top)
+        *to_top = (sinew_affine){(float)m[0], (float)m[1], (float)m[2], (float)m[3], (float)m[4], (float)m[5]};
+    return true;
+}
+
 uint32_t sinew_instance_bone_count(const sinew_instance *inst, uint32_t ai) {
     return inst && ai < inst->arm_count ? inst->arms[ai].bone_count : 0;
 }
@@ -926,9 +952,10 @@ bool sinew_instance_slot(const sinew_instance *inst, uint32_t ai, uint32_t draw_
     out->parent = sd->parent;
     out->display_index = a->display_index[s];
     uint32_t disp = a->cur_display[s];
-    out->display_name = disp != SINEW_INVALID_INDEX ? a->data->displays[disp].name : NULL;
-    out->display_path = disp != SINEW_INVALID_INDEX ? a->data->displays[disp].path : NULL;
-    out->display_type = disp != SINEW_INVALID_INDEX ? (int)a->data->displays[disp].type : -1;
+    const sinew_model_display *dd = disp != SINEW_INVALID_INDEX ? sinew__arm_display(a, disp) : NULL;
+    out->display_name = dd ? dd->name : NULL;
+    out->display_path = dd ? dd->path : NULL;
+    out->display_type = dd ? (int)dd->type : -1;
     out->visible = true;
     out->draw_index = draw_index;
     out->color = a->color[s];
@@ -946,5 +973,10 @@ bool sinew_instance_slot(const sinew_instance *inst, uint32_t ai, uint32_t draw_
         out->mesh_weighted = a->data->meshes[a->cur_mesh[s]].weighted;
     }
     out->child_armature = a->cur_child[s];
+    float pw, ph;
+    const sinew_model_region *r = dd && dd->type == SINEW_DISPLAY_IMAGE ? sinew__slot_region(inst, a, s, &pw, &ph) : NULL;
+    if (r)
+        sinew__image_pivot(a, s, dd, r, &out->pivot_x, &out->pivot_y);
+    out->has_pivot = r || (dd && dd->type == SINEW_DISPLAY_IMAGE && inst->atlas); /* (0, 0) without a texture */
     return true;
 }

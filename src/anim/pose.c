@@ -603,9 +603,9 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
     if (idx >= 0 && arm->replaced[s] != SINEW_INVALID_INDEX && idx == arm->replaced_at[s])
         disp = arm->replaced[s];
     uint32_t mesh = SINEW_INVALID_INDEX;
-    if (disp != SINEW_INVALID_INDEX && d->displays[disp].type == SINEW_DISPLAY_MESH &&
-        d->displays[disp].mesh < d->mesh_count)
-        mesh = d->displays[disp].mesh;
+    const sinew_model_display *dd = disp != SINEW_INVALID_INDEX ? sinew__arm_display(arm, disp) : NULL;
+    if (dd && dd->type == SINEW_DISPLAY_MESH && dd->mesh < d->mesh_count)
+        mesh = dd->mesh;
     if (disp != arm->cur_display[s] || mesh != arm->cur_mesh[s]) {
         /* a different mesh (or none) starts from an empty deform, as officially */
         if (mesh != arm->cur_mesh[s] && arm->deform_cap[s]) {
@@ -620,12 +620,16 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
         arm->pivot_shift[2 * s] = arm->pivot_shift[2 * s + 1] = 0.0f;
         if (disp != SINEW_INVALID_INDEX) {
             uint32_t origin = raw != SINEW_INVALID_INDEX ? raw : disp;
-            const sinew_transform *t = &d->displays[origin].transform;
+            const sinew_transform *t = &sinew__arm_display(arm, origin)->transform;
             tf_matrix(t->rotation, t->skew, t->scale_x, t->scale_y, t->x, t->y, l);
-            if (origin != disp) {
+            /* a user's image region has no display data of its own: it keeps the raw display's
+             * transform and its own pivot, as an engine display given to the official
+             * Slot.replaceDisplay does */
+            bool user = disp == REPLACED(arm, s) && arm->rep_textured[s] == REP_USER;
+            if (origin != disp && !user) {
                 /* pivot -= inverse(raw transform) * (0, 0); pivot += inverse(new transform) * (0, 0) */
                 double m[6], p[2][2];
-                const sinew_transform *tt[2] = {t, &d->displays[disp].transform};
+                const sinew_transform *tt[2] = {t, &dd->transform};
                 for (int k = 0; k < 2; ++k) {
                     tf_matrix(tt[k]->rotation, tt[k]->skew, tt[k]->scale_x, tt[k]->scale_y, tt[k]->x, tt[k]->y, m);
                     double det = m[0] * m[3] - m[1] * m[2];
@@ -725,8 +729,8 @@ static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
     arm_inst *arm = &inst->arms[ai];
     uint32_t disp = arm->cur_display[s];
     uint32_t child = SINEW_INVALID_INDEX;
-    if (disp != SINEW_INVALID_INDEX && arm->data->displays[disp].type == SINEW_DISPLAY_ARMATURE)
-        child = arm->display_child[disp];
+    if (disp != SINEW_INVALID_INDEX && sinew__arm_display(arm, disp)->type == SINEW_DISPLAY_ARMATURE)
+        child = arm->display_child[disp]; /* never a replacement: those are images, meshes, boxes */
     uint32_t prev = arm->cur_child[s];
     if (child == prev)
         return;

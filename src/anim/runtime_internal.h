@@ -169,10 +169,16 @@ typedef struct arm_inst {
     sinew_color_transform *color;
     sinew_blend_mode *blend_mode;
     uint32_t *list_first, *list_count; /* current display list (into data->displays) */
-    uint32_t *replaced;        /* per slot: a display put in by sinew_instance_replace_display, or INVALID */
-    int32_t *replaced_at;      /* ... at this display index */
+    /* sinew_instance_replace_display*: per slot, INVALID or REPLACED(a, s), the display index that
+     * stands for rep_display[s], shown at display index replaced_at[s] */
+    uint32_t *replaced;
+    int32_t *replaced_at;
+    sinew_model_display *rep_display; /* per slot: the replacement (a copy of its data) */
+    sinew_model_region *rep_region;   /* per slot: its texture (an atlas region, or the user's) */
+    float *rep_page;                  /* 2 per slot: the size of that region's page */
+    uint8_t *rep_textured;            /* per slot: REP_NONE, or what rep_region is */
     float *pivot_shift;        /* 2 per slot: the official "replace pivot" of a replaced image */
-    uint32_t *cur_display;     /* data display index or INVALID */
+    uint32_t *cur_display;     /* data display index, REPLACED(a, s), or INVALID */
     uint32_t *cur_mesh;        /* mesh index or INVALID */
     uint32_t *cur_child;       /* armature index of the displayed child or INVALID */
     uint8_t *display_dirty;
@@ -236,6 +242,26 @@ struct sinew_instance {
     sinew_draw_cmd *dl_cmds;
     uint32_t dl_vertex_cap, dl_index_cap, dl_cmd_cap;
 };
+
+enum { REP_NONE = 0, REP_ATLAS, REP_USER }; /* arm_inst.rep_textured */
+
+/* The display index that stands for slot s's replacement (past the data's own displays). */
+#define REPLACED(a, s) ((a)->data->display_count + (s))
+
+/* A display of the armature: its data's own, or a slot's replacement. */
+static inline const sinew_model_display *sinew__arm_display(const arm_inst *a, uint32_t disp) {
+    return disp < a->data->display_count ? &a->data->displays[disp] : &a->rep_display[disp - a->data->display_count];
+}
+
+/* drawlist.c: the size of the atlas page a region is on (the extent of its regions when the atlas
+ * does not say) */
+void sinew__region_page_size(const struct sinew_atlas *atlas, const sinew_model_region *r, float *pw, float *ph);
+/* drawlist.c: the texture region slot s shows (NULL: none) and its page's size */
+const sinew_model_region *sinew__slot_region(const sinew_instance *inst, const arm_inst *a, uint32_t s, float *pw,
+                                             float *ph);
+/* drawlist.c: where an image display's pivot lies in slot space (the official Slot._pivotX/Y) */
+void sinew__image_pivot(const arm_inst *a, uint32_t s, const sinew_model_display *dd, const sinew_model_region *r,
+                        float *px, float *py);
 
 /* animation.c */
 void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt);

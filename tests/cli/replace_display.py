@@ -19,12 +19,17 @@ from testkit import SRC, check, finish, need_oracle, posecmp, run_sinew  # noqa:
 
 OWN = os.path.join(SRC, "tests", "fixtures", "own")
 CASES = [
-    # (skeleton, atlas, armature, animation, frames, [(slot, source slot, display, index)])
+    # (skeleton, atlas, armature, animation, frames, [(slot, source slot, display, index[, source armature])])
     ("Pip_5.0/pip_ske.json", "Pip_5.0/pip_tex.json", "pip", "idle", 12, [("antenna", "eye", "eye", -1)]),
     ("Pip_5.0/pip_ske.json", "Pip_5.0/pip_tex.json", "pip", "hop", 12, [("eye", "eye", "eye_shut", 0)]),
     ("Pip_5.0/pip_ske.json", "Pip_5.0/pip_tex.json", "pip", "idle", 8,
      [("head", "wing", "wing", -1), ("bulb", "eye", "eye_shut", -1)]),
     ("Pip_4.5/pip_ske.json", "Pip_4.5/pip_tex.json", "pip", "hop", 10, [("shin", "thigh", "thigh", -1)]),
+    # displays from another armature of the file (the rotor's), and a replacement replaced again
+    ("Pip_5.0/pip_ske.json", "Pip_5.0/pip_tex.json", "pip", "hop", 10,
+     [("wing", "blade_a", "blade", -1, "rotor"), ("eye", "hub", "hub", 1, "rotor")]),
+    ("Pip_4.5/pip_ske.json", "Pip_4.5/pip_tex.json", "pip", "idle", 8,
+     [("antenna", "eye", "eye", -1), ("antenna", "hub", "hub", -1, "rotor")]),
     ("../../../examples/demo/demo_ske.json", "../../../examples/demo/demo_tex.json", "Bolt", "walk", 12,
      [("antenna", "hand_back", "hand", -1)]),
 ]
@@ -35,7 +40,7 @@ tmp = tempfile.mkdtemp(prefix="sinew_replace_")
 for n, (ske, tex, arm, anim, frames, ops) in enumerate(CASES):
     ske, tex = os.path.normpath(os.path.join(OWN, ske)), os.path.normpath(os.path.join(OWN, tex))
     ops_file = os.path.join(tmp, f"ops{n}.json")
-    json.dump([{"slot": s, "source": src, "display": d, "index": i} for s, src, d, i in ops], open(ops_file, "w"))
+    json.dump([dict(zip(("slot", "source", "display", "index", "armature"), op)) for op in ops], open(ops_file, "w"))
     exp, act = os.path.join(tmp, f"exp{n}.json"), os.path.join(tmp, f"act{n}.json")
     with open(exp, "w") as out:
         r = subprocess.run(["node", "replace_display.mjs", ske, tex, arm, anim, str(frames), ops_file], cwd=odir,
@@ -45,8 +50,8 @@ for n, (ske, tex, arm, anim, frames, ops) in enumerate(CASES):
         continue
     args = ["poses", ske, "--atlas", tex, "--armature", arm, "--animation", anim, "--frames", str(frames),
             "--precision", "9", "--out", act]
-    for s, src, d, i in ops:
-        args += ["--replace", f"{s},{src},{d},{i}"]
+    for op in ops:
+        args += ["--replace", ",".join(str(v) for v in op)]
     r = run_sinew(*args)
     if not check(r.returncode == 0, f"{what}: sinew poses --replace: {r.stderr.strip()[:300]}"):
         continue

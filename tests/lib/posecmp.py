@@ -14,6 +14,8 @@ Compared, with the default tolerances of ../shared/tools/posediff.py:
   a slot's matrix only while it shows an image or child armature (a mesh is drawn from its
   vertices, and a weighted mesh's slot matrix is not used by the runtime);
 - mesh vertices (armature space) within --tol-pos;
+- when both dumps were made with an atlas (`input.atlas`), the pivot of each shown image (slot
+  space, where the image sits on its slot) within --tol-pos;
 - slot colour: multipliers within --tol-color (1e-3), offsets / 255 within --tol-color;
 - exactly: sample count, displayIndex, drawIndex (the draw order), the shown display's name and
   type, visible, blendMode, a child armature's animation (and its pose, recursively);
@@ -154,6 +156,13 @@ def compare_pose(u, where, exp, act, opts):
         shown = s.get("displayIndex", 0) >= 0 and ed is not None
         if shown and ed.get("type") != "mesh":
             compare_matrix(u, w, s["matrix"], a.get("matrix"))
+        if opts["pivots"] and shown and ed.get("type") == "image" and len(s.get("pivot") or []) == 2:
+            ap = a.get("pivot")
+            if not isinstance(ap, list) or len(ap) != 2:
+                u.mismatch(f"{w}: pivot missing")
+            else:
+                for i in range(2):
+                    u.err("pos", s["pivot"][i], ap[i], f"{w} pivot {'xy'[i]}")
         if opts["mesh"] and shown and "mesh" in s:
             ev = s["mesh"]["vertices"]
             av = (a.get("mesh") or {}).get("vertices")
@@ -200,7 +209,9 @@ def compare(expected, actual, pos=None, axis=None, color=None, events=True, mesh
     for k, v in (("pos", pos), ("axis", axis), ("color", color)):
         if v is not None:
             tol[k] = v
-    opts = {"events": events, "mesh": mesh}
+    # image pivots when both dumps were made with an atlas (only then do they have them)
+    pivots = all(isinstance((d.get("input") or {}).get("atlas"), str) for d in (expected, actual))
+    opts = {"events": events, "mesh": mesh, "pivots": pivots}
     rep = Report(tol)
     aarms = {a.get("name"): a for a in actual.get("armatures", [])}
     for arm in expected.get("armatures", []):

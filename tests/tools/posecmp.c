@@ -5,8 +5,9 @@
  * The checks are posediff.py's at its default tolerances (bone and slot matrices: positions 0.01,
  * axes 1e-4; mesh vertices 0.01; colours 1e-3, offsets scaled by 1/255; display index and draw
  * index exactly; nested child armature poses; bones and slots matched by name, animations by
- * name, samples by index) plus one more: the events of each sample in the same order (type, name,
- * armature, animation). One line per animation ("ok" or "FAIL" with its worst errors and the
+ * name, samples by index) plus three more: the events of each sample in the same order (type, name,
+ * armature, animation); the name and type of the display each visible slot shows; and, when both
+ * dumps were made with an atlas, the pivot of each visible image (tolerance 0.01, as positions). One line per animation ("ok" or "FAIL" with its worst errors and the
  * first mismatches), then `posecmp: N passed, M failed`. Exit 0 only when all passed.
  *
  * A test tool (built with the tests, not installed); it shares no code with posediff.py.
@@ -129,6 +130,12 @@ static int int_of(const cJSON *o, const char *k, int def) {
     return cJSON_IsNumber(v) ? (int)v->valuedouble : def;
 }
 
+static const char *str_or(const cJSON *o, const char *k);
+
+/* Image pivots are compared when both dumps were made with an atlas (the oracle writes them then;
+ * sinew poses writes them only then). */
+static bool pivots;
+
 static void cmp_pose(diff *d, const char *where, const cJSON *e, const cJSON *a) {
     char w[200];
     const cJSON *abones = cJSON_GetObjectItemCaseSensitive(a, "bones");
@@ -171,6 +178,22 @@ static void cmp_pose(diff *d, const char *where, const cJSON *e, const cJSON *a)
         bool is_mesh = cJSON_IsString(type) && strcmp(type->valuestring, "mesh") == 0;
         if (visible && !is_mesh)
             cmp_matrix(d, w, cJSON_GetObjectItemCaseSensitive(s, "matrix"), cJSON_GetObjectItemCaseSensitive(t, "matrix"));
+        if (visible) { /* which display: its name and kind */
+            const cJSON *tdisp = cJSON_GetObjectItemCaseSensitive(t, "display");
+            if (!cJSON_IsObject(tdisp) || strcmp(name_of(disp), name_of(tdisp)) != 0 ||
+                strcmp(str_or(disp, "type"), str_or(tdisp, "type")) != 0)
+                problem(d, "%s: display '%s' (%s), expected '%s' (%s)", w, name_of(tdisp), str_or(tdisp, "type"),
+                        name_of(disp), str_or(disp, "type"));
+        }
+        const cJSON *ep = cJSON_GetObjectItemCaseSensitive(s, "pivot");
+        bool is_image = cJSON_IsString(type) && strcmp(type->valuestring, "image") == 0;
+        if (visible && is_image && pivots && cJSON_IsArray(ep) && cJSON_GetArraySize(ep) == 2) {
+            const cJSON *ap = cJSON_GetObjectItemCaseSensitive(t, "pivot");
+            if (!cJSON_IsArray(ap) || cJSON_GetArraySize(ap) != 2)
+                problem(d, "%s: pivot missing", w);
+            else
+                d->pos = fmax(d->pos, fmax(delta(ep->child, ap->child), delta(ep->child->next, ap->child->next)));
+        }
         const cJSON *em = cJSON_GetObjectItemCaseSensitive(s, "mesh");
         if (visible && em) {
             const cJSON *ev = cJSON_GetObjectItemCaseSensitive(em, "vertices");
@@ -257,6 +280,9 @@ int main(int argc, char **argv) {
         sinew__jdom_free(&adom);
         return 2;
     }
+    const cJSON *ein = cJSON_GetObjectItemCaseSensitive(e, "input"), *ain = cJSON_GetObjectItemCaseSensitive(a, "input");
+    pivots = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ein, "atlas")) &&
+             cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ain, "atlas"));
     int passed = 0, failed = 0;
     const cJSON *aarms = cJSON_GetObjectItemCaseSensitive(a, "armatures");
     const cJSON *arm;

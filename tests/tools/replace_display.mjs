@@ -2,8 +2,9 @@
 // file into the oracle folder ($BUILD/oracle) and runs it there, against `sinew poses --replace`.
 //
 // node replace_display.mjs SKE ATLAS ARMATURE ANIMATION FRAMES OPS_JSON
-// OPS_JSON: [{"slot", "source", "display", "index"}]: after play(ANIMATION), for each op,
-// factory.replaceSlotDisplay(null, ARMATURE, source, display, armature.getSlot(slot), index); then
+// OPS_JSON: [{"slot", "source", "display", "index", "armature"}]: after play(ANIMATION), for each
+// op, factory.replaceSlotDisplay(null, op.armature ?? ARMATURE, source, display,
+// armature.getSlot(slot), index); then
 // FRAMES samples in step mode at the armature's frame rate, dumped in oracle.mjs's schema.
 import fs from "node:fs";
 import * as DB from "@cocos/dragonbones-js";
@@ -22,7 +23,7 @@ const armature = factory.buildArmature(armatureName, "oracle");
 factory.clock.add(armature);
 const state = armature.animation.play(animName);
 for (const op of ops) {
-  const ok = factory.replaceSlotDisplay("oracle", armatureName, op.source, op.display, armature.getSlot(op.slot), op.index ?? -1);
+  const ok = factory.replaceSlotDisplay("oracle", op.armature ?? armatureName, op.source, op.display, armature.getSlot(op.slot), op.index ?? -1);
   if (!ok) { process.stderr.write(`replaceSlotDisplay ${JSON.stringify(op)} failed\n`); process.exit(1); }
 }
 collectArmatureAdvance(armature, 0.0);

@@ -81,6 +81,38 @@ static void test_bounding_box(void) {
     CHECK(!sinew_instance_slot_contains_point(inst, 0, 9, 0, 0));   /* no such slot */
 }
 
+/* The triangle (10,10) (50,10) (10,50) crossed by the line y = 20 from x = 0 to 100: at (10, 20)
+ * on the edge x = 10 (its outward normal points to -x: pi) and at (40, 20) on the hypotenuse
+ * x + y = 60 (normal pi/4). */
+static void test_segment(void) {
+    sinew_segment_hit h;
+    CHECK(sinew_instance_slot_intersects_segment(inst, 0, 2, 0, 20, 100, 20, &h) == 2);
+    CHECK(h.slot_a == 2 && h.slot_b == 2);
+    CHECK_NEAR(h.ax, 10, 1e-4);
+    CHECK_NEAR(h.ay, 20, 1e-4);
+    CHECK_NEAR(h.bx, 40, 1e-4);
+    CHECK_NEAR(h.by, 20, 1e-4);
+    CHECK_NEAR(fabs(h.normal_a), 3.14159265, 1e-4);
+    CHECK_NEAR(h.normal_b, 0.78539816, 1e-4);
+    /* backwards: the hypotenuse comes first */
+    CHECK(sinew_instance_slot_intersects_segment(inst, 0, 2, 100, 20, 0, 20, &h) == 2);
+    CHECK_NEAR(h.ax, 40, 1e-4);
+    CHECK_NEAR(h.bx, 10, 1e-4);
+    /* one crossing: starting inside */
+    CHECK(sinew_instance_slot_intersects_segment(inst, 0, 2, 20, 20, 20, -30, &h) == 1);
+    CHECK_NEAR(h.ax, 20, 1e-4);
+    CHECK_NEAR(h.ay, 10, 1e-4);
+    CHECK_NEAR(h.by, 10, 1e-4);
+    CHECK(sinew_instance_slot_intersects_segment(inst, 0, 2, 15, 15, 20, 20, NULL) == 0); /* inside */
+    CHECK(sinew_instance_slot_intersects_segment(inst, 0, 2, 0, 100, 100, 100, NULL) == 0); /* past it */
+    CHECK(sinew_instance_slot_intersects_segment(inst, 0, 0, 0, 20, 100, 20, NULL) == 0);   /* a mesh */
+    /* the armature: the one box */
+    CHECK(sinew_instance_intersects_segment(inst, 0, 0, 20, 100, 20, &h) && h.slot_a == 2 && h.slot_b == 2);
+    CHECK_NEAR(h.ax, 10, 1e-4);
+    CHECK(!sinew_instance_intersects_segment(inst, 0, 0, 100, 100, 100, &h));
+    CHECK(!sinew_instance_intersects_segment(inst, 5, 0, 20, 100, 20, &h));
+}
+
 static void world_of(const char *name, sinew_affine *m) {
     for (uint32_t b = 0; b < sinew_instance_bone_count(inst, 0); b++) {
         const char *n;
@@ -245,6 +277,99 @@ done:
     sinew_data_destroy(pip);
 }
 
+static const sinew_draw_cmd *cmd_of(const sinew_drawlist *dl, uint32_t slot) {
+    for (uint32_t c = 0; c < dl->cmd_count; c++)
+        if (dl->cmds[c].armature == 0 && dl->cmds[c].slot == slot) return &dl->cmds[c];
+    return NULL;
+}
+
+/* Pip 5.0 again: a display from the rotor armature, and an image region of the caller's own. */
+static void test_replace_from_and_region(void) {
+    sinew_data *pip = NULL;
+    sinew_atlas *atlas = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_data_load_file("fixtures/own/Pip_5.0/pip_ske.json", NULL, &pip, &err) == SINEW_OK);
+    CHECK(sinew_atlas_load_file("fixtures/own/Pip_5.0/pip_tex.json", NULL, &atlas, &err) == SINEW_OK);
+    sinew_instance_options io = {0};
+    io.atlas = atlas;
+    sinew_instance *in = NULL;
+    CHECK(pip && atlas && sinew_instance_create(pip, &io, &in, &err) == SINEW_OK);
+    if (!in) goto done;
+    sinew_instance_update(in, 0.0);
+    uint32_t wing = sinew_data_find_slot(pip, 0, "wing"), antenna = sinew_data_find_slot(pip, 0, "antenna");
+    /* the rotor's blade in the wing slot: its name, and the blade's rectangle of the atlas */
+    CHECK(sinew_instance_replace_display_from(in, 0, "wing", "rotor", "blade_a", "blade", -1, &err) == SINEW_OK);
+    sinew_instance_update(in, 0.0);
+    sinew_slot_state ss;
+    CHECK(slot_named(in, "wing", &ss));
+    CHECK_STR(ss.display_name, "blade");
+    sinew_drawlist dl;
+    sinew_instance_drawlist(in, &dl);
+    const sinew_draw_cmd *c = cmd_of(&dl, wing);
+    sinew_atlas_region_info ri;
+    CHECK(c && sinew_atlas_region_info_get(atlas, sinew_atlas_find_region(atlas, "blade"), &ri) == SINEW_OK);
+    if (c) {
+        CHECK_NEAR(c->region[0], ri.x / 256.0f, 1e-6);
+        CHECK_NEAR(c->region[3], (ri.y + ri.height) / 128.0f, 1e-6);
+    }
+    CHECK(sinew_instance_replace_display_from(in, 0, "wing", "rotr", "blade_a", "blade", -1, &err) ==
+          SINEW_E_NOT_FOUND);
+    CHECK(sinew_instance_replace_display_from(in, 0, "wing", "rotor", "blade_a", "wing", -1, &err) ==
+          SINEW_E_NOT_FOUND);
+    /* a mesh of the slot's own armature and slot may be named through its armature */
+    CHECK(sinew_instance_replace_display_from(in, 0, "tail", "pip", NULL, "tail", -1, &err) == SINEW_OK);
+    /* the rotor child armature sits where its slot's matrix puts it; the top one at identity */
+    CHECK(slot_named(in, "rotor", &ss) && ss.child_armature != SINEW_INVALID_INDEX);
+    sinew_affine place;
+    CHECK(sinew_instance_armature_placement(in, ss.child_armature, &place));
+    CHECK_NEAR(place.a, ss.world.a, 1e-6);
+    CHECK_NEAR(place.c, ss.world.c, 1e-6);
+    CHECK_NEAR(place.tx, ss.world.tx, 1e-4);
+    CHECK_NEAR(place.ty, ss.world.ty, 1e-4);
+    CHECK(sinew_instance_armature_placement(in, 0, &place) && place.a == 1 && place.b == 0 && place.tx == 0);
+    CHECK(!sinew_instance_armature_placement(in, 99, &place));
+    /* the caller's image: page 7 (64 x 64), the rectangle (16, 8) 20 x 10, pivot (0.25, 0.5): the
+     * quad runs from (-5, -5) to (15, 5) in the antenna slot's space, its UVs from (16/64, 8/64)
+     * to (36/64, 18/64); the slot keeps its matrix */
+    CHECK(slot_named(in, "antenna", &ss));
+    sinew_affine m = ss.world;
+    sinew_user_region u = {7, 64, 64, 16.0f, 8.0f, 20.0f, 10.0f, 0.25f, 0.5f};
+    CHECK(sinew_instance_replace_display_region(in, 0, "antenna", &u, -1, &err) == SINEW_OK);
+    sinew_instance_update(in, 0.0);
+    CHECK(slot_named(in, "antenna", &ss) && ss.has_pivot && ss.display_type == 0);
+    CHECK_NEAR(ss.pivot_x, 5.0, 1e-6);
+    CHECK_NEAR(ss.pivot_y, 5.0, 1e-6);
+    CHECK_NEAR(ss.world.tx, m.tx, 1e-6);
+    CHECK_NEAR(ss.world.a, m.a, 1e-6);
+    sinew_instance_drawlist(in, &dl);
+    c = cmd_of(&dl, antenna);
+    CHECK(c && c->page == 7 && c->vertex_count == 4);
+    if (c) {
+        const float *v = &dl.positions[2 * (size_t)c->first_vertex], *uv = &dl.uvs[2 * (size_t)c->first_vertex];
+        CHECK_NEAR(v[0], m.a * -5 + m.c * -5 + m.tx, 1e-3); /* corner (-5, -5) */
+        CHECK_NEAR(v[1], m.b * -5 + m.d * -5 + m.ty, 1e-3);
+        CHECK_NEAR(v[4], m.a * 15 + m.c * 5 + m.tx, 1e-3); /* corner (15, 5) */
+        CHECK_NEAR(v[5], m.b * 15 + m.d * 5 + m.ty, 1e-3);
+        CHECK_NEAR(uv[0], 16.0 / 64, 1e-6);
+        CHECK_NEAR(uv[1], 8.0 / 64, 1e-6);
+        CHECK_NEAR(uv[4], 36.0 / 64, 1e-6);
+        CHECK_NEAR(uv[5], 18.0 / 64, 1e-6);
+    }
+    /* a rectangle past its page, or no region, is refused; undone like any replacement */
+    sinew_user_region bad = u;
+    bad.x = 50.0f;
+    CHECK(sinew_instance_replace_display_region(in, 0, "antenna", &bad, -1, &err) == SINEW_E_ARG);
+    CHECK(sinew_instance_replace_display_region(in, 0, "antenna", NULL, -1, &err) == SINEW_E_ARG);
+    CHECK(sinew_instance_replace_display(in, 0, "antenna", NULL, NULL, -1, &err) == SINEW_OK);
+    sinew_instance_update(in, 0.0);
+    CHECK(slot_named(in, "antenna", &ss));
+    CHECK_STR(ss.display_name, "antenna");
+done:
+    sinew_instance_destroy(in);
+    sinew_atlas_destroy(atlas);
+    sinew_data_destroy(pip);
+}
+
 /* The demo: skin "copper" gives 7 slots copper displays; one slot swapped alone. */
 static void test_slot_skin(void) {
     sinew_data *demo = NULL;
@@ -275,12 +400,14 @@ done:
 
 int main(void) {
     RUN(test_replace_display);
+    RUN(test_replace_from_and_region);
     RUN(test_slot_skin);
     setup();
     if (!inst) return test_summary();
     RUN(test_bounds);
     RUN(test_hit);
     RUN(test_bounding_box);
+    RUN(test_segment);
     RUN(test_offsets);
     RUN(test_offsets_on_animation);
     RUN(test_cache_refuses);
