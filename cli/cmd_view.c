@@ -121,17 +121,10 @@ static uint8_t *read_back(const gl_calls *gc, uint32_t w, uint32_t h) {
     }
     gc->finish();
     gc->read_pixels(0, 0, (int)w, (int)h, 0x1908 /* GL_RGBA */, 0x1401 /* GL_UNSIGNED_BYTE */, buf);
+    /* GL's rows run bottom-up: each one un-premultiplied into its place, top-down */
     for (uint32_t y = 0; y < h; y++) {
-        const uint8_t *s = buf + (size_t)(h - 1 - y) * row;
-        uint8_t *d = out + (size_t)y * row;
-        for (uint32_t x = 0; x < w; x++, s += 4, d += 4) {
-            uint32_t a = s[3];
-            for (int c = 0; c < 3; c++) {
-                uint32_t v = a ? (s[c] * 255u + a / 2) / a : 0u;
-                d[c] = (uint8_t)(v > 255u ? 255u : v);
-            }
-            d[3] = (uint8_t)a;
-        }
+        sinew_framebuffer one = {w, 1, row, buf + (size_t)(h - 1 - y) * row, NULL};
+        sinew_framebuffer_to_straight(&one, out + (size_t)y * row, row);
     }
     free(buf);
     return out;

@@ -45,14 +45,9 @@ static SDL_Texture *upload(sinew_sdl2 *sb, const uint8_t *px, uint32_t w, uint32
         sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory for a %ux%u page", w, h);
         return NULL;
     }
-    for (size_t i = 0; i < row * h; i += 4) {
-        uint32_t a = px[i + 3];
-        for (size_t c = 0; c < 3; c++) {
-            uint32_t v = a ? (px[i + c] * 255u + a / 2) / a : 0u;
-            straight[i + c] = (uint8_t)(v > 255u ? 255u : v);
-        }
-        straight[i + 3] = (uint8_t)a;
-    }
+    /* the page seen as a framebuffer, only read */
+    sinew_framebuffer page = {w, h, row, (uint8_t *)(uintptr_t)px, NULL};
+    sinew_framebuffer_to_straight(&page, straight, row);
     int rc = SDL_UpdateTexture(t, NULL, straight, (int)row);
     sinew__free(sb->allocator, straight, row * h);
     if (rc != 0) {
