@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "format/json_locate.h"
@@ -26,20 +27,9 @@ static void load_text(checker *k) {
     k->text_tried = true;
     if (!k->file || strcmp(k->data->source_format, "dragonbones") != 0)
         return;
-    FILE *f = NULL;
-    uint64_t size = 0;
     sinew_error ignored = {0};
-    if (sinew__open_input(k->file, &f, &size, &ignored) != SINEW_OK)
-        return;
-    char *t = size < ((uint64_t)1 << 31) ? malloc((size_t)size + 1) : NULL;
-    if (t && fread(t, 1, (size_t)size, f) == (size_t)size) {
-        t[size] = '\0';
-        k->text = t;
-        k->len = (size_t)size;
-    } else {
-        free(t);
-    }
-    fclose(f);
+    if (sinew__read_whole(k->file, NULL, (uint64_t)1 << 31, &k->text, &k->len, &ignored) != SINEW_OK)
+        k->text = NULL;
 }
 
 /* Reports one problem at a JSON path (located in the file when it can be). */
@@ -132,6 +122,7 @@ uint32_t sinew_data_check_atlas(const sinew_data *data, const sinew_atlas *atlas
             }
         }
     }
-    free(k.text);
+    if (k.text)
+        sinew__free(NULL, k.text, k.len + 1);
     return k.errors + k.warnings;
 }

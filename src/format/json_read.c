@@ -128,36 +128,7 @@ void sinew__jwarn(sinew_jctx *c, const char *key, sinew_status code, const char 
 }
 
 sinew_status sinew__read_file(sinew_jctx *c, const char *path, char **out, size_t *out_len) {
-    *out = NULL;
-    *out_len = 0;
-    FILE *f = NULL;
-    uint64_t size = 0;
-    sinew_status st = sinew__open_input(path, &f, &size, &c->err);
-    if (st != SINEW_OK)
-        return st;
-    if ((uint64_t)size > c->limits.max_input_bytes) {
-        fclose(f);
-        return sinew__fail_at(&c->err, SINEW_E_LIMIT, path, 0, 0, NULL,
-                              "input is %llu bytes, more than the limit of %llu (limits.max_input_bytes)",
-                              (unsigned long long)size, (unsigned long long)c->limits.max_input_bytes);
-    }
-    size_t n = (size_t)size;
-    char *buf = sinew__alloc(c->allocator, n + 1);
-    if (!buf) {
-        fclose(f);
-        return sinew__fail_at(&c->err, SINEW_E_NOMEM, path, 0, 0, NULL, "out of memory reading %zu bytes", n);
-    }
-    size_t got = n ? fread(buf, 1, n, f) : 0;
-    int bad = ferror(f);
-    fclose(f);
-    if (got != n || bad) {
-        sinew__free(c->allocator, buf, n + 1);
-        return sinew__fail_at(&c->err, SINEW_E_IO, path, 0, 0, NULL, "read error");
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *out_len = n;
-    return SINEW_OK;
+    return sinew__read_whole(path, c->allocator, c->limits.max_input_bytes, out, out_len, &c->err);
 }
 
 /* A parse error at `pos` (c->text offsets): "unexpected end of input" when only whitespace
