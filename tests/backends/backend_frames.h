@@ -18,28 +18,16 @@
 #include "sinew/data.h"
 #include "sinew/instance.h"
 #include "sinew/render.h"
+#include "test_characters.h"
 #include "testlib.h"
 
-typedef struct backend_set {
-    const char *dir, *skeleton, *atlas, *armature, *anims[2];
-} backend_set;
+typedef test_character backend_set;
 
 /* the project's own characters, relative to tests/ */
 static const backend_set backend_own_sets[] = {
     {"fixtures/own/Pip_4.0", "pip.json", "texture.json", "pip", {"hop", "idle"}},
     {"fixtures/own/Pip_5.0", "pip_ske.json", "pip_tex.json", "pip", {"hop", "idle"}},
     {"../examples/demo", "demo_ske.json", "demo_tex.json", "Bolt", {"walk", "wave"}},
-};
-/* every shared character with an atlas */
-static const backend_set backend_shared_sets[] = {
-    {"CoreElement_4.5", "CoreElement.json", "CoreElement_texture_1.json", "mecha_1502b", {"walk", "idle"}},
-    {"Knight_4.5", "Knight.json", "Knight_texture_1.json", "knight", {"run", "stand"}},
-    {"ReplaceSkinMan_4.0", "man.json", "texture.json", "man", {"runFront", "standBack"}},
-    {"Ubbie_4.5", "Ubbie.json", "texture.json", "ubbie", {"walk", "turn face"}},
-    {"ZOrder16_4.5", "16_ske.json", "16_tex.json", "armatureName", {"z动画-猫", "Z国王-定帧"}},
-    {"dragon_boy_5.0", "dragon_boy_ske.json", "dragon_boy_tex.json", "DragonBoy", {"walk", "jump"}},
-    {"mecha_1502b_5.5", "mecha_1502b_ske.json", "mecha_1502b_tex.json", "mecha_1502b", {"walk", "aim"}},
-    {"you_xin_body_5.5", "body_ske.json", "body_tex.json", "body", {"idle", "laugh"}},
 };
 enum { BACKEND_MAX_SIDE = 256, BACKEND_FRAMES = 4 };
 static const sinew_rgba8 BACKEND_GREY = {128, 128, 128, 255};
@@ -190,8 +178,8 @@ static inline void backend_run_shared(const char *what, backend_open_fn open, ba
     if (!shared) return;
     char root[1024];
     snprintf(root, sizeof root, "%s/data/dragonbones/", shared);
-    for (size_t i = 0; i < sizeof backend_shared_sets / sizeof backend_shared_sets[0]; i++)
-        backend_run_set(root, &backend_shared_sets[i], open, fn, close, user);
+    for (size_t i = 0; i < SHARED_CHARACTERS; i++)
+        backend_run_set(root, &shared_characters[i], open, fn, close, user);
 }
 
 #endif

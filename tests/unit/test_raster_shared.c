@@ -17,23 +17,12 @@
 #include "raster_ref.h"
 #include "sinew/data.h"
 #include "sinew/instance.h"
+#include "test_characters.h"
 #include "testlib.h"
 
-typedef struct shared_set {
-    const char *dir, *skeleton, *atlas, *armature, *anims[2];
-} shared_set;
+typedef test_character shared_set;
 
-static const shared_set sets[] = {
-    {"CoreElement_4.5", "CoreElement.json", "CoreElement_texture_1.json", "mecha_1502b", {"walk", "idle"}},
-    {"Knight_4.5", "Knight.json", "Knight_texture_1.json", "knight", {"run", "stand"}},
-    {"ReplaceSkinMan_4.0", "man.json", "texture.json", "man", {"runFront", "standBack"}},
-    {"Ubbie_4.5", "Ubbie.json", "texture.json", "ubbie", {"walk", "turn face"}},
-    {"ZOrder16_4.5", "16_ske.json", "16_tex.json", "armatureName", {"z动画-猫", "Z国王-定帧"}},
-    {"dragon_boy_5.0", "dragon_boy_ske.json", "dragon_boy_tex.json", "DragonBoy", {"walk", "jump"}},
-    {"mecha_1502b_5.5", "mecha_1502b_ske.json", "mecha_1502b_tex.json", "mecha_1502b", {"walk", "aim"}},
-    {"you_xin_body_5.5", "body_ske.json", "body_tex.json", "body", {"idle", "laugh"}},
-};
-enum { NSETS = sizeof sets / sizeof sets[0], FRAMES_PER_ANIM = 4, MAX_SIDE = 256 };
+enum { NSETS = SHARED_CHARACTERS, FRAMES_PER_ANIM = 4, MAX_SIDE = 256 };
 
 /* the project's own characters, relative to tests/ (the folder the test runs in) */
 static const shared_set own_sets[] = {
@@ -238,7 +227,7 @@ static void test_table_covers_shared_data(void) {
         if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0 || strcmp(e->d_name, "Robot_4.5") == 0)
             continue;
         bool listed = false;
-        for (size_t i = 0; i < NSETS; i++) listed = listed || strcmp(sets[i].dir, e->d_name) == 0;
+        for (size_t i = 0; i < NSETS; i++) listed = listed || strcmp(shared_characters[i].dir, e->d_name) == 0;
         if (!listed) printf("shared set not covered: %s\n", e->d_name);
         CHECK(listed);
         found++;
@@ -262,7 +251,7 @@ static void test_shared_characters(void) {
     char root[1024];
     snprintf(root, sizeof root, "%s/data/dragonbones/", shared);
     totals t = {0, 99.0, 99.0};
-    for (size_t i = 0; i < NSETS; i++) run_set(root, &sets[i], &t);
+    for (size_t i = 0; i < NSETS; i++) run_set(root, &shared_characters[i], &t);
     printf("%u frames, worst PSNR %.2f dB (whole frame), %.2f dB (drawn pixels)\n", t.frames, t.worst_full,
            t.worst_drawn);
     CHECK(t.frames == NSETS * 2 * FRAMES_PER_ANIM);
