@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "anim/runtime_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "sinew/data.h"
 
@@ -312,6 +313,15 @@ sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armatur
     return SINEW_OK;
 }
 
+/* The armature's replacement records, made by its first replacement (an instance without
+ * replacements carries none). */
+static sinew_status rep_storage(sinew_instance *inst, arm_inst *a, sinew_error *err) {
+    if (a->rep)
+        return SINEW_OK;
+    a->rep = sinew__calloc(inst->allocator, a->slot_count ? a->slot_count : 1, sizeof(slot_rep));
+    return a->rep ? SINEW_OK : sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory for display replacements");
+}
+
 /* Shows slot s's replacement from now on: at `index` (-1 = the display index it shows now, 0 when
  * hidden), as the official Slot.replaceDisplayData / replaceDisplay place it. */
 static void put_replacement(arm_inst *a, uint32_t s, int32_t index) {
@@ -359,14 +369,17 @@ sinew_status sinew_instance_replace_display_from(sinew_instance *inst, uint32_t 
                            "display '%s': only images and bounding boxes move between slots (a mesh is bound to its "
                            "own slot, a child armature to its own instance)",
                            display);
-    a->rep_display[s] = *dd;
-    a->rep_textured[s] = REP_NONE;
+    if ((st = rep_storage(inst, a, err)) != SINEW_OK)
+        return st;
+    slot_rep *rep = &a->rep[s];
+    rep->display = *dd;
+    rep->textured = REP_NONE;
     uint32_t r = inst->atlas ? sinew__atlas_find_region(inst->atlas, dd->path ? dd->path : dd->name)
                              : SINEW_INVALID_INDEX;
     if (r != SINEW_INVALID_INDEX) {
-        a->rep_region[s] = inst->atlas->regions[r];
-        sinew__region_page_size(inst->atlas, &a->rep_region[s], &a->rep_page[2 * s], &a->rep_page[2 * s + 1]);
-        a->rep_textured[s] = REP_ATLAS;
+        rep->region = inst->atlas->regions[r];
+        sinew__region_page_size(inst->atlas, &rep->region, &rep->page_w, &rep->page_h);
+        rep->textured = REP_ATLAS;
     }
     put_replacement(a, s, display_index);
     return SINEW_OK;
@@ -397,7 +410,10 @@ sinew_status sinew_instance_replace_display_region(sinew_instance *inst, uint32_
                            "region %gx%g at (%g, %g) does not lie in its %ux%u page (or its pivot is not finite)",
                            (double)u->width, (double)u->height, (double)u->x, (double)u->y, u->page_width,
                            u->page_height);
-    sinew_model_display *dd = &a->rep_display[s];
+    if ((st = rep_storage(inst, a, err)) != SINEW_OK)
+        return st;
+    slot_rep *rep = &a->rep[s];
+    sinew_model_display *dd = &rep->display;
     memset(dd, 0, sizeof *dd);
     dd->type = SINEW_DISPLAY_IMAGE;
     dd->name = dd->path = "";
@@ -405,14 +421,14 @@ sinew_status sinew_instance_replace_display_region(sinew_instance *inst, uint32_
     dd->pivot_x = u->pivot_x;
     dd->pivot_y = u->pivot_y;
     dd->armature = dd->mesh = SINEW_INVALID_INDEX;
-    sinew_model_region *r = &a->rep_region[s];
+    sinew_model_region *r = &rep->region;
     memset(r, 0, sizeof *r);
     r->name = "";
     r->page = u->page;
     r->x = u->x, r->y = u->y, r->width = u->width, r->height = u->height;
-    a->rep_page[2 * s] = (float)u->page_width;
-    a->rep_page[2 * s + 1] = (float)u->page_height;
-    a->rep_textured[s] = REP_USER;
+    rep->page_w = (float)u->page_width;
+    rep->page_h = (float)u->page_height;
+    rep->textured = REP_USER;
     put_replacement(a, s, display_index);
     return SINEW_OK;
 }

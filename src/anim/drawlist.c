@@ -64,11 +64,12 @@ const sinew_model_region *sinew__slot_region(const sinew_instance *inst, const a
     if (disp == SINEW_INVALID_INDEX)
         return NULL;
     if (disp >= a->data->display_count) { /* a replacement brings its own region */
-        if (a->rep_textured[s] == REP_NONE)
+        const slot_rep *r = &a->rep[s];
+        if (r->textured == REP_NONE)
             return NULL;
-        *pw = a->rep_page[2 * s];
-        *ph = a->rep_page[2 * s + 1];
-        return &a->rep_region[s];
+        *pw = r->page_w;
+        *ph = r->page_h;
+        return &r->region;
     }
     uint32_t ri = inst->atlas ? a->display_region[disp] : SINEW_INVALID_INDEX;
     if (ri == SINEW_INVALID_INDEX)

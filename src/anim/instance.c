@@ -127,10 +127,6 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->list_first = carve(cv, ns, sizeof(uint32_t));
     a->replaced = carve(cv, ns, sizeof(uint32_t));
     a->replaced_at = carve(cv, ns, sizeof(int32_t));
-    a->rep_display = carve(cv, ns, sizeof(sinew_model_display));
-    a->rep_region = carve(cv, ns, sizeof(sinew_model_region));
-    a->rep_page = carve(cv, (size_t)ns * 2, sizeof(float));
-    a->rep_textured = carve(cv, ns, 1);
     a->pivot_shift = carve(cv, (size_t)ns * 2, sizeof(float));
     if (a->pivot_shift)
         memset(a->pivot_shift, 0, (size_t)ns * 2 * sizeof(float));
@@ -525,10 +521,21 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
 void sinew_instance_destroy(sinew_instance *inst) {
     if (!inst)
         return;
+    for (uint32_t i = 0; i < inst->arm_count; ++i)
+        if (inst->arms[i].rep)
+            sinew__free(inst->allocator, inst->arms[i].rep, inst->arms[i].slot_count * sizeof(slot_rep));
     sinew__free(inst->allocator, inst, inst->size);
 }
 
-size_t sinew_instance_memory(const sinew_instance *inst) { return inst ? inst->size : 0; }
+size_t sinew_instance_memory(const sinew_instance *inst) {
+    if (!inst)
+        return 0;
+    size_t n = inst->size;
+    for (uint32_t i = 0; i < inst->arm_count; ++i)
+        if (inst->arms[i].rep)
+            n += inst->arms[i].slot_count * sizeof(slot_rep);
+    return n;
+}
 
 sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sinew_error *err) {
     if (!inst)

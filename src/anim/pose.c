@@ -625,7 +625,7 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
             /* a user's image region has no display data of its own: it keeps the raw display's
              * transform and its own pivot, as an engine display given to the official
              * Slot.replaceDisplay does */
-            bool user = disp == REPLACED(arm, s) && arm->rep_textured[s] == REP_USER;
+            bool user = disp == REPLACED(arm, s) && arm->rep[s].textured == REP_USER;
             if (origin != disp && !user) {
                 /* pivot -= inverse(raw transform) * (0, 0); pivot += inverse(new transform) * (0, 0) */
                 double m[6], p[2][2];

@@ -170,13 +170,10 @@ typedef struct arm_inst {
     sinew_blend_mode *blend_mode;
     uint32_t *list_first, *list_count; /* current display list (into data->displays) */
     /* sinew_instance_replace_display*: per slot, INVALID or REPLACED(a, s), the display index that
-     * stands for rep_display[s], shown at display index replaced_at[s] */
+     * stands for rep[s].display, shown at display index replaced_at[s] */
     uint32_t *replaced;
     int32_t *replaced_at;
-    sinew_model_display *rep_display; /* per slot: the replacement (a copy of its data) */
-    sinew_model_region *rep_region;   /* per slot: its texture (an atlas region, or the user's) */
-    float *rep_page;                  /* 2 per slot: the size of that region's page */
-    uint8_t *rep_textured;            /* per slot: REP_NONE, or what rep_region is */
+    struct slot_rep *rep;      /* per slot, allocated by the first replacement (NULL until then) */
     float *pivot_shift;        /* 2 per slot: the official "replace pivot" of a replaced image */
     uint32_t *cur_display;     /* data display index, REPLACED(a, s), or INVALID */
     uint32_t *cur_mesh;        /* mesh index or INVALID */
@@ -243,14 +240,23 @@ struct sinew_instance {
     uint32_t dl_vertex_cap, dl_index_cap, dl_cmd_cap;
 };
 
-enum { REP_NONE = 0, REP_ATLAS, REP_USER }; /* arm_inst.rep_textured */
+enum { REP_NONE = 0, REP_ATLAS, REP_USER }; /* slot_rep.textured */
+
+/* A slot's replacement display: a copy of its data and its texture region (an atlas region, or
+ * the user's) with that region's page size. */
+typedef struct slot_rep {
+    sinew_model_display display;
+    sinew_model_region region;
+    float page_w, page_h;
+    uint8_t textured;
+} slot_rep;
 
 /* The display index that stands for slot s's replacement (past the data's own displays). */
 #define REPLACED(a, s) ((a)->data->display_count + (s))
 
 /* A display of the armature: its data's own, or a slot's replacement. */
 static inline const sinew_model_display *sinew__arm_display(const arm_inst *a, uint32_t disp) {
-    return disp < a->data->display_count ? &a->data->displays[disp] : &a->rep_display[disp - a->data->display_count];
+    return disp < a->data->display_count ? &a->data->displays[disp] : &a->rep[disp - a->data->display_count].display;
 }
 
 /* drawlist.c: the size of the atlas page a region is on (the extent of its regions when the atlas
