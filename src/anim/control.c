@@ -379,6 +379,7 @@ sinew_status sinew_instance_replace_display_from(sinew_instance *inst, uint32_t 
     if (r != SINEW_INVALID_INDEX) {
         rep->region = inst->atlas->regions[r];
         sinew__region_page_size(inst->atlas, &rep->region, &rep->page_w, &rep->page_h);
+        rep->tscale = sinew__page_texture_scale(inst->atlas, &rep->region);
         rep->textured = REP_ATLAS;
     }
     put_replacement(a, s, display_index);
@@ -428,6 +429,7 @@ sinew_status sinew_instance_replace_display_region(sinew_instance *inst, uint32_
     r->x = u->x, r->y = u->y, r->width = u->width, r->height = u->height;
     rep->page_w = (float)u->page_width;
     rep->page_h = (float)u->page_height;
+    rep->tscale = 1.0f;
     rep->textured = REP_USER;
     put_replacement(a, s, display_index);
     return SINEW_OK;

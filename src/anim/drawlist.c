@@ -58,8 +58,13 @@ void sinew__region_page_size(const struct sinew_atlas *atlas, const sinew_model_
         *ph = 1.0f;
 }
 
+float sinew__page_texture_scale(const struct sinew_atlas *atlas, const sinew_model_region *r) {
+    float k = atlas && r->page < atlas->page_count ? atlas->pages[r->page].scale : 1.0f;
+    return k > 0.0f ? 1.0f / k : 1.0f;
+}
+
 const sinew_model_region *sinew__slot_region(const sinew_instance *inst, const arm_inst *a, uint32_t s, float *pw,
-                                             float *ph) {
+                                             float *ph, float *tscale) {
     uint32_t disp = a->cur_display[s];
     if (disp == SINEW_INVALID_INDEX)
         return NULL;
@@ -69,22 +74,25 @@ const sinew_model_region *sinew__slot_region(const sinew_instance *inst, const a
             return NULL;
         *pw = r->page_w;
         *ph = r->page_h;
+        *tscale = r->tscale;
         return &r->region;
     }
     uint32_t ri = inst->atlas ? a->display_region[disp] : SINEW_INVALID_INDEX;
     if (ri == SINEW_INVALID_INDEX)
         return NULL;
-    sinew__region_page_size(inst->atlas, &inst->atlas->regions[ri], pw, ph);
-    return &inst->atlas->regions[ri];
+    const sinew_model_region *r = &inst->atlas->regions[ri];
+    sinew__region_page_size(inst->atlas, r, pw, ph);
+    *tscale = sinew__page_texture_scale(inst->atlas, r);
+    return r;
 }
 
 void sinew__image_pivot(const arm_inst *a, uint32_t s, const sinew_model_display *dd, const sinew_model_region *r,
-                        float *px, float *py) {
+                        float tscale, float *px, float *py) {
     float dw = r->rotated ? r->height : r->width, dh = r->rotated ? r->width : r->height;
     float fw = r->has_frame ? r->frame_width : dw;
     float fh = r->has_frame ? r->frame_height : dh;
-    *px = dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f) + a->pivot_shift[2 * s];
-    *py = dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f) + a->pivot_shift[2 * s + 1];
+    *px = (dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f)) * tscale + a->pivot_shift[2 * s];
+    *py = (dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f)) * tscale + a->pivot_shift[2 * s + 1];
 }
 
 /* Region-relative (u, v) -> page UV. */
@@ -137,8 +145,8 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
         }
         if (dd->type != SINEW_DISPLAY_IMAGE && dd->type != SINEW_DISPLAY_MESH)
             continue;
-        float pw = 1.0f, ph = 1.0f;
-        const sinew_model_region *r = sinew__slot_region(inst, a, s, &pw, &ph);
+        float pw = 1.0f, ph = 1.0f, tscale = 1.0f;
+        const sinew_model_region *r = sinew__slot_region(inst, a, s, &pw, &ph, &tscale);
         if (!r && atlas)
             continue; /* a missing texture is not drawn */
         if (b->nc >= inst->dl_cmd_cap)
@@ -165,10 +173,10 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
             if (b->nv + 4 > inst->dl_vertex_cap || b->ni + 6 > inst->dl_index_cap)
                 return;
             float dw = 0.0f, dh = 0.0f, pivx = 0.0f, pivy = 0.0f;
-            if (r) {
-                dw = r->rotated ? r->height : r->width;
-                dh = r->rotated ? r->width : r->height;
-                sinew__image_pivot(a, s, dd, r, &pivx, &pivy);
+            if (r) { /* the image's size in armature units: its pixels over the atlas's scale */
+                dw = (r->rotated ? r->height : r->width) * tscale;
+                dh = (r->rotated ? r->width : r->height) * tscale;
+                sinew__image_pivot(a, s, dd, r, tscale, &pivx, &pivy);
             }
             float m[6];
             affine_concat(xf, a->slot_world + (size_t)s * 6, m);

@@ -980,10 +980,11 @@ bool sinew_instance_slot(const sinew_instance *inst, uint32_t ai, uint32_t draw_
         out->mesh_weighted = a->data->meshes[a->cur_mesh[s]].weighted;
     }
     out->child_armature = a->cur_child[s];
-    float pw, ph;
-    const sinew_model_region *r = dd && dd->type == SINEW_DISPLAY_IMAGE ? sinew__slot_region(inst, a, s, &pw, &ph) : NULL;
+    float pw, ph, tscale = 1.0f;
+    const sinew_model_region *r =
+        dd && dd->type == SINEW_DISPLAY_IMAGE ? sinew__slot_region(inst, a, s, &pw, &ph, &tscale) : NULL;
     if (r)
-        sinew__image_pivot(a, s, dd, r, &out->pivot_x, &out->pivot_y);
+        sinew__image_pivot(a, s, dd, r, tscale, &out->pivot_x, &out->pivot_y);
     out->has_pivot = r || (dd && dd->type == SINEW_DISPLAY_IMAGE && inst->atlas); /* (0, 0) without a texture */
     return true;
 }

@@ -248,6 +248,7 @@ typedef struct slot_rep {
     sinew_model_display display;
     sinew_model_region region;
     float page_w, page_h;
+    float tscale;              /* armature units per texture pixel */
     uint8_t textured;
 } slot_rep;
 
@@ -264,10 +265,13 @@ static inline const sinew_model_display *sinew__arm_display(const arm_inst *a, u
 void sinew__region_page_size(const struct sinew_atlas *atlas, const sinew_model_region *r, float *pw, float *ph);
 /* drawlist.c: the texture region slot s shows (NULL: none) and its page's size */
 const sinew_model_region *sinew__slot_region(const sinew_instance *inst, const arm_inst *a, uint32_t s, float *pw,
-                                             float *ph);
+                                             float *ph, float *tscale);
+/* drawlist.c: armature units per texture pixel of a region's page (the official textureAtlas
+ * scale: 1 / the atlas JSON's `scale`) */
+float sinew__page_texture_scale(const struct sinew_atlas *atlas, const sinew_model_region *r);
 /* drawlist.c: where an image display's pivot lies in slot space (the official Slot._pivotX/Y) */
 void sinew__image_pivot(const arm_inst *a, uint32_t s, const sinew_model_display *dd, const sinew_model_region *r,
-                        float *px, float *py);
+                        float tscale, float *px, float *py);
 
 /* animation.c */
 void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt);

@@ -11,15 +11,18 @@
 3. The frame cache (`--cache-fps`): the own fixtures' committed dumps made with the official
    cacheFrameRate (Pip_*_cache20), and with ../shared every set against the live official runtime
    (oracle.mjs --cache-fps) at two cache rates, 24 and 10, sampled at 60 fps.
+4. With the oracle: the own Pip fixtures with their atlas given a texture scale of 0.5 (image
+   pivots double), against the live official runtime.
 
 Every armature and every animation must pass at posediff's default tolerances. Arguments: names to
 run only those (own fixture or corpus names).
 """
+import json
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import (BUILD, CORPUS, SHARED, check, corpus_expected, corpus_path, finish,  # noqa: E402
+from testkit import (BUILD, CORPUS, OWN_DIR, SHARED, check, corpus_expected, corpus_path, finish,  # noqa: E402
                      have_shared, own_expected, own_manifest, own_path, posecmp, posediff, run_oracle, sinew_poses,
                      skip, try_oracle)
 
@@ -87,4 +90,23 @@ else:
             ok, err = run_oracle(odir, ske, expected, "--armature", "all", *((["--atlas", tex] if tex else []) + args))
             if check(ok, f"{label}: the official runtime ran ({err[-300:]})"):
                 run_one(label, expected, ske, tex, args)
+
+# 4. An atlas with a texture scale (`"scale": 0.5`, half-size pages): image pivots and sizes are in
+# armature units, so every pivot doubles. The own fixtures' atlases (trimmed and rotated regions)
+# with that scale, against the live official runtime.
+SCALED = ("Pip_4.5", "Pip_5.0", "Pip_5.5")
+odir = try_oracle(len(SCALED), "atlas texture scale against the live official runtime")
+for name in SCALED if odir and not only else []:
+    ske, tex = (os.path.join(OWN_DIR, name, f) for f in ("pip_ske.json", "pip_tex.json"))
+    with open(tex, encoding="utf-8") as f:
+        atlas = json.load(f)
+    atlas["scale"] = 0.5
+    scaled = os.path.join(OUT, f"{name}_scale05_tex.json")
+    with open(scaled, "w", encoding="utf-8") as f:
+        json.dump(atlas, f)
+    label = f"{name}_atlas_scale05"
+    expected = os.path.join(OUT, label + ".expected.json")
+    ok, err = run_oracle(odir, ske, expected, "--armature", "all", "--atlas", scaled)
+    if check(ok, f"{label}: the official runtime ran ({err[-300:]})"):
+        run_one(label, expected, ske, scaled, [])
 finish()
