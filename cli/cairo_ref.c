@@ -71,7 +71,14 @@ static cairo_operator_t ref_operator(sinew_blend_mode m) {
     case SINEW_BLEND_ADD: return CAIRO_OPERATOR_ADD;
     case SINEW_BLEND_MULTIPLY: return CAIRO_OPERATOR_MULTIPLY;
     case SINEW_BLEND_SCREEN: return CAIRO_OPERATOR_SCREEN;
-    default: return CAIRO_OPERATOR_OVER;
+    case SINEW_BLEND_DARKEN: return CAIRO_OPERATOR_DARKEN;
+    case SINEW_BLEND_LIGHTEN: return CAIRO_OPERATOR_LIGHTEN;
+    case SINEW_BLEND_DIFFERENCE: return CAIRO_OPERATOR_DIFFERENCE;
+    case SINEW_BLEND_OVERLAY: return CAIRO_OPERATOR_OVERLAY;
+    case SINEW_BLEND_HARDLIGHT: return CAIRO_OPERATOR_HARD_LIGHT;
+    case SINEW_BLEND_ERASE: return CAIRO_OPERATOR_DEST_OUT;
+    case SINEW_BLEND_ALPHA: return CAIRO_OPERATOR_DEST_IN;
+    default: return CAIRO_OPERATOR_OVER; /* normal, layer; subtract and invert have no cairo operator */
     }
 }
 

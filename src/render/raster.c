@@ -221,7 +221,17 @@ static inline uint32_t sample(const sampler *s, float x, float y) {
     return bilerp(r0[ix], r0[ix1], r1[ix], r1[ix1], fx, fy);
 }
 
-typedef enum blend_kind { BK_NORMAL, BK_ADD, BK_MULTIPLY, BK_SCREEN } blend_kind;
+typedef enum blend_kind {
+    BK_NORMAL, BK_ADD, BK_MULTIPLY, BK_SCREEN, BK_DARKEN, BK_LIGHTEN, BK_DIFFERENCE, BK_OVERLAY, BK_HARDLIGHT,
+    BK_SUBTRACT, BK_ERASE, BK_ALPHA, BK_INVERT
+} blend_kind;
+
+/* The W3C hard-light term of one premultiplied channel (s, sa over d, da), in 255 * 255 units. */
+static inline uint32_t hardlight_term(uint32_t s, uint32_t sa, uint32_t d, uint32_t da) {
+    if (2u * s <= sa) return 2u * s * d;
+    uint32_t both = sa * da, back = 2u * (da - d) * (sa - s);
+    return both > back ? both - back : 0u;
+}
 
 static inline void blend_px(uint8_t *d, const uint32_t s[4], blend_kind bk) {
     uint32_t sa = s[3];
@@ -240,15 +250,46 @@ static inline void blend_px(uint8_t *d, const uint32_t s[4], blend_kind bk) {
     case BK_SCREEN:
         for (int i = 0; i < 4; i++) d[i] = (uint8_t)(s[i] + d[i] - div255(s[i] * d[i]));
         break;
-    case BK_MULTIPLY: {
+    case BK_MULTIPLY:
+    case BK_DARKEN:
+    case BK_LIGHTEN:
+    case BK_DIFFERENCE:
+    case BK_OVERLAY:
+    case BK_HARDLIGHT: {
+        /* separable W3C modes: s(1 - da) + d(1 - sa) + the mode's term over both, alpha as over */
         uint32_t da = d[3];
         for (int i = 0; i < 3; i++) {
-            uint32_t v = div255(s[i] * (255u - da)) + div255(d[i] * (255u - sa)) + div255(s[i] * d[i]);
+            uint32_t sc = s[i] > sa ? sa : s[i], dc = d[i] > da ? da : d[i];
+            uint32_t x = sc * da, y = dc * sa, term;
+            switch (bk) {
+            case BK_MULTIPLY: term = sc * dc; break;
+            case BK_DARKEN: term = x < y ? x : y; break;
+            case BK_LIGHTEN: term = x > y ? x : y; break;
+            case BK_DIFFERENCE: term = x > y ? x - y : y - x; break; /* |s da - d sa| */
+            case BK_OVERLAY: term = hardlight_term(dc, da, sc, sa); break;
+            default: term = hardlight_term(sc, sa, dc, da); break;
+            }
+            uint32_t v = div255(sc * (255u - da) + dc * (255u - sa) + term);
             d[i] = (uint8_t)(v > 255u ? 255u : v);
         }
         d[3] = (uint8_t)(sa + da - div255(sa * da));
         break;
     }
+    case BK_SUBTRACT: /* the background less the source, alpha kept */
+        for (int i = 0; i < 3; i++) d[i] = (uint8_t)(d[i] > s[i] ? d[i] - s[i] : 0u);
+        break;
+    case BK_ERASE: /* the background cleared where the source covers */
+        for (int i = 0; i < 4; i++) d[i] = (uint8_t)div255(d[i] * (255u - sa));
+        break;
+    case BK_ALPHA: /* the background kept by the source's alpha (a mask) */
+        for (int i = 0; i < 4; i++) d[i] = (uint8_t)div255(d[i] * sa);
+        break;
+    case BK_INVERT: /* the background's colour inverted where the source covers, alpha kept */
+        for (int i = 0; i < 3; i++) {
+            uint32_t dc = d[i] > d[3] ? d[3] : d[i];
+            d[i] = (uint8_t)div255((d[3] - dc) * sa + dc * (255u - sa));
+        }
+        break;
     }
 }
 
@@ -373,9 +414,19 @@ bool sinew_rgba8_parse(const char *text, sinew_rgba8 *out) {
 static blend_kind blend_for(sinew_renderer *r, sinew_blend_mode mode) {
     switch (mode) {
     case SINEW_BLEND_NORMAL: return BK_NORMAL;
+    case SINEW_BLEND_LAYER: return BK_NORMAL; /* a layer of its own, composited normally */
     case SINEW_BLEND_ADD: return BK_ADD;
     case SINEW_BLEND_MULTIPLY: return BK_MULTIPLY;
     case SINEW_BLEND_SCREEN: return BK_SCREEN;
+    case SINEW_BLEND_DARKEN: return BK_DARKEN;
+    case SINEW_BLEND_LIGHTEN: return BK_LIGHTEN;
+    case SINEW_BLEND_DIFFERENCE: return BK_DIFFERENCE;
+    case SINEW_BLEND_OVERLAY: return BK_OVERLAY;
+    case SINEW_BLEND_HARDLIGHT: return BK_HARDLIGHT;
+    case SINEW_BLEND_SUBTRACT: return BK_SUBTRACT;
+    case SINEW_BLEND_ERASE: return BK_ERASE;
+    case SINEW_BLEND_ALPHA: return BK_ALPHA;
+    case SINEW_BLEND_INVERT: return BK_INVERT;
     default: break;
     }
     uint32_t bit = (unsigned)mode < 32u ? 1u << (unsigned)mode : 0x80000000u;

@@ -85,6 +85,10 @@ static inline int ref_scene_make(ref_scene *s, uint32_t quads, uint32_t grid, ui
         if (blends && q % 7 == 3) c->blend = SINEW_BLEND_ADD;
         if (blends && q % 7 == 5) c->blend = SINEW_BLEND_SCREEN;
         if (blends && q % 11 == 6) c->blend = SINEW_BLEND_MULTIPLY;
+        /* the other separable modes and erase, now and then (cairo has no subtract or invert) */
+        static const sinew_blend_mode more[] = {SINEW_BLEND_DARKEN, SINEW_BLEND_LIGHTEN, SINEW_BLEND_DIFFERENCE,
+                                                SINEW_BLEND_OVERLAY, SINEW_BLEND_HARDLIGHT, SINEW_BLEND_ERASE};
+        if (blends && q % 13 == 9) c->blend = more[(q / 13) % 6];
         float size = 16.0f + 56.0f * ref_randf(&rng), ang = 6.2831853f * ref_randf(&rng);
         float cx = (float)w * ref_randf(&rng), cy = (float)h * ref_randf(&rng);
         float ca = cosf(ang) * size * 0.5f, sa = sinf(ang) * size * 0.5f;

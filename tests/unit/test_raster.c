@@ -193,18 +193,45 @@ static void test_shared_edge_no_seam(void) {
     sinew_framebuffer_free(&fb);
 }
 
-/* W3C compositing on premultiplied floats; s and d are premultiplied rgba in 0..1. */
+/* The compositing sinew documents (docs/rendering.md), on premultiplied floats; s and d are
+ * premultiplied rgba in 0..1. The separable modes are the W3C formulas: s(1 - da) + d(1 - sa) +
+ * sa da B(s / sa, d / da), alpha sa + da - sa da. */
+static double ref_mode(int mode, double cs, double cb) { /* B(source, backdrop), straight colours */
+    switch (mode) {
+    case SINEW_BLEND_MULTIPLY: return cs * cb;
+    case SINEW_BLEND_DARKEN: return fmin(cs, cb);
+    case SINEW_BLEND_LIGHTEN: return fmax(cs, cb);
+    case SINEW_BLEND_DIFFERENCE: return fabs(cs - cb);
+    case SINEW_BLEND_HARDLIGHT: return cs <= 0.5 ? 2 * cs * cb : 1 - 2 * (1 - cs) * (1 - cb);
+    case SINEW_BLEND_OVERLAY: return cb <= 0.5 ? 2 * cs * cb : 1 - 2 * (1 - cs) * (1 - cb);
+    default: return cs;
+    }
+}
+
 static void ref_blend(int mode, const double s[4], double d[4]) {
-    double o[4];
+    double o[4], sa = s[3], da = d[3];
     for (int i = 0; i < 4; i++) {
         switch (mode) {
-        case SINEW_BLEND_NORMAL: o[i] = s[i] + d[i] * (1 - s[3]); break;
         case SINEW_BLEND_ADD: o[i] = fmin(1, s[i] + d[i]); break;
         case SINEW_BLEND_SCREEN: o[i] = s[i] + d[i] - s[i] * d[i]; break;
         case SINEW_BLEND_MULTIPLY:
-            o[i] = i == 3 ? s[3] + d[3] - s[3] * d[3] : s[i] * (1 - d[3]) + d[i] * (1 - s[3]) + s[i] * d[i];
+        case SINEW_BLEND_DARKEN:
+        case SINEW_BLEND_LIGHTEN:
+        case SINEW_BLEND_DIFFERENCE:
+        case SINEW_BLEND_OVERLAY:
+        case SINEW_BLEND_HARDLIGHT:
+            if (i == 3) {
+                o[i] = sa + da - sa * da;
+            } else {
+                double cs = sa > 0 ? s[i] / sa : 0, cb = da > 0 ? d[i] / da : 0;
+                o[i] = s[i] * (1 - da) + d[i] * (1 - sa) + sa * da * ref_mode(mode, cs, cb);
+            }
             break;
-        default: o[i] = s[i] + d[i] * (1 - s[3]); break;
+        case SINEW_BLEND_SUBTRACT: o[i] = i == 3 ? da : fmax(0, d[i] - s[i]); break;
+        case SINEW_BLEND_ERASE: o[i] = d[i] * (1 - sa); break;
+        case SINEW_BLEND_ALPHA: o[i] = d[i] * sa; break;
+        case SINEW_BLEND_INVERT: o[i] = i == 3 ? da : (da - d[i]) * sa + d[i] * (1 - sa); break;
+        default: o[i] = s[i] + d[i] * (1 - sa); break; /* normal, layer */
         }
     }
     memcpy(d, o, sizeof o);
@@ -213,15 +240,15 @@ static void ref_blend(int mode, const double s[4], double d[4]) {
 static int warnings;
 static void count_warning(void *user, sinew_log_level level, const sinew_error *w) {
     (void)user;
-    if (level == SINEW_LOG_WARNING && w->code == SINEW_E_UNSUPPORTED && strstr(w->message, "darken")) warnings++;
+    if (level == SINEW_LOG_WARNING && w->code == SINEW_E_UNSUPPORTED) warnings++;
 }
 
 static void test_blend_modes(void) {
-    const int modes[] = {SINEW_BLEND_NORMAL, SINEW_BLEND_ADD, SINEW_BLEND_MULTIPLY, SINEW_BLEND_SCREEN,
-                         SINEW_BLEND_DARKEN};
+    int modes[SINEW_BLEND_COUNT]; /* every mode */
+    for (int m = 0; m < SINEW_BLEND_COUNT; m++) modes[m] = m;
     const sinew_rgba8 bgs[] = {{200, 100, 50, 255}, {40, 160, 220, 128}, {0, 0, 0, 0}};
     const float src[][4] = {{0.8f, 0.3f, 0.1f, 1.0f}, {0.1f, 0.9f, 0.5f, 0.6f}, {1.0f, 1.0f, 1.0f, 0.25f}};
-    for (int m = 0; m < 5; m++)
+    for (int m = 0; m < SINEW_BLEND_COUNT; m++)
         for (int b = 0; b < 3; b++)
             for (int k = 0; k < 3; k++) {
                 sinew_framebuffer fb;
@@ -243,8 +270,8 @@ static void test_blend_modes(void) {
                 sinew_renderer_set_log(r, count_warning, NULL);
                 sinew_drawlist l = as_list(&s);
                 CHECK(sinew_renderer_draw(r, &l, NULL, NULL, &fb, NULL) == SINEW_OK);
-                CHECK(sinew_renderer_draw(r, &l, NULL, NULL, &fb, NULL) == SINEW_OK);  /* warns once */
-                CHECK(warnings == (modes[m] == SINEW_BLEND_DARKEN ? 1 : 0));
+                CHECK(sinew_renderer_draw(r, &l, NULL, NULL, &fb, NULL) == SINEW_OK);
+                CHECK(warnings == 0); /* the rasterizer does every mode */
                 sinew_renderer_destroy(r);
                 /* drawn twice: apply the reference blend a second time */
                 ref_blend(modes[m], sp, d);
