@@ -21,7 +21,9 @@
  * What SDL can and cannot do (docs/engines.md):
  * - colour: the transform's multipliers become the vertex colour; SDL has no colour offset, so
  *   offsets are dropped (said once through the log);
- * - blend modes: normal, add and multiply map to SDL_BLENDMODE_BLEND, _ADD and _MUL; the others
+ * - blend modes: normal/layer, add and multiply map to SDL_BLENDMODE_BLEND, _ADD and _MUL;
+ *   subtract, erase, alpha and screen to composed modes where the renderer takes them (SDL's GL
+ *   and D3D renderers do, its software renderer not); the others, or a refused composed mode,
  *   are drawn as normal (said once per mode through the log);
  * - textures are uploaded with straight alpha (SDL's blend modes expect it) and sampled as the
  *   renderer's scale-mode hint says (nearest by default);

@@ -129,18 +129,53 @@ static bool reserve(sinew_sdl2 *sb, size_t vertices, size_t indices) {
     return true;
 }
 
-static SDL_BlendMode blend_for(sinew_sdl2 *sb, sinew_blend_mode m) {
+/* The SDL blend mode nearest a DragonBones one, for straight-alpha sources: SDL's own for normal,
+ * add and multiply; composed ones (which SDL's GL and D3D renderers take, its software renderer
+ * not) for subtract, erase, alpha (exact) and screen (exact for opaque sources); normal for the
+ * rest. */
+static SDL_BlendMode blend_for(sinew_blend_mode m, bool *exact) {
+    *exact = true;
     switch (m) {
-    case SINEW_BLEND_NORMAL: return SDL_BLENDMODE_BLEND;
+    case SINEW_BLEND_NORMAL:
+    case SINEW_BLEND_LAYER: return SDL_BLENDMODE_BLEND;
     case SINEW_BLEND_ADD: return SDL_BLENDMODE_ADD;
     case SINEW_BLEND_MULTIPLY: return SDL_BLENDMODE_MUL;
-    default:
-        if ((unsigned)m < SINEW_BLEND_COUNT && !sb->warned_blend[m]) {
-            sb->warned_blend[m] = true;
-            warn(sb, "SDL2 has no '%s' blend mode: drawn as normal", sinew_blend_mode_name(m));
-        }
-        return SDL_BLENDMODE_BLEND;
+    case SINEW_BLEND_SCREEN: /* d + s (1 - d) */
+        return SDL_ComposeCustomBlendMode(SDL_BLENDFACTOR_ONE_MINUS_DST_COLOR, SDL_BLENDFACTOR_ONE,
+                                          SDL_BLENDOPERATION_ADD, SDL_BLENDFACTOR_ONE,
+                                          SDL_BLENDFACTOR_ONE_MINUS_SRC_ALPHA, SDL_BLENDOPERATION_ADD);
+    case SINEW_BLEND_SUBTRACT: /* d - s as, alpha kept */
+        return SDL_ComposeCustomBlendMode(SDL_BLENDFACTOR_SRC_ALPHA, SDL_BLENDFACTOR_ONE,
+                                          SDL_BLENDOPERATION_REV_SUBTRACT, SDL_BLENDFACTOR_ZERO, SDL_BLENDFACTOR_ONE,
+                                          SDL_BLENDOPERATION_REV_SUBTRACT); /* SDL's GL renderer wants one operation */
+    case SINEW_BLEND_ERASE: /* d (1 - as) */
+        return SDL_ComposeCustomBlendMode(SDL_BLENDFACTOR_ZERO, SDL_BLENDFACTOR_ONE_MINUS_SRC_ALPHA,
+                                          SDL_BLENDOPERATION_ADD, SDL_BLENDFACTOR_ZERO,
+                                          SDL_BLENDFACTOR_ONE_MINUS_SRC_ALPHA, SDL_BLENDOPERATION_ADD);
+    case SINEW_BLEND_ALPHA: /* d as */
+        return SDL_ComposeCustomBlendMode(SDL_BLENDFACTOR_ZERO, SDL_BLENDFACTOR_SRC_ALPHA, SDL_BLENDOPERATION_ADD,
+                                          SDL_BLENDFACTOR_ZERO, SDL_BLENDFACTOR_SRC_ALPHA, SDL_BLENDOPERATION_ADD);
+    default: *exact = false; return SDL_BLENDMODE_BLEND;
     }
+}
+
+/* Sets the blend mode for the next draw, falling back to normal (said once per mode) when SDL
+ * has none near it or the renderer refuses the composed one. */
+static void set_blend(sinew_sdl2 *sb, SDL_Texture *tex, sinew_blend_mode m) {
+    bool ok;
+    SDL_BlendMode bm = blend_for(m, &ok);
+    if (ok)
+        ok = (tex ? SDL_SetTextureBlendMode(tex, bm) : SDL_SetRenderDrawBlendMode(sb->renderer, bm)) == 0;
+    if (ok)
+        return;
+    if ((unsigned)m < SINEW_BLEND_COUNT && !sb->warned_blend[m]) {
+        sb->warned_blend[m] = true;
+        warn(sb, "SDL2 (this renderer) has no '%s' blend mode: drawn as normal", sinew_blend_mode_name(m));
+    }
+    if (tex)
+        SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
+    else
+        SDL_SetRenderDrawBlendMode(sb->renderer, SDL_BLENDMODE_BLEND);
 }
 
 static Uint8 unit8(float v) {
@@ -184,11 +219,7 @@ sinew_status sinew_sdl2_draw(sinew_sdl2 *sb, const sinew_drawlist *list, const s
                 return sinew__fail(err, SINEW_E_ARG, NULL, "command %u: index %u outside its vertices", c, ix);
             sb->indices[i] = (int)(ix - cmd->first_vertex);
         }
-        SDL_BlendMode bm = blend_for(sb, cmd->blend);
-        if (tex)
-            SDL_SetTextureBlendMode(tex, bm);
-        else
-            SDL_SetRenderDrawBlendMode(sb->renderer, bm);
+        set_blend(sb, tex, cmd->blend);
         if (SDL_RenderGeometry(sb->renderer, tex, sb->vertices, (int)cmd->vertex_count, sb->indices,
                                (int)cmd->index_count) != 0)
             return sinew__fail(err, SINEW_E_RENDER, NULL, "SDL_RenderGeometry: %s", SDL_GetError());

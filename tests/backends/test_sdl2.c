@@ -215,8 +215,9 @@ static void test_warnings_and_errors(void) {
         CHECK(sinew_sdl2_draw(sb, &dl, NULL, NULL) == SINEW_OK);
         CHECK(sinew_sdl2_draw(sb, &dl, NULL, NULL) == SINEW_OK); /* said once, not per draw */
     }
-    /* the offset once, and every mode but normal, add and multiply once */
-    CHECK(w.count == 1 + (SINEW_BLEND_COUNT - 3));
+    /* the offset once, and on the software renderer every mode but normal, layer, add and multiply
+     * once (it takes no composed blend modes) */
+    CHECK(w.count == 1 + (SINEW_BLEND_COUNT - 4));
     /* the quad is drawn: red multiplied in, on a cleared surface */
     const uint8_t *p = (const uint8_t *)surf->pixels + 5 * surf->pitch + 5 * 4;
     CHECK(p[0] > 200 && p[1] == 0);
@@ -233,6 +234,55 @@ static void test_warnings_and_errors(void) {
     SDL_FreeSurface(surf);
 }
 
+/* On SDL's OpenGL renderer, the composed modes on known colours over the grey background
+ * (128, 128, 128, 255): subtract takes the source off (orange: 255, 128, 0), erase clears, alpha
+ * keeps the background by the source's alpha (half), screen lightens (d + s (1 - d)). No
+ * warnings. */
+static void test_composed_blends(void) {
+    static const float pos[] = {0, 0, 16, 0, 16, 16, 0, 16};
+    static const float uv[] = {0, 0, 1, 0, 1, 1, 0, 1};
+    static const uint32_t idx[] = {0, 1, 2, 0, 2, 3};
+    target t;
+    if (!target_open(&t, "opengl", NULL)) {
+        CHECK(false);
+        return;
+    }
+    warn_log w = {0, ""};
+    sinew_sdl2_options o = {&backend_counting, on_warn, &w};
+    sinew_sdl2_destroy(t.sb);
+    t.sb = NULL;
+    CHECK(sinew_sdl2_create(t.ren, NULL, &o, &t.sb, NULL) == SINEW_OK);
+    const struct { sinew_blend_mode mode; float a; uint8_t want[4]; } cases[] = {
+        {SINEW_BLEND_SUBTRACT, 1.0f, {0, 0, 128, 255}},
+        {SINEW_BLEND_ERASE, 1.0f, {0, 0, 0, 0}},
+        {SINEW_BLEND_ALPHA, 0.5f, {64, 64, 64, 128}},
+        {SINEW_BLEND_SCREEN, 1.0f, {255, 192, 128, 255}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0] && t.sb; k++) {
+        sinew_draw_cmd cmd;
+        memset(&cmd, 0, sizeof cmd);
+        cmd.page = SINEW_INVALID_INDEX;
+        cmd.color = (sinew_color_transform){.a_mul = cases[k].a, .r_mul = 1, .g_mul = 0.5f, .b_mul = 0};
+        cmd.blend = cases[k].mode;
+        cmd.vertex_count = 4;
+        cmd.index_count = 6;
+        sinew_drawlist dl = {pos, uv, idx, &cmd, 4, 6, 1};
+        uint8_t out[16 * 16 * 4];
+        CHECK(sdl_draw(&t, &dl, NULL, 16, 16, out));
+        const uint8_t *p = out + (8 * 16 + 8) * 4;
+        for (int i = 0; i < 4; i++) {
+            if (abs((int)p[i] - (int)cases[k].want[i]) > 2)
+                printf("  %s: channel %d is %u, want %u\n", sinew_blend_mode_name(cases[k].mode), i, p[i],
+                       cases[k].want[i]);
+            CHECK(abs((int)p[i] - (int)cases[k].want[i]) <= 2);
+        }
+    }
+    if (w.count)
+        printf("  warned: %s\n", w.last);
+    CHECK(w.count == 0);
+    target_close(&t);
+}
+
 int main(void) {
     /* no display: SDL's offscreen video driver, with EGL on Mesa (llvmpipe) for its GL renderer */
     setenv("SDL_VIDEODRIVER", "offscreen", 0);
@@ -241,6 +291,7 @@ int main(void) {
         return 1;
     }
     RUN(test_warnings_and_errors);
+    RUN(test_composed_blends);
     RUN(test_own);
     RUN(test_shared);
     for (int k = 0; k < 2; k++)
