@@ -30,8 +30,8 @@ sinew_status sinew__open_input(const char *path, FILE **out, uint64_t *size, sin
     return SINEW_OK;
 }
 
-sinew_status sinew__read_whole(const char *path, const sinew_allocator *allocator, uint64_t max_bytes, char **out,
-                               size_t *len, sinew_error *err) {
+sinew_status sinew__read_whole(const char *path, const sinew_allocator *allocator, uint64_t max_bytes,
+                               const char *limit_name, char **out, size_t *len, sinew_error *err) {
     *out = NULL;
     *len = 0;
     FILE *f = NULL;
@@ -41,9 +41,9 @@ sinew_status sinew__read_whole(const char *path, const sinew_allocator *allocato
         return st;
     if (size > max_bytes || size >= SIZE_MAX) {
         fclose(f);
-        return sinew__fail_at(err, SINEW_E_LIMIT, path, 0, 0, NULL,
-                              "input is %llu bytes, more than the limit of %llu (limits.max_input_bytes)",
-                              (unsigned long long)size, (unsigned long long)max_bytes);
+        return sinew__fail_at(err, SINEW_E_LIMIT, path, 0, 0, NULL, "input is %llu bytes, more than the limit of %llu%s%s%s",
+                              (unsigned long long)size, (unsigned long long)max_bytes, limit_name ? " (" : "",
+                              limit_name ? limit_name : "", limit_name ? ")" : "");
     }
     size_t n = (size_t)size;
     char *buf = sinew__alloc(allocator, n + 1);

@@ -14,8 +14,9 @@ sinew_status sinew__open_input(const char *path, FILE **out, uint64_t *size, sin
 
 /* Reads all of `path` (opened as sinew__open_input does) into a NUL-terminated buffer from
  * `allocator` (free it with sinew__free(allocator, *out, *len + 1)). Fails with SINEW_E_LIMIT past
- * `max_bytes`, SINEW_E_NOMEM or SINEW_E_IO, saying so in `err`. */
-sinew_status sinew__read_whole(const char *path, const sinew_allocator *allocator, uint64_t max_bytes, char **out,
-                               size_t *len, sinew_error *err);
+ * `max_bytes` (the message names `limit_name` when not NULL), SINEW_E_NOMEM or SINEW_E_IO, saying
+ * so in `err`. */
+sinew_status sinew__read_whole(const char *path, const sinew_allocator *allocator, uint64_t max_bytes,
+                               const char *limit_name, char **out, size_t *len, sinew_error *err);
 
 #endif

@@ -28,7 +28,7 @@ static void load_text(checker *k) {
     if (!k->file || strcmp(k->data->source_format, "dragonbones") != 0)
         return;
     sinew_error ignored = {0};
-    if (sinew__read_whole(k->file, NULL, (uint64_t)1 << 31, &k->text, &k->len, &ignored) != SINEW_OK)
+    if (sinew__read_whole(k->file, NULL, (uint64_t)1 << 31, NULL, &k->text, &k->len, &ignored) != SINEW_OK)
         k->text = NULL;
 }
 

@@ -128,7 +128,8 @@ void sinew__jwarn(sinew_jctx *c, const char *key, sinew_status code, const char 
 }
 
 sinew_status sinew__read_file(sinew_jctx *c, const char *path, char **out, size_t *out_len) {
-    return sinew__read_whole(path, c->allocator, c->limits.max_input_bytes, out, out_len, &c->err);
+    return sinew__read_whole(path, c->allocator, c->limits.max_input_bytes, "limits.max_input_bytes", out, out_len,
+                             &c->err);
 }
 
 /* A parse error at `pos` (c->text offsets): "unexpected end of input" when only whitespace

@@ -324,35 +324,10 @@ sinew_status sinew_input_read(const void *data, size_t size, const char *name,
 
 sinew_status sinew__input_read_file(const char *path, const sinew_allocator *allocator, uint8_t **data,
                                     size_t *size, sinew_error *err) {
-    *data = NULL;
-    *size = 0;
-    FILE *f = NULL;
-    uint64_t fsize = 0;
-    sinew_status st = sinew__open_input(path, &f, &fsize, err);
-    if (st != SINEW_OK)
-        return st;
-    if (fsize > SINEW_INPUT_MAX_FILE_BYTES) {
-        fclose(f);
-        return sinew__fail_at(err, SINEW_E_LIMIT, path, 0, 0, NULL,
-                              "the file is %llu bytes, more than the limit of %llu",
-                              (unsigned long long)fsize, (unsigned long long)SINEW_INPUT_MAX_FILE_BYTES);
-    }
-    long len = (long)fsize;
-    uint8_t *buf = sinew__alloc(allocator, (size_t)len);
-    if (!buf) {
-        fclose(f);
-        return sinew__fail_at(err, SINEW_E_NOMEM, path, 0, 0, NULL, "out of memory reading %ld bytes", len);
-    }
-    size_t got = fread(buf, 1, (size_t)len, f);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad || got != (size_t)len) {
-        sinew__free(allocator, buf, (size_t)len);
-        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "read error");
-    }
-    *data = buf;
-    *size = (size_t)len;
-    return SINEW_OK;
+    char *text = NULL;
+    sinew_status st = sinew__read_whole(path, allocator, SINEW_INPUT_MAX_FILE_BYTES, NULL, &text, size, err);
+    *data = (uint8_t *)text;
+    return st;
 }
 
 sinew_status sinew_input_load_file(const char *path, const sinew_allocator *allocator,
@@ -366,7 +341,7 @@ sinew_status sinew_input_load_file(const char *path, const sinew_allocator *allo
     if (st)
         return st;
     st = sinew_input_read(data, size, path, allocator, out, err);
-    sinew__free(allocator, data, size);
+    sinew__free(allocator, data, size + 1);
     return st;
 }
 

@@ -24,7 +24,8 @@ sinew_status sinew__input_take_keys(sinew_input_animation *anim, uint32_t index,
 /* True if curve `index` exists in a file of this version/flags. */
 bool sinew__input_curve_in_file(int32_t minor, bool cam, bool hands, bool eye, uint32_t index);
 
-/* Reads a whole file into a buffer from the allocator (errors name the path). */
+/* Reads a whole file into a buffer from the allocator (errors name the path); free it with
+ * sinew__free(allocator, *data, *size + 1). */
 sinew_status sinew__input_read_file(const char *path, const sinew_allocator *allocator, uint8_t **data,
                                     size_t *size, sinew_error *err);
 

@@ -524,6 +524,6 @@ sinew_status sinew_input_load_json_file(const char *path, const sinew_allocator 
     if (st)
         return st;
     st = sinew_input_read_json((const char *)data, size, path, allocator, out, err);
-    sinew__free(allocator, data, size);
+    sinew__free(allocator, data, size + 1);
     return st;
 }
