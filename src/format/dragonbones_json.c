@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "format/json_read.h"
 
@@ -457,20 +458,24 @@ static sinew_status parse_one_action(db *d, const cJSON *v, sinew_action_type de
         a.type = SINEW_ACTION_FADE_IN;
         TRY(action_name(d, f[12], "fadeIn", &a.name));
     } else if (f[2] || f[3]) {
+        /* as the official parser: a string names the kind in any case (anything else plays); a
+         * number is kept, and the runtime plays 0, sends 10 as a frame event and any other as a
+         * sound event */
         if (cJSON_IsString(f[2])) {
             const char *t = f[2]->valuestring;
-            if (strcmp(t, "play") == 0)
-                a.type = SINEW_ACTION_PLAY;
-            else if (strcmp(t, "frame") == 0)
+            if (strcasecmp(t, "frame") == 0)
                 a.type = SINEW_ACTION_FRAME_EVENT;
-            else if (strcmp(t, "sound") == 0)
+            else if (strcasecmp(t, "sound") == 0)
                 a.type = SINEW_ACTION_SOUND;
             else
-                sinew__jwarn(d->c, "type", SINEW_E_UNSUPPORTED, "unknown action type '%s' (using the default)", t);
+                a.type = SINEW_ACTION_PLAY;
+            if (strcasecmp(t, "play") != 0 && strcasecmp(t, "frame") != 0 && strcasecmp(t, "sound") != 0)
+                sinew__jwarn(d->c, "type", SINEW_E_UNSUPPORTED,
+                             "unknown action type '%s' (a play action, as the official runtime reads it)", t);
         } else if (f[2]) {
             int64_t t;
-            TRY(sinew__jint(d->c, f[2], "type", 0, 0, 100, &t));
-            a.type = t == 10 ? SINEW_ACTION_FRAME_EVENT : t == 11 ? SINEW_ACTION_SOUND : SINEW_ACTION_PLAY;
+            TRY(sinew__jint(d->c, f[2], "type", 0, INT32_MIN, INT32_MAX, &t));
+            a.type = t == 0 ? SINEW_ACTION_PLAY : t == 10 ? SINEW_ACTION_FRAME_EVENT : SINEW_ACTION_SOUND;
         }
         TRY(action_name(d, f[3], "name", &a.name));
     } else {
