@@ -24,7 +24,8 @@ static const cli_help help = {
     "  --json            machine-readable output:\n"
     "                    {\"format\",\"version\",\"name\",\"frameRate\",\"armatures\":[{\"name\",\"type\",\n"
     "                    \"frameRate\",\"bones\",\"slots\",\"skins\":[names],\"defaultActions\":\n"
-    "                    [{\"type\",\"name\"}],\"ik\",\"meshes\",\n"
+    "                    [{\"type\",\"name\"}],\"userData\":(as in the file, or null),\n"
+    "                    \"canvas\":{\"x\",\"y\",\"width\",\"height\"[,\"color\"]} or null,\"ik\",\"meshes\",\n"
     "                    \"animations\":[{\"name\",\"frames\",\"duration\",\"playTimes\"}]}]}\n"
     "                    (frames in frames, duration in seconds)\n"
     "  --time            also load the file 21 times and print the load time (parse + build)\n"
@@ -109,8 +110,25 @@ static void print_json(const sinew_data *data) {
             json_string(act.name);
             putchar('}');
         }
+        /* the armature's userData as it is in the file, and the editor's canvas */
+        printf("],\"userData\":%s,\"canvas\":", ai.user_data ? ai.user_data : "null");
+        if (ai.has_canvas) {
+            printf("{\"x\":");
+            json_number(ai.canvas_x);
+            printf(",\"y\":");
+            json_number(ai.canvas_y);
+            printf(",\"width\":");
+            json_number(ai.canvas_width);
+            printf(",\"height\":");
+            json_number(ai.canvas_height);
+            if (ai.canvas_background)
+                printf(",\"color\":%u", ai.canvas_color);
+            putchar('}');
+        } else {
+            printf("null");
+        }
         /* "ik" counts the constraints the file declares, dropped ones included (see docs/cli.md) */
-        printf("],\"ik\":%u,\"meshes\":%u,\"animations\":[", ai.ik_count + ai.ignored_ik_count, ai.mesh_count);
+        printf(",\"ik\":%u,\"meshes\":%u,\"animations\":[", ai.ik_count + ai.ignored_ik_count, ai.mesh_count);
         for (uint32_t n = 0; n < ai.animation_count; n++) {
             sinew_animation_info ni;
             sinew_data_animation_info(data, a, n, &ni);
@@ -184,6 +202,15 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
             }
             printf("\n");
         }
+        if (ai.has_canvas) {
+            printf("  canvas: %g x %g at (%g, %g)", (double)ai.canvas_width, (double)ai.canvas_height,
+                   (double)ai.canvas_x, (double)ai.canvas_y);
+            if (ai.canvas_background)
+                printf(", background #%06x", ai.canvas_color);
+            printf("\n");
+        }
+        if (ai.user_data)
+            printf("  userData: %s\n", ai.user_data);
         for (uint32_t n = 0; n < ai.animation_count; n++) {
             sinew_animation_info ni;
             sinew_data_animation_info(data, a, n, &ni);

@@ -124,6 +124,11 @@ typedef struct sinew_armature_info {
                                          or target key, as the official parser drops them); they
                                          are not among the ik_count constraints */
     uint32_t default_animation;     /**< SINEW_INVALID_INDEX if there is no animation */
+    const char *user_data;          /**< the armature's `userData` as JSON text, or NULL */
+    bool has_canvas;                /**< 5.x `canvas`: the editor's stage, kept for tools (not drawn) */
+    bool canvas_background;         /**< the canvas gives a background colour */
+    uint32_t canvas_color;          /**< 0xRRGGBB */
+    float canvas_x, canvas_y, canvas_width, canvas_height;
 } sinew_armature_info;
 
 typedef struct sinew_bone_info {

@@ -2327,6 +2327,8 @@ static const char *const armature_keys[] = {"name", "type",  "frameRate", "userD
 static const sinew_jkeys armature_table = SINEW_JKEYS(armature_keys, "armature");
 static const char *const aabb_keys[] = {"x", "y", "width", "height"};
 static const sinew_jkeys aabb_table = SINEW_JKEYS(aabb_keys, "aabb");
+static const char *const canvas_keys[] = {"x", "y", "width", "height", "color"};
+static const sinew_jkeys canvas_table = SINEW_JKEYS(canvas_keys, "canvas");
 
 static sinew_status build_armature(db *d, const cJSON *v, sinew_model_armature *A, bool is_global) {
     const cJSON *f[13];
@@ -2377,6 +2379,21 @@ static sinew_status build_armature(db *d, const cJSON *v, sinew_model_armature *
         TRY(sinew__jfloat(d->c, g[2], "width", 0, &A->aabb.c));
         TRY(sinew__jfloat(d->c, g[3], "height", 0, &A->aabb.d));
         A->has_aabb = true;
+        sinew__jpop(d->c);
+    }
+    if (f[11] && !cJSON_IsNull(f[11])) { /* the editor's stage: kept and shown, not drawn */
+        const cJSON *g[5];
+        sinew__jpush_key(d->c, "canvas");
+        TRY(sinew__jfields(d->c, f[11], &canvas_table, g));
+        TRY(sinew__jfloat(d->c, g[0], "x", 0, &A->canvas_x));
+        TRY(sinew__jfloat(d->c, g[1], "y", 0, &A->canvas_y));
+        TRY(sinew__jfloat(d->c, g[2], "width", 0, &A->canvas_width));
+        TRY(sinew__jfloat(d->c, g[3], "height", 0, &A->canvas_height));
+        int64_t color;
+        TRY(sinew__jint(d->c, g[4], "color", 0, 0, 0xffffff, &color));
+        A->canvas_color = (uint32_t)color;
+        A->canvas_background = g[4] != NULL;
+        A->has_canvas = true;
         sinew__jpop(d->c);
     }
     TRY(build_bones(d, f[5]));

@@ -1132,6 +1132,15 @@ static void armature_json(wctx *w, cJSON *out, const sinew_model_armature *arm) 
         num(w, bb, "width", fnum(arm->aabb.c));
         num(w, bb, "height", fnum(arm->aabb.d));
     }
+    if (arm->has_canvas) {
+        cJSON *cv = obj(w, a, "canvas");
+        num(w, cv, "x", fnum(arm->canvas_x));
+        num(w, cv, "y", fnum(arm->canvas_y));
+        num(w, cv, "width", fnum(arm->canvas_width));
+        num(w, cv, "height", fnum(arm->canvas_height));
+        if (arm->canvas_background)
+            num(w, cv, "color", (double)arm->canvas_color);
+    }
     if (arm->default_action_count)
         actions_json(w, a, "defaultActions", arm->first_default_action, arm->default_action_count);
     cJSON *bones = arr(w, a, "bone");

@@ -115,6 +115,14 @@ sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature,
     out->name = A->name;
     out->type = A->type;
     out->frame_rate = A->frame_rate;
+    out->user_data = A->user_data;
+    out->has_canvas = A->has_canvas;
+    out->canvas_background = A->canvas_background;
+    out->canvas_color = A->canvas_color;
+    out->canvas_x = A->canvas_x;
+    out->canvas_y = A->canvas_y;
+    out->canvas_width = A->canvas_width;
+    out->canvas_height = A->canvas_height;
     out->bone_count = A->bone_count;
     out->slot_count = A->slot_count;
     out->skin_count = A->skin_count;

@@ -321,6 +321,9 @@ typedef struct sinew_model_armature {
     const char *user_data;
     sinew_affine aabb;         /* unused; aabb x,y,width,height kept in a,b,c,d for re-export */
     bool has_aabb;
+    bool has_canvas, canvas_background; /* 5.x `canvas`; a background when it gives a colour */
+    uint32_t canvas_color;              /* 0xRRGGBB */
+    float canvas_x, canvas_y, canvas_width, canvas_height;
     uint32_t bone_count, slot_count, skin_count, display_count, skin_slot_count, mesh_count,
         ik_count, animation_count, timeline_count, action_count;
     uint32_t ignored_ik_count;  /* IK entries of the file dropped at load (no bone or target key) */

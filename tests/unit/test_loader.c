@@ -184,10 +184,39 @@ static void test_robot(void) {
     sinew_data_destroy(d);
 }
 
+/* 5.x armature `userData` and `canvas`: kept and reported as the file gives them; a canvas colour
+ * that is no 0xRRGGBB is an error at its JSON path. */
+static void test_canvas_and_user_data(void) {
+    static const char ok[] =
+        "{\"name\":\"cv\",\"version\":\"5.5\",\"frameRate\":24,\"armature\":[{\"name\":\"a\","
+        "\"userData\":{\"ints\":[1,2]},\"canvas\":{\"x\":-100,\"y\":-50,\"width\":200,\"height\":100,"
+        "\"color\":16711935},\"bone\":[{\"name\":\"root\"}]},"
+        "{\"name\":\"b\",\"canvas\":{\"width\":64,\"height\":32},\"bone\":[{\"name\":\"root\"}]}]}";
+    sinew_data *d = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_data_load_buffer(ok, sizeof ok - 1, "cv.json", NULL, &d, &err) == SINEW_OK);
+    sinew_armature_info ai;
+    if (d && sinew_data_armature_info(d, 0, &ai) == SINEW_OK) {
+        CHECK(ai.user_data && strcmp(ai.user_data, "{\"ints\":[1,2]}") == 0);
+        CHECK(ai.has_canvas && ai.canvas_background && ai.canvas_color == 0xff00ff);
+        CHECK(ai.canvas_x == -100 && ai.canvas_y == -50 && ai.canvas_width == 200 && ai.canvas_height == 100);
+    }
+    if (d && sinew_data_armature_info(d, 1, &ai) == SINEW_OK) /* no colour: no background */
+        CHECK(ai.user_data == NULL && ai.has_canvas && !ai.canvas_background && ai.canvas_width == 64);
+    sinew_data_destroy(d);
+    static const char bad[] = "{\"name\":\"cv\",\"version\":\"5.5\",\"armature\":[{\"name\":\"a\","
+                              "\"canvas\":{\"color\":-1},\"bone\":[{\"name\":\"root\"}]}]}";
+    memset(&err, 0, sizeof err);
+    d = NULL;
+    CHECK(sinew_data_load_buffer(bad, sizeof bad - 1, "bad.json", NULL, &d, &err) == SINEW_E_RANGE && !d);
+    CHECK(strstr(err.path, "canvas") != NULL && err.line == 1);
+}
+
 int main(void) {
     RUN(test_own_files_load);
     RUN(test_own_weight_layouts);
     RUN(test_shared_files_load);
     RUN(test_robot);
+    RUN(test_canvas_and_user_data);
     return test_summary();
 }
