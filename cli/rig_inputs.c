@@ -29,13 +29,21 @@ int cli_rig_load(cli_rig *r, const char *file, const char *atlas) {
         }
         memcpy(r->atlas_path, atlas, n + 1);
     } else if (sinew_atlas_find_for(file, r->atlas_path, sizeof r->atlas_path) != SINEW_OK) {
-        fprintf(stderr, "%s: error: no texture atlas found next to it (looked for X_tex.json, texture.json, "
-                        "*_texture_*.json); give one with --atlas\n", file);
-        return SINEW_EXIT_INPUT;
+        /* no atlas JSON: displays that name whole images next to the rig (Live2D-style demos) */
+        const char *slash = strrchr(file, '/');
+        int n = slash ? snprintf(r->atlas_path, sizeof r->atlas_path, "%.*s", (int)(slash - file), file)
+                      : snprintf(r->atlas_path, sizeof r->atlas_path, ".");
+        memset(&err, 0, sizeof err);
+        if (n <= 0 || (size_t)n >= sizeof r->atlas_path ||
+            sinew_atlas_from_images(r->data, r->atlas_path, NULL, &r->atlas, &err) != SINEW_OK) {
+            fprintf(stderr, "%s: error: no texture atlas found next to it (looked for X_tex.json, texture.json, "
+                            "*_texture_*.json, and images named by its displays); give one with --atlas\n", file);
+            return SINEW_EXIT_INPUT;
+        }
     }
     lo.log_user = r->atlas_path;
     memset(&err, 0, sizeof err);
-    if (sinew_atlas_load_file(r->atlas_path, &lo, &r->atlas, &err) != SINEW_OK)
+    if (!r->atlas && sinew_atlas_load_file(r->atlas_path, &lo, &r->atlas, &err) != SINEW_OK)
         return cli_input_error(r->atlas_path, &err);
     sinew_atlas_info ai;
     sinew_atlas_get_info(r->atlas, &ai);

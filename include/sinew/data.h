@@ -94,6 +94,16 @@ sinew_status sinew_atlas_load_buffer(const void *buf, size_t len, const char *na
 void sinew_atlas_destroy(sinew_atlas *atlas);
 
 /**
+ * An atlas for a rig without an atlas JSON whose displays name whole images (the Live2D-converted
+ * DragonBones demos: `shizuku.1024/texture_00`): each image or mesh display's texture name, with
+ * ".png" added, is looked up under `dir`; every image found becomes a page of its own with one
+ * region over all of it (UVs over the whole image). Displays whose image is not there are not
+ * drawn. Fails with SINEW_E_NOT_FOUND when no image is found. Free with sinew_atlas_destroy.
+ */
+sinew_status sinew_atlas_from_images(const sinew_data *data, const char *dir, const sinew_allocator *allocator,
+                                     sinew_atlas **out, sinew_error *err);
+
+/**
  * Finds the atlas JSON that belongs to a skeleton file, in the skeleton's folder:
  * `X_ske.json` -> `X_tex.json`; otherwise `texture.json`; otherwise the first (by name)
  * `*_texture_*.json`. Writes the path (NUL-terminated) to `out_path`.

@@ -417,6 +417,50 @@ def check_sheet(name, sheet, frames, raw):
                                   f"({len(rects)} rectangles, {distinct} distinct frames)")
 
 
+def write_png(path, w, h, pixel):
+    """A w x h RGBA PNG whose pixel (x, y) is pixel(x, y) (stdlib only)."""
+    import zlib
+    raw = b"".join(b"\0" + b"".join(bytes(pixel(x, y)) for x in range(w)) for y in range(h))
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xffffffff)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def check_images_without_atlas():
+    """A rig without an atlas JSON whose displays name whole images (parts/two.png: 16 x 8, red on
+    the left half, green on the right; parts/blue.png: 8 x 8): render finds them next to the rig
+    and draws each image whole, where its display is."""
+    tmp = os.path.join(WORK, "images")
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(os.path.join(tmp, "parts"))
+    write_png(os.path.join(tmp, "parts", "two.png"), 16, 8, lambda x, y: (255, 0, 0, 255) if x < 8 else (0, 255, 0, 255))
+    write_png(os.path.join(tmp, "parts", "blue.png"), 8, 8, lambda x, y: (0, 0, 255, 255))
+    rig = {"name": "img", "version": "5.5", "frameRate": 24, "armature": [{
+        "name": "a", "type": "Armature", "frameRate": 24,
+        "bone": [{"name": "root"}, {"name": "b", "parent": "root", "transform": {"x": 40}}],
+        "slot": [{"name": "s1", "parent": "root"}, {"name": "s2", "parent": "b"}],
+        "skin": [{"name": "", "slot": [{"name": "s1", "display": [{"name": "parts/two"}]},
+                                       {"name": "s2", "display": [{"name": "parts/blue"}]}]}],
+        "animation": [{"name": "still", "duration": 1}]}]}
+    ske = os.path.join(tmp, "img_ske.json")
+    with open(ske, "w") as f:
+        json.dump(rig, f)
+    out = os.path.join(tmp, "img.png")
+    r = run(["render", ske, "--frame", "0", "--padding", "0", "--background", "#000", "--out", out])
+    if not check(r.returncode == 0, f"images without an atlas: render ({r.stderr.strip()[:300]})"):
+        return
+    w, h, px = read_png(out)
+    # the two images centred on their bones: x from -8 to 44, y from -4 to 4: 52 x 8
+    check((w, h) == (52, 8), f"images without an atlas: the frame is 52 x 8 ({w} x {h})")
+    def at(x, y):
+        return tuple(px[4 * (y * w + x): 4 * (y * w + x) + 3])
+    check(at(2, 4) == (255, 0, 0) and at(13, 4) == (0, 255, 0) and at(48, 4) == (0, 0, 255),
+          f"images without an atlas: each image whole where its display is ({at(2, 4)}, {at(13, 4)}, {at(48, 4)})")
+
+
 def check_errors():
     tmp = os.path.join(WORK, "errors")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -790,6 +834,7 @@ def main():
     else:
         skip(len(SHARED_CHARS), "shared characters rendered in every output kind")
     check_errors()
+    check_images_without_atlas()
     check_reference()
     return summary()
 

@@ -212,11 +212,39 @@ static void test_canvas_and_user_data(void) {
     CHECK(strstr(err.path, "canvas") != NULL && err.line == 1);
 }
 
+/* A rig whose displays name whole images: the one found (Pip 5.0's page, 256 x 128) is a page with
+ * one region over all of it; the missing one is left out; a folder without any is NOT_FOUND. */
+static void test_atlas_from_images(void) {
+    static const char rig[] =
+        "{\"name\":\"im\",\"version\":\"5.5\",\"armature\":[{\"name\":\"a\",\"bone\":[{\"name\":\"root\"}],"
+        "\"slot\":[{\"name\":\"s\",\"parent\":\"root\"},{\"name\":\"t\",\"parent\":\"root\"}],"
+        "\"skin\":[{\"slot\":[{\"name\":\"s\",\"display\":[{\"name\":\"pip_tex\"}]},"
+        "{\"name\":\"t\",\"display\":[{\"name\":\"missing\"},{\"name\":\"x\",\"path\":\"pip_tex\"}]}]}]}]}";
+    sinew_data *d = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_data_load_buffer(rig, sizeof rig - 1, "im.json", NULL, &d, &err) == SINEW_OK);
+    sinew_atlas *atlas = NULL;
+    CHECK(d && sinew_atlas_from_images(d, "fixtures/own/Pip_5.0", NULL, &atlas, &err) == SINEW_OK);
+    sinew_atlas_info ai;
+    sinew_atlas_get_info(atlas, &ai);
+    CHECK(ai.page_count == 1 && ai.region_count == 1);
+    sinew_atlas_region_info ri;
+    CHECK(sinew_atlas_region_info_get(atlas, sinew_atlas_find_region(atlas, "pip_tex"), &ri) == SINEW_OK);
+    CHECK(ri.x == 0 && ri.y == 0 && ri.width == 256 && ri.height == 128 && !ri.rotated);
+    CHECK(sinew_atlas_find_region(atlas, "missing") == SINEW_INVALID_INDEX);
+    sinew_atlas_destroy(atlas);
+    atlas = NULL;
+    memset(&err, 0, sizeof err);
+    CHECK(d && sinew_atlas_from_images(d, "fixtures/own", NULL, &atlas, &err) == SINEW_E_NOT_FOUND && !atlas);
+    sinew_data_destroy(d);
+}
+
 int main(void) {
     RUN(test_own_files_load);
     RUN(test_own_weight_layouts);
     RUN(test_shared_files_load);
     RUN(test_robot);
     RUN(test_canvas_and_user_data);
+    RUN(test_atlas_from_images);
     return test_summary();
 }
