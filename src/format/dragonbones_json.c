@@ -70,6 +70,14 @@ typedef struct db {
     /* the animation being built */
     sinew_model_animation *anim;
     uint32_t keys_used, curves_used;
+    /* what the official parser writes first into its int array (offset 0, which a shared mesh
+     * reads, see SHARE below): nothing yet, the first armature's first mesh, or something else */
+    enum { FIRST_NONE, FIRST_MESH, FIRST_OTHER } first_int;
+    const cJSON *first_node;       /* the display that will be it, in file order (skins may be
+                                      built in another order: the default one first) */
+    const sinew_model_mesh *first_mesh;
+    sinew_model_mesh **share_wait; /* shared meshes built before that display, filled after */
+    uint32_t share_wait_count;
 } db;
 
 static uint32_t hash_str(const char *s) {
@@ -1078,6 +1086,42 @@ static const sinew_jkeys skin_slot_table = SINEW_JKEYS(skin_slot_keys, "skin slo
 static const char *const pivot_keys[] = {"x", "y"};
 static const sinew_jkeys pivot_table = SINEW_JKEYS(pivot_keys, "pivot");
 
+/* A shared mesh's geometry: the mesh the official parser wrote first (see SHARE), unweighted. */
+static void share_geometry(db *d, sinew_model_mesh *M) {
+    M->vertex_count = d->first_mesh->vertex_count;
+    M->vertices = d->first_mesh->vertices;
+    M->uvs = d->first_mesh->uvs;
+    M->triangle_count = d->first_mesh->triangle_count;
+    M->triangles = d->first_mesh->triangles;
+}
+
+/* The display the official parser's first int array write comes from, among this armature's
+ * skins in file order: the first mesh that is not shared, or a path (NULL and FIRST_OTHER), or
+ * none (NULL). */
+static void find_first_int(db *d, const cJSON *first) {
+    for (const cJSON *s = first; s; s = s->next) {
+        const cJSON *slots = cJSON_IsObject(s) ? cJSON_GetObjectItemCaseSensitive(s, "slot") : NULL;
+        for (const cJSON *ss = cJSON_IsArray(slots) ? slots->child : NULL; ss; ss = ss->next) {
+            const cJSON *ds = cJSON_IsObject(ss) ? cJSON_GetObjectItemCaseSensitive(ss, "display") : NULL;
+            for (const cJSON *dd = cJSON_IsArray(ds) ? ds->child : NULL; dd; dd = dd->next) {
+                const cJSON *t = cJSON_IsObject(dd) ? cJSON_GetObjectItemCaseSensitive(dd, "type") : NULL;
+                bool mesh = (cJSON_IsString(t) && strcmp(t->valuestring, "mesh") == 0) ||
+                            (cJSON_IsNumber(t) && t->valuedouble == 2.0);
+                bool path = (cJSON_IsString(t) && strcmp(t->valuestring, "path") == 0) ||
+                            (cJSON_IsNumber(t) && t->valuedouble == 4.0);
+                if (mesh && !cJSON_GetObjectItemCaseSensitive(dd, "share")) {
+                    d->first_node = dd;
+                    return;
+                }
+                if (path) {
+                    d->first_int = FIRST_OTHER;
+                    return;
+                }
+            }
+        }
+    }
+}
+
 static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D, uint32_t slot) {
     sinew_model_armature *A = d->arm;
     D->armature = SINEW_INVALID_INDEX;
@@ -1144,10 +1188,32 @@ static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D,
         break;
     }
     case SINEW_DISPLAY_MESH:
-        if (f[D_SHARE])
-            return sinew__jfail_key(d->c, "share", SINEW_E_UNSUPPORTED, "shared meshes ('share') are not supported");
         D->mesh = A->mesh_count++;
+        if (f[D_SHARE]) {
+            /* SHARE. The official parser (5.6/5.7) links a shared mesh by looking its source up
+             * in slot "" of the skin, which never exists, so the link never happens and the mesh
+             * keeps its geometry offset 0: the first thing the parser wrote into its int array,
+             * which is the first armature's first mesh when that armature has one. The shared
+             * mesh shows that geometry, unweighted, in its own slot (checked against the official
+             * runtime: tests/fixtures/oracle/share_ske.json). `inheritDeform` is read and unused,
+             * as officially. */
+            sinew_model_mesh *M = &A->meshes[D->mesh];
+            memset(M, 0, sizeof *M);
+            if (d->first_int == FIRST_MESH)
+                share_geometry(d, M);
+            else if (d->first_int == FIRST_NONE && d->first_node)
+                d->share_wait[d->share_wait_count++] = M; /* that mesh is built later */
+            else
+                return sinew__jfail_key(d->c, "share", SINEW_E_UNSUPPORTED,
+                                        "a shared mesh here would show data the official runtime reads from its "
+                                        "first int array entry, which is not a mesh (not supported)");
+            break;
+        }
         TRY(build_mesh(d, f, &A->meshes[D->mesh]));
+        if (d->first_int == FIRST_NONE && v == d->first_node) {
+            d->first_int = FIRST_MESH;
+            d->first_mesh = &A->meshes[D->mesh];
+        }
         break;
     case SINEW_DISPLAY_BOUNDING_BOX: {
         const cJSON *first;
@@ -1203,6 +1269,12 @@ static sinew_status build_skins(db *d, const cJSON *arr) {
     ALLOC(A->meshes, nm);
     A->mesh_count = 0;
     TRY(nm_init(d, &d->skins, n));
+    if (d->first_int == FIRST_NONE)
+        find_first_int(d, first);
+    d->share_wait = scratch_array(d, nm, sizeof *d->share_wait);
+    d->share_wait_count = 0;
+    if (!d->share_wait)
+        return SINEW_E_NOMEM;
     d->slot_display_max = scratch_array(d, A->slot_count, sizeof *d->slot_display_max);
     d->pose_of_bone = scratch_array(d, A->bone_count, sizeof *d->pose_of_bone);
     uint8_t *seen = scratch_array(d, A->slot_count, 1);
@@ -1282,6 +1354,9 @@ static sinew_status build_skins(db *d, const cJSON *arr) {
     sinew__jpop(d->c);
     A->skin_slot_count = ss_used;
     A->display_count = d_used;
+    for (uint32_t k = 0; k < d->share_wait_count; ++k) /* first_node was built: a mesh */
+        share_geometry(d, d->share_wait[k]);
+    d->share_wait_count = 0;
     return SINEW_OK;
 }
 
@@ -2511,6 +2586,8 @@ static sinew_status build_file(db *d, const cJSON *root) {
     for (const cJSON *a = first; a; a = a->next, i++) {
         sinew__jpush_index(d->c, i);
         TRY(build_armature(d, a, &D->armatures[i], D->is_global));
+        if (d->first_int == FIRST_NONE) /* the first armature's colour frames, if any, came first */
+            d->first_int = FIRST_OTHER;
         sinew__jpop(d->c);
     }
     sinew__jpop(d->c);

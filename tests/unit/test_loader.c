@@ -239,6 +239,20 @@ static void test_atlas_from_images(void) {
     sinew_data_destroy(d);
 }
 
+/* A shared mesh whose official geometry would not be a mesh (the first armature has none before
+ * it, only a path): refused at its JSON path. (Supported cases: the oracle_share fixture.) */
+static void test_share_refused(void) {
+    static const char rig[] =
+        "{\"name\":\"sh\",\"version\":\"5.5\",\"armature\":[{\"name\":\"a\",\"bone\":[{\"name\":\"root\"}],"
+        "\"slot\":[{\"name\":\"p\",\"parent\":\"root\"},{\"name\":\"s\",\"parent\":\"root\"}],"
+        "\"skin\":[{\"slot\":[{\"name\":\"p\",\"display\":[{\"name\":\"path\",\"type\":\"path\"}]},"
+        "{\"name\":\"s\",\"display\":[{\"name\":\"m\",\"type\":\"mesh\",\"share\":\"x\"}]}]}]}]}";
+    sinew_data *d = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_data_load_buffer(rig, sizeof rig - 1, "sh.json", NULL, &d, &err) == SINEW_E_UNSUPPORTED && !d);
+    CHECK(strstr(err.path, "share") != NULL && err.line == 1 && err.column > 1);
+}
+
 int main(void) {
     RUN(test_own_files_load);
     RUN(test_own_weight_layouts);
@@ -246,5 +260,6 @@ int main(void) {
     RUN(test_robot);
     RUN(test_canvas_and_user_data);
     RUN(test_atlas_from_images);
+    RUN(test_share_refused);
     return test_summary();
 }
