@@ -624,7 +624,7 @@ static int window(viewer *v) {
 #endif
     stamp_files(v, v->stamp);
     Uint64 start_ticks = SDL_GetTicks64(), last = SDL_GetPerformanceCounter(), last_check = 0;
-    bool dragging = false;
+    bool dragging = false, shown = false;
     for (;;) {
         SDL_Event ev;
         bool quit = false;
@@ -724,6 +724,10 @@ static int window(viewer *v) {
             break;
         }
         SDL_GL_SwapWindow(win);
+        if (!shown) { /* the first frame is up: edits from now on are reloaded */
+            shown = true;
+            fprintf(stderr, "sinew view: showing %s; saving it (or its atlas or pages) reloads it\n", v->file);
+        }
     }
 done:
 #ifdef SINEW_HAVE_TTF

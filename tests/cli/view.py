@@ -13,6 +13,7 @@ Skipped when this sinew was built without the viewer (no SDL2 or GL headers).
 import json
 import math
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -94,19 +95,29 @@ else:
 
 
 def window(edit, capture, *extra):
-    """Runs the viewer paused for 4 s; after 1.5 s writes EDIT (text) over the skeleton."""
+    """Runs the viewer paused for 4 s; once it shows its first frame (it says so on stderr), waits
+    0.5 s and writes EDIT (text) over the skeleton. Waiting for the viewer rather than for a fixed
+    time keeps the test right on a slow machine (an edit before the first load is no reload)."""
     with open(ske, "w") as f:
         f.write(original)
     p = subprocess.Popen(runner + [SINEW, "view", ske, "--animation", "walk", "--paused", "--quit-after", "4",
-                                   "--capture", capture, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   "--capture", capture, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          text=True, env=env)
+    early = ""
     if edit is not None:
-        time.sleep(1.5)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            ready, _, _ = select.select([p.stderr], [], [], 1.0)
+            line = p.stderr.readline() if ready else ""
+            early += line
+            if "showing" in line or (ready and line == ""):  # shown, or it ended
+                break
+        time.sleep(0.5)
         with open(ske + ".tmp", "w") as f:
             f.write(edit)
         os.replace(ske + ".tmp", ske)
-    out, err = p.communicate(timeout=120)
-    return p.returncode, err
+    _, err = p.communicate(timeout=120)
+    return p.returncode, early + err
 
 
 moved = json.loads(original)
