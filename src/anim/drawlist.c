@@ -106,8 +106,7 @@ static void region_uv(const sinew_model_region *r, float pw, float ph, float u, 
     }
 }
 
-/* out = p ∘ c (c applied first); p NULL means identity. */
-static void affine_concat(const float *p, const float *c, float *out) {
+void sinew__affine_concat(const float *p, const float *c, float *out) {
     if (!p) {
         memcpy(out, c, 6 * sizeof(float));
         return;
@@ -138,7 +137,7 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
         if (dd->type == SINEW_DISPLAY_ARMATURE) {
             if (a->cur_child[s] != SINEW_INVALID_INDEX) {
                 float cm[6];
-                affine_concat(xf, a->slot_world + (size_t)s * 6, cm);
+                sinew__affine_concat(xf, a->slot_world + (size_t)s * 6, cm);
                 emit_arm(b, a->cur_child[s], &col, cm, depth + 1);
             }
             continue;
@@ -179,7 +178,7 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
                 sinew__image_pivot(a, s, dd, r, tscale, &pivx, &pivy);
             }
             float m[6];
-            affine_concat(xf, a->slot_world + (size_t)s * 6, m);
+            sinew__affine_concat(xf, a->slot_world + (size_t)s * 6, m);
             static const float cu[4] = {0, 1, 1, 0}, cvv[4] = {0, 0, 1, 1};
             for (int i = 0; i < 4; ++i) {
                 float x = -pivx + cu[i] * dw, y = -pivy + cvv[i] * dh;

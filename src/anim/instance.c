@@ -896,25 +896,33 @@ const char *sinew_instance_armature_name(const sinew_instance *inst, uint32_t ai
     return inst && ai < inst->arm_count ? inst->arms[ai].data->name : NULL;
 }
 
-bool sinew_instance_armature_placement(const sinew_instance *inst, uint32_t ai, sinew_affine *to_top) {
-    if (!inst || ai >= inst->arm_count)
-        return false;
-    double m[6] = {1, 0, 0, 1, 0, 0};
-    for (uint32_t k = ai, depth = 0; k != 0; ++depth) {
-        const arm_inst *c = &inst->arms[k];
-        if (c->parent_arm >= inst->arm_count || depth > inst->arm_count)
-            return false;
-        const arm_inst *p = &inst->arms[c->parent_arm];
-        if (c->parent_slot >= p->slot_count || p->cur_child[c->parent_slot] != k || p->display_index[c->parent_slot] < 0)
-            return false; /* not shown by its parent now */
-        const float *w = p->slot_world + (size_t)c->parent_slot * 6;
-        double r[6] = {w[0] * m[0] + w[2] * m[1], w[1] * m[0] + w[3] * m[1], w[0] * m[2] + w[2] * m[3],
-                       w[1] * m[2] + w[3] * m[3], w[0] * m[4] + w[2] * m[5] + w[4], w[1] * m[4] + w[3] * m[5] + w[5]};
-        memcpy(m, r, sizeof m);
-        k = c->parent_arm;
+/* Armature ai's matrix into the top armature's space, composed top-down as the draw list composes
+ * it (so the two agree to the bit); false when a parent slot does not show it now. */
+static bool placement(const sinew_instance *inst, uint32_t ai, uint32_t depth, float *m) {
+    if (ai == 0) {
+        static const float id[6] = {1, 0, 0, 1, 0, 0};
+        memcpy(m, id, sizeof id);
+        return true;
     }
+    const arm_inst *c = &inst->arms[ai];
+    if (c->parent_arm >= inst->arm_count || depth > inst->arm_count)
+        return false;
+    const arm_inst *p = &inst->arms[c->parent_arm];
+    if (c->parent_slot >= p->slot_count || p->cur_child[c->parent_slot] != ai || p->display_index[c->parent_slot] < 0)
+        return false; /* not shown by its parent now */
+    float pm[6];
+    if (!placement(inst, c->parent_arm, depth + 1, pm))
+        return false;
+    sinew__affine_concat(c->parent_arm == 0 ? NULL : pm, p->slot_world + (size_t)c->parent_slot * 6, m);
+    return true;
+}
+
+bool sinew_instance_armature_placement(const sinew_instance *inst, uint32_t ai, sinew_affine *to_top) {
+    float m[6];
+    if (!inst || ai >= inst->arm_count || !placement(inst, ai, 0, m))
+        return false;
     if (to_top)
-        *to_top = (sinew_affine){(float)m[0], (float)m[1], (float)m[2], (float)m[3], (float)m[4], (float)m[5]};
+        *to_top = (sinew_affine){m[0], m[1], m[2], m[3], m[4], m[5]};
     return true;
 }
 

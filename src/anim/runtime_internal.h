@@ -260,6 +260,9 @@ static inline const sinew_model_display *sinew__arm_display(const arm_inst *a, u
     return disp < a->data->display_count ? &a->data->displays[disp] : &a->rep[disp - a->data->display_count].display;
 }
 
+/* drawlist.c: out = p ∘ c (c applied first; p NULL means identity), single precision as the
+ * draw list places child armatures */
+void sinew__affine_concat(const float *p, const float *c, float *out);
 /* drawlist.c: the size of the atlas page a region is on (the extent of its regions when the atlas
  * does not say) */
 void sinew__region_page_size(const struct sinew_atlas *atlas, const sinew_model_region *r, float *pw, float *ph);
