@@ -195,19 +195,28 @@ static bool slot_named(sinew_instance *in, const char *name, sinew_slot_state *o
     return false;
 }
 
+/* Pip 5.0 with its atlas: the data, the atlas, the options naming it, and an instance after a
+ * zero-time update (NULL when something failed, with a failed check). */
+static sinew_instance *open_pip(sinew_data **pip, sinew_atlas **atlas, sinew_instance_options *io) {
+    sinew_error err = {0};
+    CHECK(sinew_data_load_file("fixtures/own/Pip_5.0/pip_ske.json", NULL, pip, &err) == SINEW_OK);
+    CHECK(sinew_atlas_load_file("fixtures/own/Pip_5.0/pip_tex.json", NULL, atlas, &err) == SINEW_OK);
+    io->atlas = *atlas;
+    sinew_instance *in = NULL;
+    CHECK(*pip && *atlas && sinew_instance_create(*pip, io, &in, &err) == SINEW_OK);
+    if (in)
+        sinew_instance_update(in, 0.0);
+    return in;
+}
+
 /* Pip 5.0: slot eye shows "eye" (index 0) or "eye_shut" (1); antenna shows "antenna"; tail a mesh. */
 static void test_replace_display(void) {
     sinew_data *pip = NULL;
     sinew_atlas *atlas = NULL;
     sinew_error err = {0};
-    CHECK(sinew_data_load_file("fixtures/own/Pip_5.0/pip_ske.json", NULL, &pip, &err) == SINEW_OK);
-    CHECK(sinew_atlas_load_file("fixtures/own/Pip_5.0/pip_tex.json", NULL, &atlas, &err) == SINEW_OK);
     sinew_instance_options io = {0};
-    io.atlas = atlas;
-    sinew_instance *in = NULL;
-    CHECK(pip && atlas && sinew_instance_create(pip, &io, &in, &err) == SINEW_OK);
+    sinew_instance *in = open_pip(&pip, &atlas, &io);
     if (!in) goto done;
-    sinew_instance_update(in, 0.0);
     sinew_slot_state ss;
     CHECK(slot_named(in, "eye", &ss) && ss.display_index == 0);
     CHECK_STR(ss.display_name, "eye");
@@ -288,14 +297,9 @@ static void test_replace_from_and_region(void) {
     sinew_data *pip = NULL;
     sinew_atlas *atlas = NULL;
     sinew_error err = {0};
-    CHECK(sinew_data_load_file("fixtures/own/Pip_5.0/pip_ske.json", NULL, &pip, &err) == SINEW_OK);
-    CHECK(sinew_atlas_load_file("fixtures/own/Pip_5.0/pip_tex.json", NULL, &atlas, &err) == SINEW_OK);
     sinew_instance_options io = {0};
-    io.atlas = atlas;
-    sinew_instance *in = NULL;
-    CHECK(pip && atlas && sinew_instance_create(pip, &io, &in, &err) == SINEW_OK);
+    sinew_instance *in = open_pip(&pip, &atlas, &io);
     if (!in) goto done;
-    sinew_instance_update(in, 0.0);
     uint32_t wing = sinew_data_find_slot(pip, 0, "wing"), antenna = sinew_data_find_slot(pip, 0, "antenna");
     /* the rotor's blade in the wing slot: its name, and the blade's rectangle of the atlas */
     CHECK(sinew_instance_replace_display_from(in, 0, "wing", "rotor", "blade_a", "blade", -1, &err) == SINEW_OK);
