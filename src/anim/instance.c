@@ -118,6 +118,10 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->blend = carve(cv, nb, sizeof(blend_state));
     a->ik_weight = carve(cv, nk, sizeof(float));
     a->ik_bend = carve(cv, nk, 1);
+    a->paths = carve(cv, d->path_constraint_count, sizeof(path_inst));
+    double *path_scratch = carve(cv, sinew__path_scratch_size(d), sizeof(double));
+    if (a->paths && path_scratch)
+        sinew__path_bind(a, path_scratch);
     a->display_index = carve(cv, ns, sizeof(int32_t));
     a->anim_display_index = carve(cv, ns, sizeof(int32_t));
     a->zorder = carve(cv, ns, sizeof(int32_t));
@@ -245,6 +249,7 @@ static void reset_arm(arm_inst *a) {
         a->ik_weight[k] = d->iks[k].weight;
         a->ik_bend[k] = d->iks[k].bend_positive;
     }
+    sinew__path_reset(a);
     a->default_skin = find_skin(d, "");
     if (a->default_skin == SINEW_INVALID_INDEX && d->skin_count > 0)
         a->default_skin = 0;

@@ -400,13 +400,16 @@ static void update_bones(sinew_instance *inst, uint32_t ai) {
     }
     if (!d->run_bone_steps) /* not prepared (no bones) */
         return;
-    const uint8_t *ik_root = d->ik_count > 0 ? d->run_ik_root : NULL;
+    const uint8_t *ik_root = d->ik_count > 0 || d->path_constraint_count > 0 ? d->run_ik_root : NULL;
     if (!ik_root) {
         memset(arm->bone_changed, 0, n);
         update_bones_no_ik(arm);
         return;
     }
-    memset(arm->computed, 0, n);
+    /* `computed` (the inverse of the official _localDirty) is not cleared here: each bone clears
+     * it after its turn, and a constraint that updates a bone after its turn (a path constraint
+     * reading the path slot's bone) leaves it set into the next update, where that bone's own
+     * turn then keeps its matrix, as officially */
     const sinew_model_bone_step *steps = d->run_bone_steps;
     uint8_t *dirty = arm->bone_dirty, *changed = arm->bone_changed, *computed = arm->computed;
     bone_arrays ba = get_bone_arrays(arm);
@@ -440,6 +443,8 @@ static void update_bones(sinew_instance *inst, uint32_t ai) {
                     ik_one(arm, b, ik->target, arm->ik_weight[c]);
                 }
             }
+            if (sp->ik_root & 2)
+                sinew__path_constraints_run(arm, b);
         }
         if (dirty[b] || (parent < n && changed[parent])) {
             dirty[b] = 0;
@@ -453,7 +458,25 @@ static void update_bones(sinew_instance *inst, uint32_t ai) {
         } else {
             changed[b] = 0;
         }
+        computed[b] = 0; /* the official _localDirty is set again after the bone's update */
     }
+}
+
+void sinew__bone_by_constraint(arm_inst *arm, uint32_t b) {
+    uint32_t n = arm->bone_count;
+    if (b >= n || arm->computed[b])
+        return;
+    arm->computed[b] = 1;
+    uint32_t parent = arm->data->bones[b].parent;
+    if (arm->bone_dirty[b] || (parent < n && arm->bone_changed[parent]))
+        compute_bone(arm, b, true);
+    arm->bone_dirty[b] = 1;
+}
+
+void sinew__bone_matrix_changed(arm_inst *arm, uint32_t b) {
+    from_matrix(arm->world + (size_t)b * 6, arm->global + (size_t)b * 6);
+    arm->global_valid[b] = 1;
+    store_world_f(arm, b);
 }
 
 /* The bone loop of an armature without IK. The arrays are held in locals: the byte flag stores

@@ -662,6 +662,9 @@ static sinew_status prepare_ik_roots(sinew_arena *arena, sinew_model_armature *a
     for (uint32_t c = 0; c < arm->ik_count; ++c)
         if (arm->iks[c].root < arm->bone_count)
             r[arm->iks[c].root] = 1;
+    for (uint32_t c = 0; c < arm->path_constraint_count; ++c) /* path constraints: src/anim/path.c */
+        if (arm->path_constraints[c].root < arm->bone_count)
+            r[arm->path_constraints[c].root] |= 2;
     arm->run_ik_root = r;
     return SINEW_OK;
 }

@@ -122,6 +122,18 @@ struct sinew_frame_cache {
 
 enum { CACHE_NONE = 0, CACHE_READ, CACHE_WRITE };
 
+/* The running state of one path constraint (path.c): scratch sized at instance creation. */
+typedef struct path_inst {
+    double *world;             /* 2 per path point, armature space (NaN until written) */
+    double *positions;         /* 3 per space + 2: the samples x, y, direction */
+    double *spaces;            /* bone_count + 1 */
+    double *bone_lengths;      /* bone_count: world lengths (chainScale) */
+    double *curves;            /* cumulative curve lengths (constantSpeed) */
+    double *cv;                /* the curve points being sampled */
+    uint32_t last_display;     /* the slot's display at the last check */
+    uint8_t verts_dirty;       /* the official DeformVertices.verticesDirty */
+} path_inst;
+
 typedef struct arm_inst {
     const sinew_model_armature *data;
     uint32_t data_index;
@@ -161,6 +173,7 @@ typedef struct arm_inst {
     /* IK */
     float *ik_weight;
     uint8_t *ik_bend;
+    path_inst *paths;          /* one per path constraint */
     /* slots */
     uint32_t slot_count;
     int32_t *display_index, *anim_display_index;
@@ -294,6 +307,16 @@ void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t s
 void sinew__sort_zorder(arm_inst *arm, const float *order);
 void sinew__slot_update_display_data(arm_inst *arm, uint32_t slot);
 void sinew__clock_add(sinew_instance *inst, uint32_t ai);
+/* pose.c, for constraints: the official Bone.updateByConstraint (recompute from the pose if dirty
+ * or the parent moved, once per update, then count as moved), and the decomposed global, the
+ * float copy and the moved flag after a constraint wrote the world matrix */
+void sinew__bone_by_constraint(arm_inst *arm, uint32_t b);
+void sinew__bone_matrix_changed(arm_inst *arm, uint32_t b);
+/* path.c: path constraints */
+size_t sinew__path_scratch_size(const sinew_model_armature *d);
+void sinew__path_bind(arm_inst *a, double *scratch);
+void sinew__path_reset(arm_inst *a);
+void sinew__path_constraints_run(arm_inst *arm, uint32_t root);
 /* the state pool of the official runtime, for the names undelivered events report (see
  * sinew_instance.recycled): a state removed (buffered until the next tick), one returned to the
  * pool now, a new state taking the newest object from the pool */

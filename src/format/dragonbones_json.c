@@ -821,12 +821,12 @@ static sinew_affine affine_from_decomposed(const float *p) {
 enum {
     D_NAME, D_TYPE, D_PATH, D_TRANSFORM, D_PIVOT, D_UVS, D_TRIANGLES, D_VERTICES, D_WEIGHTS, D_SLOTPOSE,
     D_BONEPOSE, D_EDGES, D_USEREDGES, D_WIDTH, D_HEIGHT, D_ACTIONS, D_BONES, D_SUBTYPE, D_FILTER,
-    D_INHERITDEFORM, D_SHARE, D_USERDATA, D_COUNT
+    D_INHERITDEFORM, D_SHARE, D_USERDATA, D_CLOSED, D_CONSTANTSPEED, D_VERTEXCOUNT, D_LENGTHS, D_COUNT
 };
 static const char *const display_keys[D_COUNT] = {
     "name", "type", "path", "transform", "pivot", "uvs", "triangles", "vertices", "weights", "slotPose",
     "bonePose", "edges", "userEdges", "width", "height", "actions", "bones", "subType", "filterType",
-    "inheritDeform", "share", "userData"};
+    "inheritDeform", "share", "userData", "closed", "constantSpeed", "vertexCount", "lengths"};
 static const sinew_jkeys display_table = SINEW_JKEYS(display_keys, "display");
 
 /* Reads an array of non-negative integers below `limit`. */
@@ -1122,10 +1122,116 @@ static void find_first_int(db *d, const cJSON *first) {
     }
 }
 
+/* ---- path geometry ---------------------------------------------------------------------------- */
+
+/* A PATH display: `vertexCount` points (three per anchor), `vertices` (2 per point, or 2 per
+ * influence in bone space when `weights` are given, with `bones` listing the file bones the
+ * weights name), `lengths` (the editor's cumulative curve lengths, which the official runtime
+ * reads without `constantSpeed`; its parser fails without the key). */
+static sinew_status build_path(db *d, const cJSON *const *f, sinew_model_path *P) {
+    memset(P, 0, sizeof *P);
+    TRY(sinew__jbool(d->c, f[D_CLOSED], "closed", false, &P->closed));
+    TRY(sinew__jbool(d->c, f[D_CONSTANTSPEED], "constantSpeed", false, &P->constant_speed));
+    int64_t vc;
+    /* the official int array is 16-bit */
+    TRY(sinew__jint(d->c, f[D_VERTEXCOUNT], "vertexCount", 0, 0, 32767, &vc));
+    if (vc % 3 != 0 || vc < (P->closed ? 3 : 6))
+        return sinew__jfail_key(d->c, "vertexCount", SINEW_E_LAYOUT,
+                                "path 'vertexCount' %d must be a multiple of 3 (in-control, anchor, out-control) "
+                                "and give at least %s",
+                                (int)vc, P->closed ? "one anchor" : "two anchors");
+    P->vertex_count = (uint32_t)vc;
+    uint32_t curves = P->vertex_count / 3u - (P->closed ? 0u : 1u);
+    const cJSON *vfirst, *lfirst, *wfirst, *bfirst;
+    uint32_t vn, ln, wn, bn;
+    if (!f[D_VERTICES])
+        return sinew__jfail(d->c, SINEW_E_MISSING, "path display has no 'vertices'");
+    if (!f[D_LENGTHS])
+        return sinew__jfail(d->c, SINEW_E_MISSING, "path display has no 'lengths'");
+    TRY(sinew__jarray(d->c, f[D_VERTICES], "vertices", &vfirst, &vn));
+    TRY(sinew__jarray(d->c, f[D_LENGTHS], "lengths", &lfirst, &ln));
+    TRY(sinew__jarray(d->c, f[D_WEIGHTS], "weights", &wfirst, &wn));
+    TRY(sinew__jarray(d->c, f[D_BONES], "bones", &bfirst, &bn));
+    if (!P->constant_speed && ln < curves)
+        return sinew__jfail_key(d->c, "lengths", SINEW_E_LAYOUT, "path 'lengths' has %u values for %u curves", ln,
+                                curves);
+    P->length_count = ln;
+    ALLOC(P->lengths, ln);
+    TRY(sinew__jdoubles(d->c, lfirst, "lengths", P->lengths, ln));
+    P->value_count = vn;
+    ALLOC(P->vertices, vn);
+    TRY(sinew__jfloats(d->c, vfirst, "vertices", P->vertices, vn));
+    if (!f[D_WEIGHTS]) {
+        if (vn != 2u * P->vertex_count)
+            return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT, "path 'vertices' has %u values for %u points", vn,
+                                    P->vertex_count);
+        return SINEW_OK;
+    }
+    /* weighted: [count, file bone, weight, ...] per point; the bone must be one of `bones` */
+    P->weighted = true;
+    P->bone_count = bn;
+    ALLOC(P->bones, bn);
+    uint32_t *file_bone = scratch_array(d, bn, sizeof *file_bone);
+    float *w = scratch_array(d, wn, sizeof *w);
+    if (!file_bone || !w)
+        return SINEW_E_NOMEM;
+    {
+        uint32_t i = 0;
+        for (const cJSON *e = bfirst; e && i < bn; e = e->next, i++) {
+            double fb = cJSON_IsNumber(e) ? e->valuedouble : -1.0;
+            if (!(fb >= 0.0) || fb != floor(fb) || fb >= (double)d->arm->bone_count) {
+                sinew__jpush_key(d->c, "bones");
+                sinew__jpush_index(d->c, i);
+                return sinew__jfail(d->c, SINEW_E_REFERENCE,
+                                    "path 'bones'[%u] must be the index of one of the armature's %u bones", i,
+                                    d->arm->bone_count);
+            }
+            file_bone[i] = (uint32_t)fb;
+            P->bones[i] = d->bone_of_file[file_bone[i]];
+        }
+    }
+    TRY(sinew__jfloats(d->c, wfirst, "weights", w, wn));
+    uint32_t inf = walk_counts(w, wn, P->vertex_count, UINT32_MAX / 4u);
+    if (inf == UINT32_MAX)
+        return sinew__jfail_key(d->c, "weights", SINEW_E_LAYOUT,
+                                "path weights do not fit [count, bone, weight, ...] for %u points", P->vertex_count);
+    if (vn != 2u * inf)
+        return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT, "path 'vertices' has %u values for %u influences", vn,
+                                inf);
+    P->influence_count = inf;
+    ALLOC(P->vertex_first_influence, P->vertex_count + 1u);
+    ALLOC(P->influence_bone, inf);
+    ALLOC(P->influence_weight, inf);
+    uint32_t at = 0, k = 0;
+    for (uint32_t v = 0; v < P->vertex_count; v++) {
+        uint32_t c = (uint32_t)w[at++];
+        P->vertex_first_influence[v] = k;
+        for (uint32_t j = 0; j < c; j++, k++, at += 2u) {
+            uint32_t slot = UINT32_MAX;
+            for (uint32_t b = 0; b < bn; b++)
+                if ((float)file_bone[b] == w[at]) {
+                    slot = b;
+                    break;
+                }
+            if (slot == UINT32_MAX) { /* the official runtime would fail on this bone when it plays */
+                sinew__jpush_key(d->c, "weights");
+                sinew__jpush_index(d->c, at);
+                return sinew__jfail(d->c, SINEW_E_REFERENCE, "path weights name bone %g, which is not in its 'bones'",
+                                    (double)w[at]);
+            }
+            P->influence_bone[k] = slot;
+            P->influence_weight[k] = w[at + 1u];
+        }
+    }
+    P->vertex_first_influence[P->vertex_count] = k;
+    return SINEW_OK;
+}
+
 static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D, uint32_t slot) {
     sinew_model_armature *A = d->arm;
     D->armature = SINEW_INVALID_INDEX;
     D->mesh = SINEW_INVALID_INDEX;
+    D->path_data = SINEW_INVALID_INDEX;
     D->pivot_x = D->pivot_y = 0.5f;
     D->transform.scale_x = D->transform.scale_y = 1.0f;
     if (cJSON_IsNull(v)) { /* an empty entry: nothing is drawn */
@@ -1227,7 +1333,8 @@ static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D,
         break;
     }
     case SINEW_DISPLAY_PATH:
-        sinew__jwarn(d->c, NULL, SINEW_E_UNSUPPORTED, "path displays are kept without geometry (not supported)");
+        D->path_data = A->path_count++;
+        TRY(build_path(d, f, &A->paths[D->path_data]));
         break;
     case SINEW_DISPLAY_IMAGE:
         break;
@@ -1241,7 +1348,7 @@ static sinew_status build_skins(db *d, const cJSON *arr) {
     uint32_t n;
     TRY(sinew__jarray(d->c, arr, "skin", &first, &n));
     /* count skin slots, displays and meshes */
-    uint64_t nss = 0, nd = 0, nm = 0;
+    uint64_t nss = 0, nd = 0, nm = 0, np = 0;
     for (const cJSON *s = first; s; s = s->next) {
         const cJSON *slots = cJSON_IsObject(s) ? cJSON_GetObjectItemCaseSensitive(s, "slot") : NULL;
         if (!cJSON_IsArray(slots))
@@ -1257,6 +1364,9 @@ static sinew_status build_skins(db *d, const cJSON *arr) {
                 if ((cJSON_IsString(t) && strcmp(t->valuestring, "mesh") == 0) ||
                     (cJSON_IsNumber(t) && t->valuedouble == 2.0))
                     nm++;
+                if ((cJSON_IsString(t) && strcmp(t->valuestring, "path") == 0) ||
+                    (cJSON_IsNumber(t) && t->valuedouble == 4.0))
+                    np++;
             }
         }
     }
@@ -1268,6 +1378,8 @@ static sinew_status build_skins(db *d, const cJSON *arr) {
     ALLOC(A->displays, nd);
     ALLOC(A->meshes, nm);
     A->mesh_count = 0;
+    ALLOC(A->paths, np);
+    A->path_count = 0;
     TRY(nm_init(d, &d->skins, n));
     if (d->first_int == FIRST_NONE)
         find_first_int(d, first);
@@ -1437,6 +1549,158 @@ static sinew_status build_iks(db *d, const cJSON *arr) {
     }
     for (i = 0; i < n; i++)
         nm_put(&d->iks, A->iks[i].name, i);
+    return SINEW_OK;
+}
+
+/* ---- path constraints --------------------------------------------------------------------------- */
+
+static const char *const pc_keys[] = {"name",       "target",  "targetDisplay", "bones",        "positionMode",
+                                      "spacingMode", "rotateMode", "position",   "spacing",      "rotateOffset",
+                                      "rotateMix",  "translateMix"};
+static const sinew_jkeys pc_table = SINEW_JKEYS(pc_keys, "path constraint");
+
+/* A mode name, compared case-insensitively as officially; an unknown one (or none) gives the
+ * official default, with a warning for an unknown one. */
+static sinew_status path_mode(db *d, const cJSON *v, const char *key, const char *const *names, uint32_t count,
+                              uint8_t def, uint8_t *out) {
+    const char *str;
+    TRY(sinew__jstr(d->c, v, key, "", &str));
+    *out = def;
+    for (uint32_t i = 0; i < count; i++) {
+        const char *a = str, *b = names[i];
+        while (*a && *b && (*a >= 'A' && *a <= 'Z' ? *a + 32 : *a) == *b)
+            a++, b++;
+        if (!*a && !*b) {
+            *out = (uint8_t)i;
+            return SINEW_OK;
+        }
+    }
+    if (str[0])
+        sinew__jwarn(d->c, key, SINEW_E_UNSUPPORTED, "unknown %s '%s' (using '%s', as the official runtime does)", key,
+                     str, names[def]);
+    return SINEW_OK;
+}
+
+static bool constraint_name_taken(const sinew_model_armature *A, const char *name) {
+    for (uint32_t i = 0; i < A->ik_count; i++)
+        if (strcmp(A->iks[i].name, name) == 0)
+            return true;
+    for (uint32_t i = 0; i < A->path_constraint_count; i++)
+        if (strcmp(A->path_constraints[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The armature's `path` list. The official parser drops a constraint whose slot, default-skin
+ * display (a path) or every bone is missing, and one whose name an earlier constraint (IK or
+ * path) already has; sinew drops the same ones with a warning. Bones it does not find are
+ * skipped, as officially. */
+static sinew_status build_path_constraints(db *d, const cJSON *arr) {
+    sinew_model_armature *A = d->arm;
+    const cJSON *first;
+    uint32_t n;
+    TRY(sinew__jarray(d->c, arr, "path", &first, &n));
+    ALLOC(A->path_constraints, n);
+    A->path_constraint_count = 0;
+    uint32_t def_skin = SINEW_INVALID_INDEX;
+    for (uint32_t k = 0; k < A->skin_count && def_skin == SINEW_INVALID_INDEX; k++)
+        if (strcmp(A->skins[k].name, "") == 0 || strcmp(A->skins[k].name, "default") == 0)
+            def_skin = k;
+    if (def_skin == SINEW_INVALID_INDEX && A->skin_count > 0)
+        def_skin = 0;
+    static const char *const position_names[] = {"fixed", "percent"};
+    static const char *const spacing_names[] = {"length", "fixed", "percent"};
+    static const char *const rotate_names[] = {"tangent", "chain", "chainscale"};
+    sinew__jpush_key(d->c, "path");
+    uint32_t i = 0;
+    for (const cJSON *v = first; v; v = v->next, i++) {
+        const cJSON *f[12];
+        sinew_model_path_constraint *C = &A->path_constraints[A->path_constraint_count];
+        memset(C, 0, sizeof *C);
+        sinew__jpush_index(d->c, i);
+        TRY(sinew__jfields(d->c, v, &pc_table, f));
+        const char *name, *target, *tdisp;
+        TRY(sinew__jstr(d->c, f[0], "name", "", &name));
+        TRY(sinew__jstr(d->c, f[1], "target", "", &target));
+        C->slot = nm_get(&d->slots, target);
+        if (C->slot == SINEW_INVALID_INDEX || def_skin == SINEW_INVALID_INDEX) {
+            sinew__jwarn(d->c, f[1] ? "target" : NULL, SINEW_E_REFERENCE,
+                         "path constraint '%s': %s (ignored, as the official runtime does)", name,
+                         C->slot == SINEW_INVALID_INDEX ? "no such target slot" : "the armature has no skin");
+            sinew__jpop(d->c);
+            continue;
+        }
+        TRY(sinew__jstr(d->c, f[2], "targetDisplay", target, &tdisp));
+        C->display = SINEW_INVALID_INDEX;
+        const sinew_model_skin *K = &A->skins[def_skin];
+        for (uint32_t j = 0; j < K->slot_count && C->display == SINEW_INVALID_INDEX; j++) {
+            const sinew_model_skin_slot *ss = &A->skin_slots[K->first_slot + j];
+            if (ss->slot != C->slot)
+                continue;
+            for (uint32_t x = 0; x < ss->display_count; x++)
+                if (strcmp(A->displays[ss->first_display + x].name, tdisp) == 0) {
+                    C->display = ss->first_display + x;
+                    break;
+                }
+        }
+        if (C->display == SINEW_INVALID_INDEX || A->displays[C->display].type != SINEW_DISPLAY_PATH ||
+            A->displays[C->display].path_data >= A->path_count) {
+            sinew__jwarn(d->c, f[2] ? "targetDisplay" : "target", SINEW_E_REFERENCE,
+                         "path constraint '%s': slot '%s' has no path display '%s' in the default skin (ignored, as "
+                         "the official runtime does)",
+                         name, target, tdisp);
+            sinew__jpop(d->c);
+            continue;
+        }
+        C->path = A->displays[C->display].path_data;
+        const cJSON *bfirst;
+        uint32_t bn;
+        TRY(sinew__jarray(d->c, f[3], "bones", &bfirst, &bn));
+        ALLOC(C->bones, bn);
+        uint32_t b = 0;
+        for (const cJSON *e = bfirst; e; e = e->next, b++) {
+            const char *bone;
+            sinew__jpush_key(d->c, "bones");
+            sinew__jpush_index(d->c, b);
+            sinew_status st = cJSON_IsString(e) ? SINEW_OK : sinew__jfail(d->c, SINEW_E_TYPE, "'bones'[%u] must be a bone name", b);
+            sinew__jpop(d->c);
+            sinew__jpop(d->c);
+            TRY(st);
+            bone = e->valuestring;
+            uint32_t mb = nm_get(&d->bones, bone);
+            if (mb == SINEW_INVALID_INDEX) {
+                sinew__jpush_key(d->c, "bones");
+                sinew__jwarn(d->c, NULL, SINEW_E_REFERENCE,
+                             "path constraint '%s': bone '%s' does not exist (skipped, as the official runtime does)",
+                             name, bone);
+                sinew__jpop(d->c);
+                continue;
+            }
+            C->bones[C->bone_count++] = mb;
+        }
+        if (C->bone_count == 0 || constraint_name_taken(A, name)) {
+            sinew__jwarn(d->c, NULL, SINEW_E_REFERENCE, "path constraint '%s': %s (ignored, as the official runtime does)",
+                         name, C->bone_count == 0 ? "no bone to constrain" : "an earlier constraint has this name");
+            sinew__jpop(d->c);
+            continue;
+        }
+        C->root = C->bones[0];
+        TRY(dup_str(d, name, &C->name));
+        if (f[2])
+            TRY(dup_str(d, tdisp, &C->target_display));
+        TRY(path_mode(d, f[4], "positionMode", position_names, 2, SINEW_PATH_POSITION_PERCENT, &C->position_mode));
+        TRY(path_mode(d, f[5], "spacingMode", spacing_names, 3, SINEW_PATH_SPACING_LENGTH, &C->spacing_mode));
+        TRY(path_mode(d, f[6], "rotateMode", rotate_names, 3, SINEW_PATH_ROTATE_TANGENT, &C->rotate_mode));
+        TRY(sinew__jnum(d->c, f[7], "position", 0.0, &C->position));
+        TRY(sinew__jnum(d->c, f[8], "spacing", 0.0, &C->spacing));
+        TRY(sinew__jnum(d->c, f[9], "rotateOffset", 0.0, &C->rotate_offset));
+        TRY(sinew__jnum(d->c, f[10], "rotateMix", 1.0, &C->rotate_mix));
+        TRY(sinew__jnum(d->c, f[11], "translateMix", 1.0, &C->translate_mix));
+        A->path_constraint_count++;
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    A->ignored_path_constraint_count = n - A->path_constraint_count;
     return SINEW_OK;
 }
 
@@ -2398,7 +2662,7 @@ static sinew_status convert_global(db *d) {
 
 static const char *const armature_keys[] = {"name", "type",  "frameRate", "userData", "defaultActions", "bone",
                                             "slot", "skin",  "ik",        "animation", "aabb",           "canvas",
-                                            "actions"};
+                                            "actions", "path"};
 static const sinew_jkeys armature_table = SINEW_JKEYS(armature_keys, "armature");
 static const char *const aabb_keys[] = {"x", "y", "width", "height"};
 static const sinew_jkeys aabb_table = SINEW_JKEYS(aabb_keys, "aabb");
@@ -2406,7 +2670,7 @@ static const char *const canvas_keys[] = {"x", "y", "width", "height", "color"};
 static const sinew_jkeys canvas_table = SINEW_JKEYS(canvas_keys, "canvas");
 
 static sinew_status build_armature(db *d, const cJSON *v, sinew_model_armature *A, bool is_global) {
-    const cJSON *f[13];
+    const cJSON *f[14];
     memset(&d->bones, 0, sizeof d->bones);
     memset(&d->slots, 0, sizeof d->slots);
     memset(&d->skins, 0, sizeof d->skins);
@@ -2485,6 +2749,7 @@ static sinew_status build_armature(db *d, const cJSON *v, sinew_model_armature *
     }
     sinew__jpop(d->c);
     TRY(build_iks(d, f[8]));
+    TRY(build_path_constraints(d, f[13]));
     TRY(build_animations(d, f[9]));
     /* default actions */
     uint32_t a0 = d->action_count;

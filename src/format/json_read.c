@@ -378,3 +378,21 @@ sinew_status sinew__jfloats(sinew_jctx *c, const cJSON *first, const char *key, 
     }
     return SINEW_OK;
 }
+
+sinew_status sinew__jdoubles(sinew_jctx *c, const cJSON *first, const char *key, double *dst, uint32_t n) {
+    const cJSON *e = first;
+    for (uint32_t i = 0; i < n && e; i++, e = e->next) {
+        double d = 0.0;
+        if (!number_value(e, &d) || !isfinite(d)) {
+            sinew__jpush_key(c, key);
+            sinew__jpush_index(c, i);
+            sinew_status st = sinew__jfail(c, number_value(e, &d) ? SINEW_E_RANGE : SINEW_E_TYPE,
+                                           "'%s'[%u] must be a finite number", key, i);
+            sinew__jpop(c);
+            sinew__jpop(c);
+            return st;
+        }
+        dst[i] = d;
+    }
+    return SINEW_OK;
+}

@@ -112,5 +112,7 @@ sinew_status sinew__jstr(sinew_jctx *c, const cJSON *v, const char *key, const c
 sinew_status sinew__jarray(sinew_jctx *c, const cJSON *v, const char *key, const cJSON **first, uint32_t *n);
 /* An array of numbers copied into `dst` (must hold n floats), each finite. */
 sinew_status sinew__jfloats(sinew_jctx *c, const cJSON *first, const char *key, float *dst, uint32_t n);
+/* The same in double precision (values the official runtime keeps as JS numbers). */
+sinew_status sinew__jdoubles(sinew_jctx *c, const cJSON *first, const char *key, double *dst, uint32_t n);
 
 #endif

@@ -163,7 +163,65 @@ typedef struct sinew_model_display {
     uint32_t first_action, action_count; /* ARMATURE display actions */
     float *bbox_vertices; /* BOUNDING_BOX: polygon pairs */
     uint32_t bbox_vertex_count;
+    uint32_t path_data;        /* PATH: index into sinew_model_armature.paths, or INVALID */
 } sinew_model_display;
+
+/* Path geometry (PATH displays): cubic Bezier splines as the editor writes them, three points per
+ * anchor (in-control, anchor, out-control). Vertex positions and weights are float as the
+ * official runtime stores them; `lengths` stay double (it keeps them as JS numbers). */
+typedef struct sinew_model_path {
+    bool closed;               /* `closed` (default false) */
+    bool constant_speed;       /* `constantSpeed` (default false) */
+    uint32_t vertex_count;     /* `vertexCount`: points, a multiple of 3 */
+    uint32_t value_count;      /* floats in `vertices`: 2*vertex_count unweighted, 2 per influence
+                                  (bone-space bind positions) weighted */
+    float *vertices;
+    uint32_t length_count;
+    double *lengths;           /* `lengths`: the editor's cumulative curve lengths */
+    bool weighted;             /* `weights` given; the fields below are empty otherwise */
+    uint32_t bone_count;
+    uint32_t *bones;           /* `bones`: model bone index per entry */
+    uint32_t *vertex_first_influence; /* vertex_count + 1 prefix offsets into the influences */
+    uint32_t influence_count;
+    uint32_t *influence_bone;  /* index into `bones` (not a model bone index) */
+    float *influence_weight;
+} sinew_model_path;
+
+typedef enum sinew_path_position_mode {
+    SINEW_PATH_POSITION_FIXED = 0,
+    SINEW_PATH_POSITION_PERCENT
+} sinew_path_position_mode;
+
+typedef enum sinew_path_spacing_mode {
+    SINEW_PATH_SPACING_LENGTH = 0,
+    SINEW_PATH_SPACING_FIXED,
+    SINEW_PATH_SPACING_PERCENT
+} sinew_path_spacing_mode;
+
+typedef enum sinew_path_rotate_mode {
+    SINEW_PATH_ROTATE_TANGENT = 0,
+    SINEW_PATH_ROTATE_CHAIN,
+    SINEW_PATH_ROTATE_CHAIN_SCALE
+} sinew_path_rotate_mode;
+
+/* An armature `path` constraint: bones laid along the path display of a slot. */
+typedef struct sinew_model_path_constraint {
+    const char *name;
+    uint32_t slot;             /* `target`: the slot showing the path */
+    uint32_t display;          /* its display (default skin, named `targetDisplay`, default the slot
+                                  name), index into sinew_model_armature.displays */
+    uint32_t path;             /* that display's path, index into sinew_model_armature.paths */
+    const char *target_display; /* `targetDisplay` as written, or NULL (for re-export) */
+    uint32_t root;             /* the first bone: the constraint runs at its turn of the bone loop */
+    uint32_t bone_count;
+    uint32_t *bones;           /* `bones` that exist, in file order */
+    uint8_t position_mode;     /* sinew_path_position_mode (official default: percent) */
+    uint8_t spacing_mode;      /* sinew_path_spacing_mode (default: length) */
+    uint8_t rotate_mode;       /* sinew_path_rotate_mode (default: tangent) */
+    double position, spacing;  /* data units, or fractions of the path length in percent modes */
+    double rotate_offset;      /* degrees */
+    double rotate_mix, translate_mix; /* default 1 */
+} sinew_model_path_constraint;
 
 /* One slot's display list inside one skin. */
 typedef struct sinew_model_skin_slot {
@@ -327,6 +385,10 @@ typedef struct sinew_model_armature {
     uint32_t bone_count, slot_count, skin_count, display_count, skin_slot_count, mesh_count,
         ik_count, animation_count, timeline_count, action_count;
     uint32_t ignored_ik_count;  /* IK entries of the file dropped at load (no bone or target key) */
+    uint32_t path_count, path_constraint_count;
+    uint32_t ignored_path_constraint_count; /* `path` entries dropped at load, as officially */
+    sinew_model_path *paths;          /* geometry of the PATH displays */
+    sinew_model_path_constraint *path_constraints; /* file order: the order they run per root */
     sinew_model_bone *bones;          /* parents first */
     sinew_model_slot *slots;          /* setup draw order */
     sinew_model_skin *skins;          /* the default skin (name "") first when present */
@@ -344,7 +406,8 @@ typedef struct sinew_model_armature {
     uint32_t *bone_order;      /* update order: parents first, IK targets before the IK root
                                   (the official sortBones walk) */
     uint32_t max_anim_timelines; /* most timelines in one animation */
-    uint8_t *run_ik_root;      /* per bone: 1 if it is the root of an IK constraint */
+    uint8_t *run_ik_root;      /* per bone: bit 0 (1) the root of an IK constraint, bit 1 (2) the
+                                  root of a path constraint */
     struct sinew_model_bone_step *run_bone_steps; /* bone_count, in bone_order: what the bone
                                   loop reads per bone, contiguous */
     double *run_bone_setup;    /* bone_count x 6 (x y rotation skew scale_x scale_y), by bone index */
@@ -354,7 +417,7 @@ typedef struct sinew_model_armature {
 typedef struct sinew_model_bone_step {
     uint32_t bone, parent;     /* parent SINEW_INVALID_INDEX for a root */
     uint8_t plain;             /* a parent, inheriting translation, rotation and scale */
-    uint8_t ik_root;           /* the root of an IK constraint */
+    uint8_t ik_root;           /* run_ik_root of the bone: 1 IK root, 2 path root (bits) */
     double setup[6];           /* x y rotation skew scale_x scale_y */
 } sinew_model_bone_step;
 

@@ -245,7 +245,8 @@ static void test_share_refused(void) {
     static const char rig[] =
         "{\"name\":\"sh\",\"version\":\"5.5\",\"armature\":[{\"name\":\"a\",\"bone\":[{\"name\":\"root\"}],"
         "\"slot\":[{\"name\":\"p\",\"parent\":\"root\"},{\"name\":\"s\",\"parent\":\"root\"}],"
-        "\"skin\":[{\"slot\":[{\"name\":\"p\",\"display\":[{\"name\":\"path\",\"type\":\"path\"}]},"
+        "\"skin\":[{\"slot\":[{\"name\":\"p\",\"display\":[{\"name\":\"path\",\"type\":\"path\",\"vertexCount\":6,"
+        "\"vertices\":[0,0,0,0,0,0,9,0,9,0,9,0],\"lengths\":[9]}]},"
         "{\"name\":\"s\",\"display\":[{\"name\":\"m\",\"type\":\"mesh\",\"share\":\"x\"}]}]}]}]}";
     sinew_data *d = NULL;
     sinew_error err = {0};
