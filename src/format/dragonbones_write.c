@@ -1011,6 +1011,62 @@ static const char *blend_name(sinew_blend_mode m) {
     return name ? name : "normal";
 }
 
+/* A path display's geometry (5.5 keys; the official parser reads them whatever the version).
+ * Bones are written in model order, so `bones` and the weights name model indices. */
+static void path_json(wctx *w, cJSON *o, const sinew_model_path *p) {
+    if (p->closed)
+        cJSON_AddTrueToObject(o, "closed");
+    if (p->constant_speed)
+        cJSON_AddTrueToObject(o, "constantSpeed");
+    num(w, o, "vertexCount", p->vertex_count);
+    cJSON *l = arr(w, o, "lengths");
+    for (uint32_t i = 0; i < p->length_count; i++)
+        push_num(w, l, p->lengths[i]);
+    cJSON *v = arr(w, o, "vertices");
+    for (uint32_t i = 0; i < p->value_count; i++)
+        push_num(w, v, fnum(p->vertices[i]));
+    if (!p->weighted)
+        return;
+    cJSON *b = arr(w, o, "bones");
+    for (uint32_t i = 0; i < p->bone_count; i++)
+        push_num(w, b, p->bones[i]);
+    cJSON *wt = arr(w, o, "weights");
+    for (uint32_t i = 0; i < p->vertex_count; i++) {
+        uint32_t f0 = p->vertex_first_influence[i], f1 = p->vertex_first_influence[i + 1];
+        push_num(w, wt, f1 - f0);
+        for (uint32_t f = f0; f < f1; f++) {
+            push_num(w, wt, p->bones[p->influence_bone[f]]);
+            push_num(w, wt, fnum(p->influence_weight[f]));
+        }
+    }
+}
+
+static void path_constraints_json(wctx *w, cJSON *a, const sinew_model_armature *arm) {
+    static const char *const position_names[] = {"fixed", "percent"};
+    static const char *const spacing_names[] = {"length", "fixed", "percent"};
+    static const char *const rotate_names[] = {"tangent", "chain", "chainScale"};
+    cJSON *list = arr(w, a, "path");
+    for (uint32_t i = 0; i < arm->path_constraint_count; i++) {
+        const sinew_model_path_constraint *c = &arm->path_constraints[i];
+        cJSON *o = obj(w, list, NULL);
+        str(w, o, "name", c->name);
+        str(w, o, "target", arm->slots[c->slot].name);
+        str(w, o, "targetDisplay", arm->displays[c->display].name);
+        cJSON *b = arr(w, o, "bones");
+        for (uint32_t k = 0; k < c->bone_count; k++)
+            if (b && !cJSON_AddItemToArray(b, cJSON_CreateString(arm->bones[c->bones[k]].name)))
+                w->nomem = true;
+        str(w, o, "positionMode", position_names[c->position_mode <= 1 ? c->position_mode : 1]);
+        str(w, o, "spacingMode", spacing_names[c->spacing_mode <= 2 ? c->spacing_mode : 0]);
+        str(w, o, "rotateMode", rotate_names[c->rotate_mode <= 2 ? c->rotate_mode : 0]);
+        num(w, o, "position", c->position);
+        num(w, o, "spacing", c->spacing);
+        num(w, o, "rotateOffset", c->rotate_offset);
+        num(w, o, "rotateMix", c->rotate_mix);
+        num(w, o, "translateMix", c->translate_mix);
+    }
+}
+
 static void display_json(wctx *w, cJSON *out, const sinew_model_display *d) {
     const sinew_model_armature *arm = w->arm;
     cJSON *o = obj(w, out, NULL);
@@ -1027,14 +1083,14 @@ static void display_json(wctx *w, cJSON *out, const sinew_model_display *d) {
     }
     if (d->type == SINEW_DISPLAY_ARMATURE)
         actions_json(w, o, "actions", d->first_action, d->action_count);
-    if (d->type == SINEW_DISPLAY_BOUNDING_BOX || d->type == SINEW_DISPLAY_PATH) {
+    if (d->type == SINEW_DISPLAY_BOUNDING_BOX) {
         str(w, o, "subType", "polygon");
         cJSON *v = arr(w, o, "vertices");
         for (uint32_t i = 0; i < d->bbox_vertex_count * 2u; i++)
             push_num(w, v, fnum(d->bbox_vertices[i]));
-        if (d->type == SINEW_DISPLAY_PATH)
-            warn(w, "path display '%s' is not part of DragonBones 4.5; written as a polygon", d->name);
     }
+    if (d->type == SINEW_DISPLAY_PATH && d->path_data < arm->path_count)
+        path_json(w, o, &arm->paths[d->path_data]);
     if (d->type != SINEW_DISPLAY_MESH || d->mesh >= arm->mesh_count)
         return;
     const sinew_model_mesh *m = &arm->meshes[d->mesh];
@@ -1212,6 +1268,8 @@ static void armature_json(wctx *w, cJSON *out, const sinew_model_armature *arm) 
                 cJSON_AddTrueToObject(o, "scale");
         }
     }
+    if (arm->path_constraint_count)
+        path_constraints_json(w, a, arm);
     cJSON *anims = arr(w, a, "animation");
     for (uint32_t i = 0; i < arm->animation_count; i++)
         animation_json(w, anims, &arm->animations[i]);

@@ -83,6 +83,24 @@ with tempfile.TemporaryDirectory() as tmp:
                 if os.path.exists(f):
                     os.remove(f)
 
+    # path displays and path constraints are written back with their geometry: sinew (and the
+    # official runtime, when present) on the converted file equal the official dump of the original
+    paths_src = os.path.join(SRC, "tests", "fixtures", "oracle", "path_ske.json")
+    conv = convert(paths_src, os.path.join(tmp, "oracle_path"))
+    if conv:
+        expected = own_expected("oracle_path")
+        b = os.path.join(tmp, "oracle_path", "sinew_conv.json")
+        ok_b, err_b = sinew_poses(conv, b)
+        if check(ok_b, f"oracle_path: sinew poses: {err_b}"):
+            ok, msg = posecmp(expected, b)
+            check(ok, f"oracle_path: sinew on the converted file vs the official runtime on the original:\n{msg}")
+        if odir:
+            opose = os.path.join(tmp, "oracle_path", "oracle.json")
+            ok, msg = run_oracle(odir, conv, opose, "--armature", "all")
+            if check(ok, f"oracle_path: oracle on the converted file: {msg[-500:]}"):
+                ok, msg = posecmp(expected, opose)
+                check(ok, f"oracle_path: official runtime, original vs converted:\n{msg}")
+
     # 3. 5.x channels a 4.5 frame cannot hold exactly: translation held (no tweenEasing) while the
     # rotation tweens over the same span. Found in a real mecha_1004d export; convert must say so.
     mixed = os.path.join(tmp, "mixed_ske.json")
