@@ -180,6 +180,22 @@ static void surface_affine(double x, double y, double lx, double ly, double ax, 
     }
 }
 
+/* A cell's map, the matrix surface_affine makes, without its angles: the official decomposes
+ * the edges into rotation, skew and scales and builds the matrix back from them, which is the
+ * linear map taking (lx, 0) to b - a and (0, ly) to c - a (negated for the lower triangle, its
+ * half turn). The same matrix up to rounding (last bits), for a fraction of the cost: lookups
+ * are most of a surface rig's update. */
+static inline void surface_cell(double x, double y, double lx, double ly, double ax, double ay, double bx, double by,
+                                double cx, double cy, bool is_down, double *m) {
+    double s = is_down ? -1.0 : 1.0;
+    m[0] = s * (bx - ax) / lx;
+    m[1] = s * (by - ay) / lx;
+    m[2] = s * (cx - ax) / ly;
+    m[3] = s * (cy - ay) / ly;
+    m[4] = ax - (m[0] * x + m[2] * y);
+    m[5] = ay - (m[1] * x + m[3] * y);
+}
+
 /* The matrix surface bone b applies at (x, y) of its own space (the official
  * Surface._getGlobalTransformMatrix). The pointer is valid until the next call. */
 static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double y) {
@@ -286,7 +302,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
     if (slot && slot[0] > 0.0)
         return slot + 1;
     double *m = slot ? slot + 1 : arm->help;
-    surface_affine(ox, oy, lx, ly, ax, ay, bx, by, cx, cy, down, NULL, m);
+    surface_cell(ox, oy, lx, ly, ax, ay, bx, by, cx, cy, down, m);
     if (slot)
         slot[0] = 1.0;
     return m;
