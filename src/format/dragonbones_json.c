@@ -886,12 +886,12 @@ static sinew_affine affine_from_decomposed(const float *p) {
 enum {
     D_NAME, D_TYPE, D_PATH, D_TRANSFORM, D_PIVOT, D_UVS, D_TRIANGLES, D_VERTICES, D_WEIGHTS, D_SLOTPOSE,
     D_BONEPOSE, D_EDGES, D_USEREDGES, D_WIDTH, D_HEIGHT, D_ACTIONS, D_BONES, D_SUBTYPE, D_FILTER,
-    D_INHERITDEFORM, D_SHARE, D_USERDATA, D_COUNT
+    D_INHERITDEFORM, D_SHARE, D_USERDATA, D_COLOR, D_COUNT
 };
 static const char *const display_keys[D_COUNT] = {
     "name", "type", "path", "transform", "pivot", "uvs", "triangles", "vertices", "weights", "slotPose",
     "bonePose", "edges", "userEdges", "width", "height", "actions", "bones", "subType", "filterType",
-    "inheritDeform", "share", "userData"};
+    "inheritDeform", "share", "userData", "color"};
 static const sinew_jkeys display_table = SINEW_JKEYS(display_keys, "display");
 
 /* Reads an array of non-negative integers below `limit`. */
@@ -1187,6 +1187,59 @@ static void find_first_int(db *d, const cJSON *first) {
     }
 }
 
+/* A boundingBox: its subType ("rectangle" or 0, "ellipse" or 1, "polygon" or 2; a rectangle when
+ * absent, as officially), a polygon's `vertices`, a rectangle's or an ellipse's `width` and
+ * `height` (centred on the slot's origin), the editor's `color`. A rectangle also gets its four
+ * corners as a polygon (the hit tests share the polygon code). */
+static sinew_status build_bounding_box(db *d, const cJSON *const *f, sinew_model_display *D) {
+    D->bbox_shape = SINEW_BBOX_RECTANGLE;
+    if (cJSON_IsString(f[D_SUBTYPE])) {
+        const char *t = f[D_SUBTYPE]->valuestring;
+        if (strcmp(t, "rectangle") == 0)
+            D->bbox_shape = SINEW_BBOX_RECTANGLE;
+        else if (strcmp(t, "ellipse") == 0)
+            D->bbox_shape = SINEW_BBOX_ELLIPSE;
+        else if (strcmp(t, "polygon") == 0)
+            D->bbox_shape = SINEW_BBOX_POLYGON;
+        else
+            return sinew__jfail_key(d->c, "subType", SINEW_E_UNSUPPORTED,
+                                    "unknown boundingBox subType '%s' (rectangle, ellipse or polygon)", t);
+    } else if (f[D_SUBTYPE] && !cJSON_IsNull(f[D_SUBTYPE])) {
+        int64_t t;
+        TRY(sinew__jint(d->c, f[D_SUBTYPE], "subType", 0, 0, 2, &t));
+        D->bbox_shape = (uint8_t)t;
+    }
+    int64_t color;
+    TRY(sinew__jint(d->c, f[D_COLOR], "color", 0, 0, 16777215.0, &color));
+    D->bbox_color = (uint32_t)color;
+    if (D->bbox_shape != SINEW_BBOX_POLYGON) {
+        TRY(sinew__jfloat(d->c, f[D_WIDTH], "width", 0.0f, &D->bbox_width));
+        TRY(sinew__jfloat(d->c, f[D_HEIGHT], "height", 0.0f, &D->bbox_height));
+        if (f[D_VERTICES] && !cJSON_IsNull(f[D_VERTICES]))
+            sinew__jwarn(d->c, "vertices", SINEW_OK,
+                         "boundingBox '%s' is a %s (%s): its 'vertices' are ignored, as officially", D->name,
+                         D->bbox_shape == SINEW_BBOX_ELLIPSE ? "ellipse" : "rectangle",
+                         f[D_SUBTYPE] ? "its subType" : "no subType");
+        if (D->bbox_shape == SINEW_BBOX_RECTANGLE) {
+            float w = D->bbox_width * 0.5f, h = D->bbox_height * 0.5f;
+            ALLOC(D->bbox_vertices, 8);
+            const float corners[8] = {-w, -h, w, -h, w, h, -w, h};
+            memcpy(D->bbox_vertices, corners, sizeof corners);
+            D->bbox_vertex_count = 4;
+        }
+        return SINEW_OK;
+    }
+    const cJSON *first;
+    uint32_t n;
+    TRY(sinew__jarray(d->c, f[D_VERTICES], "vertices", &first, &n));
+    if (n % 2u)
+        return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT, "bounding box 'vertices' has an odd count (%u)", n);
+    D->bbox_vertex_count = n / 2u;
+    ALLOC(D->bbox_vertices, n);
+    TRY(sinew__jfloats(d->c, first, "vertices", D->bbox_vertices, n));
+    return SINEW_OK;
+}
+
 static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D, uint32_t slot) {
     sinew_model_armature *A = d->arm;
     D->armature = SINEW_INVALID_INDEX;
@@ -1280,17 +1333,9 @@ static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D,
             d->first_mesh = &A->meshes[D->mesh];
         }
         break;
-    case SINEW_DISPLAY_BOUNDING_BOX: {
-        const cJSON *first;
-        uint32_t n;
-        TRY(sinew__jarray(d->c, f[D_VERTICES], "vertices", &first, &n));
-        if (n % 2u)
-            return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT, "bounding box 'vertices' has an odd count (%u)", n);
-        D->bbox_vertex_count = n / 2u;
-        ALLOC(D->bbox_vertices, n);
-        TRY(sinew__jfloats(d->c, first, "vertices", D->bbox_vertices, n));
+    case SINEW_DISPLAY_BOUNDING_BOX:
+        TRY(build_bounding_box(d, f, D));
         break;
-    }
     case SINEW_DISPLAY_PATH:
         sinew__jwarn(d->c, NULL, SINEW_E_UNSUPPORTED, "path displays are kept without geometry (not supported)");
         break;

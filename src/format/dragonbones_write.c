@@ -1056,7 +1056,13 @@ static void display_json(wctx *w, cJSON *out, const sinew_model_display *d) {
     }
     if (d->type == SINEW_DISPLAY_ARMATURE)
         actions_json(w, o, "actions", d->first_action, d->action_count);
-    if (d->type == SINEW_DISPLAY_BOUNDING_BOX || d->type == SINEW_DISPLAY_PATH) {
+    if (d->type == SINEW_DISPLAY_BOUNDING_BOX && d->bbox_color)
+        num(w, o, "color", (double)d->bbox_color);
+    if (d->type == SINEW_DISPLAY_BOUNDING_BOX && d->bbox_shape != SINEW_BBOX_POLYGON) {
+        str(w, o, "subType", d->bbox_shape == SINEW_BBOX_ELLIPSE ? "ellipse" : "rectangle");
+        num(w, o, "width", fnum(d->bbox_width));
+        num(w, o, "height", fnum(d->bbox_height));
+    } else if (d->type == SINEW_DISPLAY_BOUNDING_BOX || d->type == SINEW_DISPLAY_PATH) {
         str(w, o, "subType", "polygon");
         cJSON *v = arr(w, o, "vertices");
         for (uint32_t i = 0; i < d->bbox_vertex_count * 2u; i++)

@@ -159,6 +159,9 @@ typedef struct sinew_model_mesh {
     uint32_t *run_skin4_groups;        /* 2 per run_skin group: matrix offset, number of pairs */
 } sinew_model_mesh;
 
+/* A boundingBox's shape (the official subType). */
+enum { SINEW_BBOX_RECTANGLE = 0, SINEW_BBOX_ELLIPSE = 1, SINEW_BBOX_POLYGON = 2 };
+
 typedef struct sinew_model_display {
     sinew_display_type type;
     const char *name;
@@ -169,8 +172,11 @@ typedef struct sinew_model_display {
     uint32_t armature;         /* ARMATURE: child armature index in sinew_data, or INVALID */
     uint32_t mesh;             /* MESH: index into sinew_model_armature.meshes */
     uint32_t first_action, action_count; /* ARMATURE display actions */
-    float *bbox_vertices; /* BOUNDING_BOX: polygon pairs */
+    float *bbox_vertices; /* BOUNDING_BOX: polygon pairs (a rectangle's four corners) */
     uint32_t bbox_vertex_count;
+    uint8_t bbox_shape;        /* BOUNDING_BOX: the official subType, SINEW_BBOX_* */
+    float bbox_width, bbox_height; /* rectangle and ellipse: the size, centred on the slot's origin */
+    uint32_t bbox_color;       /* the editor's colour (0xRRGGBB), kept for re-export */
 } sinew_model_display;
 
 /* One slot's display list inside one skin. */
