@@ -169,7 +169,9 @@ static int draw_shot(void *user, const cli_rig *rig, const sinew_drawlist *dl, c
             const char *inputs[CLI_MAX_PAGES + 2];
             uint32_t n = 0;
             inputs[n++] = rig->atlas_path;
-            for (uint32_t p = 0; p < rig->page_count; p++) inputs[n++] = rig->page_paths[p];
+            for (uint32_t p = 0; p < rig->page_count; p++)
+                if (rig->page_paths[p])
+                    inputs[n++] = rig->page_paths[p];
             if (!px) {
                 rc = SINEW_EXIT_INTERNAL;
             } else if (sinew_png_write(s->out, px, fr->width, fr->height, (size_t)fr->width * 4, inputs, n, &err) !=

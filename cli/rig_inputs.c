@@ -13,6 +13,20 @@ int cli_input_error(const char *file, const sinew_error *err) {
     return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : err->code == SINEW_E_IO ? SINEW_EXIT_IO : SINEW_EXIT_INPUT;
 }
 
+/* The skeleton's own `textureAtlas` (the 5.6 demos carry their atlas inside): loaded quietly,
+ * false when the file has none. */
+static bool embedded_atlas(cli_rig *r, const char *file) {
+    size_t n = strlen(file);
+    if (n >= sizeof r->atlas_path)
+        return false;
+    sinew_error err = {0};
+    sinew_load_options lo = {0};
+    if (sinew_atlas_load_file(file, &lo, &r->atlas, &err) != SINEW_OK)
+        return false;
+    memcpy(r->atlas_path, file, n + 1);
+    return true;
+}
+
 int cli_rig_load(cli_rig *r, const char *file, const char *atlas) {
     memset(r, 0, sizeof *r);
     sinew_error err = {0};
@@ -28,7 +42,8 @@ int cli_rig_load(cli_rig *r, const char *file, const char *atlas) {
             return SINEW_EXIT_INPUT;
         }
         memcpy(r->atlas_path, atlas, n + 1);
-    } else if (sinew_atlas_find_for(file, r->atlas_path, sizeof r->atlas_path) != SINEW_OK) {
+    } else if (sinew_atlas_find_for(file, r->atlas_path, sizeof r->atlas_path) != SINEW_OK &&
+               !embedded_atlas(r, file)) {
         /* no atlas JSON: displays that name whole images next to the rig (Live2D-style demos) */
         const char *slash = strrchr(file, '/');
         int n = slash ? snprintf(r->atlas_path, sizeof r->atlas_path, "%.*s", (int)(slash - file), file)
@@ -52,20 +67,29 @@ int cli_rig_load(cli_rig *r, const char *file, const char *atlas) {
                 ai.page_count, (unsigned)CLI_MAX_PAGES);
         return SINEW_EXIT_INPUT;
     }
-    for (uint32_t p = 0; p < ai.page_count; p++) {
-        sinew_atlas_page_info pi;
-        if (sinew_atlas_page_info_get(r->atlas, p, &pi) != SINEW_OK || !pi.resolved_path) {
-            fprintf(stderr, "%s: error: texture page %u has no image path\n", r->atlas_path, p);
-            return SINEW_EXIT_INPUT;
+    /* A page whose image is missing is left undrawn (a warning) when another page is there (the
+     * 5.6 demo `shizuku` names a fifth page it does not ship); with none there, it is an error. */
+    uint32_t found = 0;
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t p = 0; p < ai.page_count; p++) {
+            sinew_atlas_page_info pi;
+            if (sinew_atlas_page_info_get(r->atlas, p, &pi) != SINEW_OK || !pi.resolved_path) {
+                fprintf(stderr, "%s: error: texture page %u has no image path\n", r->atlas_path, p);
+                return SINEW_EXIT_INPUT;
+            }
+            struct stat sb;
+            bool there = stat(pi.resolved_path, &sb) == 0;
+            if (pass == 0) {
+                found += there;
+                r->page_paths[p] = there ? pi.resolved_path : NULL;
+            } else if (!there) {
+                fprintf(stderr, "%s: %s: texture page '%s' not found (looked for %s)%s\n", r->atlas_path,
+                        found ? "warning" : "error", pi.image_path ? pi.image_path : "", pi.resolved_path,
+                        found ? "; what it maps is not drawn" : "");
+                if (!found)
+                    return SINEW_EXIT_INPUT;
+            }
         }
-        struct stat sb;
-        if (stat(pi.resolved_path, &sb) != 0) {
-            fprintf(stderr, "%s: error: texture page '%s' not found (looked for %s)\n", r->atlas_path,
-                    pi.image_path ? pi.image_path : "", pi.resolved_path);
-            return SINEW_EXIT_INPUT;
-        }
-        r->page_paths[p] = pi.resolved_path;
-    }
     r->page_count = ai.page_count;
     memset(&err, 0, sizeof err);
     if (sinew_texture_set_load(r->page_paths, r->page_count, NULL, &r->textures, &err) != SINEW_OK)

@@ -139,6 +139,7 @@ typedef struct sinew_armature_info {
     bool canvas_background;         /**< the canvas gives a background colour */
     uint32_t canvas_color;          /**< 0xRRGGBB */
     float canvas_x, canvas_y, canvas_width, canvas_height;
+    uint32_t surface_count;         /**< bones that are 5.5 surfaces (counted in bone_count) */
 } sinew_armature_info;
 
 typedef struct sinew_bone_info {
@@ -149,6 +150,9 @@ typedef struct sinew_bone_info {
     float scale_x, scale_y;
     float length;
     bool inherit_translation, inherit_rotation, inherit_scale, inherit_reflection;
+    bool is_surface;                /**< a 5.5 surface: a lattice of segment_x x segment_y cells
+                                         (no transform of its own; docs/runtime.md) */
+    uint32_t segment_x, segment_y;
 } sinew_bone_info;
 
 typedef struct sinew_slot_info {

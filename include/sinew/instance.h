@@ -335,8 +335,9 @@ bool sinew_instance_hit(sinew_instance *inst, float x, float y, uint32_t *armatu
 bool sinew_instance_slot_contains_point(const sinew_instance *inst, uint32_t armature_index, uint32_t slot, float x,
                                         float y);
 /**
- * The polygon of the boundingBox display the slot shows, in armature space: writes up to `cap`
- * points (x, y pairs) to `xy` and returns how many it has (0 when the slot shows none).
+ * The outline of the boundingBox display the slot shows, in armature space: writes up to `cap`
+ * points (x, y pairs) to `xy` and returns how many it has (0 when the slot shows none): a
+ * polygon's points, a rectangle's 4 corners, 32 points around an ellipse.
  */
 uint32_t sinew_instance_slot_bounding_box(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
                                           float *xy, uint32_t cap);
@@ -351,9 +352,10 @@ typedef struct sinew_segment_hit {
 } sinew_segment_hit;
 
 /**
- * The official Slot.intersectsSegment for a polygon: how many edges of the boundingBox polygon the
- * slot shows the segment (xa, ya)-(xb, yb) crosses (armature space; 0 when none, or when the slot
- * shows no box). With `out`, where (slot_a = slot_b = slot). A segment wholly inside crosses none.
+ * The official Slot.intersectsSegment: how many times the segment (xa, ya)-(xb, yb) crosses the
+ * outline of the boundingBox the slot shows (polygon edges, rectangle sides, ellipse; armature
+ * space; 0 when none, or when the slot shows no box). With `out`, where (slot_a = slot_b = slot).
+ * A segment wholly inside crosses none.
  */
 uint32_t sinew_instance_slot_intersects_segment(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
                                                 float xa, float ya, float xb, float yb, sinew_segment_hit *out);

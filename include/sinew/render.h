@@ -53,6 +53,8 @@ typedef struct sinew_image_desc {
  * Loads `count` PNG files (any PNG colour type) as pages 0..count-1, with libspng.
  * A missing or unreadable file fails with SINEW_E_IO and an error whose `file` is that path and
  * whose message names it; a corrupt PNG fails with SINEW_E_PARSE. Nothing is left allocated on failure.
+ * A NULL path makes a page of one transparent texel (for an atlas page whose image is not there:
+ * what it maps draws nothing).
  * @param allocator NULL for libc.
  */
 sinew_status sinew_texture_set_load(const char *const *paths, uint32_t count,

@@ -842,10 +842,10 @@ static void zorder_tl_update(const tl_ctx *c, double time) {
 
 /* ---- state set-up ---------------------------------------------------------------------------- */
 
-enum { COV_BONE = 1, COV_DISPLAY = 2, COV_COLOR = 4, COV_IK = 8 };
+enum { COV_BONE = 1, COV_DISPLAY = 2, COV_COLOR = 4, COV_IK = 8, COV_SURFACE = 16 };
 
 static void push_tl(anim_state *st, uint8_t kind, const sinew_model_timeline *T, uint32_t target) {
-    uint32_t n = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
+    uint32_t n = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count + st->surface_tl_count;
     if (n >= st->tl_cap)
         return;
     tl_state *t = &st->tls[n];
@@ -854,6 +854,8 @@ static void push_tl(anim_state *st, uint8_t kind, const sinew_model_timeline *T,
         st->bone_tl_count++;
     else if (kind == TLK_IK)
         st->ik_tl_count++;
+    else if (kind == TLK_SURFACE)
+        st->surface_tl_count++;
     else
         st->slot_tl_count++;
 }
@@ -861,7 +863,7 @@ static void push_tl(anim_state *st, uint8_t kind, const sinew_model_timeline *T,
 static void build_timelines(arm_inst *arm, anim_state *st) {
     const sinew_model_armature *d = arm->data;
     const sinew_model_animation *anim = st->anim;
-    st->bone_tl_count = st->slot_tl_count = st->ik_tl_count = 0;
+    st->bone_tl_count = st->slot_tl_count = st->ik_tl_count = st->surface_tl_count = 0;
     uint32_t nb = arm->bone_count, ns = arm->slot_count, nk = d->ik_count;
     memset(st->covered, 0, (size_t)nb + ns + nk);
     uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
@@ -877,6 +879,8 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
             st->covered[nb + T->target] |= COV_COLOR;
         else if (T->type == SINEW_TL_IK && T->target < nk)
             st->covered[nb + ns + T->target] |= COV_IK;
+        else if (T->type == SINEW_TL_SURFACE && T->target < nb)
+            st->covered[T->target] |= COV_SURFACE;
     }
     /* bones, in update order, each bone's timelines together */
     for (uint32_t i = 0; i < nb; ++i) {
@@ -917,6 +921,16 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
             if (T->type == SINEW_TL_IK && T->target == k && T->key_count > 0)
                 push_tl(st, TLK_IK, T, k);
         }
+    for (uint32_t i = 0; d->surface_count && i < nb; ++i) {
+        uint32_t b = d->bone_order ? d->bone_order[i] : i;
+        if (!(st->covered[b] & COV_SURFACE))
+            continue;
+        for (uint32_t t = t0; t < t0 + tn; ++t) {
+            const sinew_model_timeline *T = &d->timelines[t];
+            if (T->type == SINEW_TL_SURFACE && T->target == b && T->key_count > 0)
+                push_tl(st, TLK_SURFACE, T, b);
+        }
+    }
     /* the direct bone path: 2-channel timelines only, no channel of a bone written twice */
     st->bones_direct = true;
     for (uint32_t i = 0; i < st->bone_tl_count && st->bones_direct; ++i) {
@@ -930,6 +944,7 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
     st->pose_active = st->reset_to_pose;
     for (uint8_t k = 0; k <= TLK_IK; ++k)
         tl_reset(&st->pose_tl[k], k, NULL, anim, 0);
+    tl_reset(&st->pose_surface_tl, TLK_SURFACE, NULL, anim, 0);
 }
 
 /* True if the state has a deform timeline for (slot, mesh). */
@@ -955,7 +970,7 @@ static void pose_bones(const tl_ctx *c) {
     st->pose_bones_started = true;
     for (uint32_t i = 0; i < arm->bone_count; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
-        if (st->covered[b] & COV_BONE)
+        if ((st->covered[b] & COV_BONE) || d->bones[b].is_surface)
             continue;
         if (first)
             arm->bone_dirty[b] = 1;
@@ -1014,6 +1029,78 @@ static void pose_slots(const tl_ctx *c, double time) {
             uint32_t m = arm->cur_mesh[s];
             if (m != SINEW_INVALID_INDEX && !deform_covered(st, s, m))
                 slot_tl_apply(c, t, s, m, s == last);
+        }
+    }
+}
+
+/* ---- surfaces ------------------------------------------------------------------------------ */
+
+/* One surface timeline's turn (the official SurfaceTimelineState in AnimationState.advanceTime):
+ * the surface's blend state first, then the timeline's update (a frame update marks the surface
+ * dirty), then its offsets blended into the surface's. t->T NULL: a pose timeline (all zero). */
+static bool surface_tl_step(const tl_ctx *c, tl_state *t, uint32_t b, bool update, double time) {
+    arm_inst *arm = c->arm;
+    anim_state *st = c->st;
+    arm->blend_touched = true;
+    int bs = blend_update(&arm->blend[b], st->weight_result, st->layer);
+    bool frame = false;
+    if (update && t->play_state <= 0 && set_current_time(c, t, time)) {
+        if (tl_seek(c, t))
+            tween_arrive(c, t);
+        if (t->tween_state != 0) {
+            tween_update_frame(c, t);
+            arm->bone_dirty[b] = 1;
+            frame = true;
+        }
+    }
+    if (bs == 0 || !arm->surfaces)
+        return frame;
+    surface_rt *sf = &arm->surfaces[arm->data->run_surface[b]];
+    const sinew_model_timeline *T = t->T;
+    const float *v0 = NULL, *v1 = NULL;
+    if (T && t->frame_index >= 0 && T->values_per_key >= sf->n) {
+        v0 = key_values(T, (uint32_t)t->frame_index);
+        if (t->has_delta)
+            v1 = key_values(T, next_key(t));
+    }
+    double p = t->progress, w = arm->blend[b].blend_weight;
+    for (uint32_t i = 0; i < sf->n; ++i) {
+        double v = v0 ? (v1 ? v0[i] + ((double)v1[i] - v0[i]) * p : (double)v0[i]) : 0.0;
+        if (bs == 2)
+            sf->deform[i] += v * w;
+        else if (w != 1.0)
+            sf->deform[i] = v * w;
+        else
+            sf->deform[i] = v;
+    }
+    if (st->fade_state != 0 || st->sub_fade_state != 0)
+        arm->bone_dirty[b] = 1;
+    return frame;
+}
+
+/* The state's surface timelines, then (while it fades in with reset to pose) the pose timelines of
+ * the surfaces it does not animate. */
+static void surfaces_advance(const tl_ctx *c, double time) {
+    anim_state *st = c->st;
+    uint32_t s0 = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
+    for (uint32_t i = s0; i < s0 + st->surface_tl_count; ++i)
+        surface_tl_step(c, &st->tls[i], st->tls[i].target, true, time);
+    if (!st->pose_active || !c->arm->data->surface_count)
+        return;
+    /* the pose timelines share one record: it is updated with the first surface */
+    const sinew_model_armature *d = c->arm->data;
+    bool first = true, frame = false;
+    for (uint32_t i = 0; i < c->arm->bone_count; ++i) {
+        uint32_t b = d->bone_order ? d->bone_order[i] : i;
+        if (!d->bones[b].is_surface || (st->covered[b] & COV_SURFACE))
+            continue;
+        if (first) {
+            frame = surface_tl_step(c, &st->pose_surface_tl, b, true, time);
+            first = false;
+        } else {
+            surface_tl_step(c, &st->pose_surface_tl, b, false, time);
+            if (frame)
+                c->arm->bone_dirty[b] = 1;
         }
     }
 }
@@ -1215,6 +1302,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         if (st->pose_active)
             pose_slots(&c, time);
     }
+    surfaces_advance(&c, time);
     uint32_t ik0 = nb + st->slot_tl_count, ik1 = ik0 + st->ik_tl_count;
     for (uint32_t i = ik0; i < ik1; ++i)
         if (st->tls[i].play_state <= 0)

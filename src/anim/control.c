@@ -65,6 +65,9 @@ bool sinew_instance_hit(sinew_instance *inst, float x, float y, uint32_t *armatu
     return false;
 }
 
+/* The points sinew_instance_slot_bounding_box gives for an ellipse. */
+#define ELLIPSE_POINTS 32u
+
 /* The boundingBox display slot `s` shows, or NULL. */
 static const sinew_model_display *bbox_of(const arm_inst *a, uint32_t s) {
     if (!a || s >= a->slot_count || a->display_index[s] < 0)
@@ -82,6 +85,15 @@ uint32_t sinew_instance_slot_bounding_box(const sinew_instance *inst, uint32_t a
     if (!d)
         return 0;
     const float *m = a->slot_world + (size_t)slot * 6;
+    if (d->bbox_shape == SINEW_BBOX_ELLIPSE) { /* ELLIPSE_POINTS points around it */
+        double rx = d->bbox_width * 0.5, ry = d->bbox_height * 0.5;
+        for (uint32_t i = 0; i < ELLIPSE_POINTS && i < cap && xy; ++i) {
+            double t = 2.0 * SINEW_PI * i / ELLIPSE_POINTS, vx = rx * cos(t), vy = ry * sin(t);
+            xy[2 * i] = (float)(m[0] * vx + m[2] * vy + m[4]);
+            xy[2 * i + 1] = (float)(m[1] * vx + m[3] * vy + m[5]);
+        }
+        return ELLIPSE_POINTS;
+    }
     for (uint32_t i = 0; i < d->bbox_vertex_count && i < cap && xy; ++i) {
         float vx = d->bbox_vertices[2 * i], vy = d->bbox_vertices[2 * i + 1];
         xy[2 * i] = m[0] * vx + m[2] * vy + m[4];
@@ -106,7 +118,7 @@ bool sinew_instance_slot_contains_point(const sinew_instance *inst, uint32_t arm
                                         float y) {
     const arm_inst *a = arm_of(inst, armature_index);
     const sinew_model_display *d = bbox_of(a, slot);
-    if (!d || d->bbox_vertex_count < 3)
+    if (!d || (d->bbox_shape != SINEW_BBOX_ELLIPSE && d->bbox_vertex_count < 3))
         return false;
     /* the point into the slot's space (the inverse of its world matrix) */
     const float *m = a->slot_world + (size_t)slot * 6;
@@ -115,6 +127,13 @@ bool sinew_instance_slot_contains_point(const sinew_instance *inst, uint32_t arm
         return false;
     float dx = x - m[4], dy = y - m[5];
     float lx = (m[3] * dx - m[2] * dy) / det, ly = (-m[1] * dx + m[0] * dy) / det;
+    if (d->bbox_shape == SINEW_BBOX_ELLIPSE) { /* the official ellipse test */
+        double wh = d->bbox_width * 0.5, hh = d->bbox_height * 0.5, px = lx, py = ly;
+        if (px < -wh || px > wh || py < -hh || py > hh || hh == 0.0)
+            return false;
+        py *= wh / hh;
+        return sqrt(px * px + py * py) <= wh;
+    }
     return polygon_contains(d->bbox_vertices, d->bbox_vertex_count, lx, ly);
 }
 
@@ -146,11 +165,37 @@ static void polygon_crossings(const float *v, uint32_t n, double ax, double ay, 
     }
 }
 
+/* Crossings of segment A-B with an ellipse of half axes rx, ry centred on the origin (the roots of
+ * the quadratic along the segment), with the outward normals. */
+static void ellipse_crossings(double rx, double ry, double ax, double ay, double bx, double by, crossing *c) {
+    c->count = 0;
+    if (!(rx > 0.0) || !(ry > 0.0))
+        return;
+    double dx = bx - ax, dy = by - ay, irx = 1.0 / (rx * rx), iry = 1.0 / (ry * ry);
+    double qa = dx * dx * irx + dy * dy * iry, qb = 2.0 * (ax * dx * irx + ay * dy * iry),
+           qc = ax * ax * irx + ay * ay * iry - 1.0;
+    double disc = qb * qb - 4.0 * qa * qc;
+    if (qa == 0.0 || disc < 0.0)
+        return;
+    double s = sqrt(disc), roots[2] = {(-qb - s) / (2.0 * qa), (-qb + s) / (2.0 * qa)};
+    for (int k = 0; k < (s > 0.0 ? 2 : 1); ++k) {
+        double t = roots[k];
+        if (t < 0.0 || t > 1.0)
+            continue;
+        double px = ax + t * dx, py = ay + t * dy, nrm = atan2(py * iry, px * irx);
+        if (c->count == 0 || t < c->t_min)
+            c->t_min = t, c->p_min[0] = px, c->p_min[1] = py, c->n_min = nrm;
+        if (c->count == 0 || t > c->t_max)
+            c->t_max = t, c->p_max[0] = px, c->p_max[1] = py, c->n_max = nrm;
+        c->count++;
+    }
+}
+
 /* Armature-space crossings of a slot's boundingBox polygon, the parameters along the segment kept. */
 static uint32_t slot_crossings(const arm_inst *a, uint32_t slot, float xa, float ya, float xb, float yb,
                                crossing *c, sinew_segment_hit *out) {
     const sinew_model_display *d = bbox_of(a, slot);
-    if (!d || d->bbox_vertex_count < 2)
+    if (!d || (d->bbox_shape != SINEW_BBOX_ELLIPSE && d->bbox_vertex_count < 2))
         return 0;
     const float *m = a->slot_world + (size_t)slot * 6;
     double det = (double)m[0] * m[3] - (double)m[1] * m[2];
@@ -164,7 +209,10 @@ static uint32_t slot_crossings(const arm_inst *a, uint32_t slot, float xa, float
         p[k][0] = (m[3] * dx - m[2] * dy) / det;
         p[k][1] = (-m[1] * dx + m[0] * dy) / det;
     }
-    polygon_crossings(d->bbox_vertices, d->bbox_vertex_count, p[0][0], p[0][1], p[1][0], p[1][1], c);
+    if (d->bbox_shape == SINEW_BBOX_ELLIPSE)
+        ellipse_crossings(d->bbox_width * 0.5, d->bbox_height * 0.5, p[0][0], p[0][1], p[1][0], p[1][1], c);
+    else
+        polygon_crossings(d->bbox_vertices, d->bbox_vertex_count, p[0][0], p[0][1], p[1][0], p[1][1], c);
     if (c->count && out) {
         out->slot_a = out->slot_b = slot;
         out->ax = (float)(m[0] * c->p_min[0] + m[2] * c->p_min[1] + m[4]);

@@ -116,6 +116,36 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
         memset(a->offset_on, 0, nb);
     a->bone_has_tl = carve(cv, nb, 1);
     a->blend = carve(cv, nb, sizeof(blend_state));
+    a->slot_gxy = carve(cv, (size_t)ns * 4, sizeof(double));
+    a->slot_gxy_new = carve(cv, ns, 1);
+    if (d->surface_count) {
+        a->surfaces = carve(cv, d->surface_count, sizeof(surface_rt));
+        for (uint32_t b = 0; b < nb; ++b) {
+            const sinew_model_bone *bd = &d->bones[b];
+            if (!bd->is_surface)
+                continue;
+            /* the cache indices the official lookup uses reach 2 (S + 2 sx + 4 sy) + 1, S = sx (sy + 1) */
+            uint32_t sx = bd->segment_x, sy = bd->segment_y, cells = 2u * (sx * (sy + 1u) + 2u * sx + 4u * sy) + 2u;
+            double *deform = carve(cv, bd->surface_value_count, sizeof(double));
+            double *verts = carve(cv, bd->surface_value_count, sizeof(double));
+            double *cache = carve(cv, (size_t)cells * 7, sizeof(double));
+            if (lc->arms) {
+                surface_rt *sf = &a->surfaces[d->run_surface[b]];
+                memset(sf, 0, sizeof *sf);
+                sf->bone = b;
+                sf->n = bd->surface_value_count;
+                sf->deform = deform;
+                sf->verts = verts;
+                sf->cells = cache;
+                sf->cell_count = cells;
+                sf->dx = 400.0 / sx;
+                sf->dy = 400.0 / sy;
+                sf->k = -sf->dy / sf->dx;
+                sf->kx = -sf->dy / 800.0;
+                sf->ky = -800.0 / sf->dx;
+            }
+        }
+    }
     a->ik_weight = carve(cv, nk, sizeof(float));
     a->ik_bend = carve(cv, nk, 1);
     a->paths = carve(cv, d->path_constraint_count, sizeof(path_inst));
@@ -245,6 +275,13 @@ static void reset_arm(arm_inst *a) {
         g[0] = g[1] = g[2] = g[3] = 0.0;
         g[4] = g[5] = 1.0;
     }
+    for (uint32_t i = 0; i < d->surface_count; ++i) {
+        surface_rt *sf = &a->surfaces[i];
+        memset(sf->deform, 0, sf->n * sizeof(double));
+        memset(sf->verts, 0, sf->n * sizeof(double));
+        for (uint32_t c = 0; c < sf->cell_count; ++c)
+            sf->cells[7 * (size_t)c] = -1.0;
+    }
     for (uint32_t k = 0; k < d->ik_count; ++k) {
         a->ik_weight[k] = d->iks[k].weight;
         a->ik_bend[k] = d->iks[k].bend_positive;
@@ -266,6 +303,8 @@ static void reset_arm(arm_inst *a) {
         a->cur_mesh[s] = SINEW_INVALID_INDEX;
         a->cur_child[s] = SINEW_INVALID_INDEX;
         a->display_dirty[s] = 0;
+        memset(a->slot_gxy + 4 * (size_t)s, 0, 4 * sizeof(double));
+        a->slot_gxy_new[s] = 0;
         double *l = a->slot_local + (size_t)s * 6;
         l[0] = 1.0;
         l[1] = l[2] = 0.0;
@@ -980,6 +1019,13 @@ bool sinew_instance_slot(const sinew_instance *inst, uint32_t ai, uint32_t draw_
     out->draw_index = draw_index;
     out->color = a->color[s];
     out->blend = a->blend_mode[s];
+    if (a->slot_gxy_new[s]) {
+        /* a read takes the slot's new place over, as the official Slot.updateGlobalTransform does;
+         * a surface parent chooses the slot's cell by it (pose.c) */
+        a->slot_gxy_new[s] = 0;
+        a->slot_gxy[4 * (size_t)s] = a->slot_gxy[4 * (size_t)s + 2];
+        a->slot_gxy[4 * (size_t)s + 1] = a->slot_gxy[4 * (size_t)s + 3];
+    }
     const float *m = a->slot_world + (size_t)s * 6;
     out->world.a = m[0];
     out->world.b = m[1];

@@ -144,9 +144,244 @@ static inline bool bone_is_plain(const sinew_model_bone *bd) {
     return bd->parent != SINEW_INVALID_INDEX && bd->inherit_scale && bd->inherit_rotation && bd->inherit_translation;
 }
 
+/* ---- surfaces (5.5) --------------------------------------------------------------------------- */
+
+/* A surface's own space is the square [-200, 200]^2 mapped onto its lattice, cell by cell, each
+ * cell split along a diagonal into two triangles with an affine map each. Outside the square, up
+ * to 1000 away, the hull cells stretch the border outwards; beyond that the surface's global
+ * matrix applies. The numbers, the triangle choice and the cache (whose indices overlap between
+ * regions, and key the cells below the lattice by row: the first cell computed in a row serves
+ * the whole row until the surface moves) are the official Surface's, kept as they are. */
+#define SURF_IN 200.0
+#define SURF_OUT 1000.0
+
+/* The official Surface._getAffineTransform: the map taking (x, y) to a, (x + lx, y) to b and
+ * (x, y + ly) to c; is_down turns it half a turn (the lower triangle). g (optional) receives it
+ * decomposed. */
+static void surface_affine(double x, double y, double lx, double ly, double ax, double ay, double bx, double by,
+                           double cx, double cy, bool is_down, double *g, double *m) {
+    double dabx = bx - ax, daby = by - ay, dacx = cx - ax, dacy = cy - ay;
+    double rot = atan2(daby, dabx);
+    double skew = atan2(dacy, dacx) - SINEW_PI * 0.5 - rot;
+    if (is_down)
+        rot += SINEW_PI;
+    double sx = sqrt(dabx * dabx + daby * daby) / lx;
+    double sy = sqrt(dacx * dacx + dacy * dacy) / ly;
+    tf_matrix(rot, skew, sx, sy, 0.0, 0.0, m);
+    m[4] = ax - (m[0] * x + m[2] * y);
+    m[5] = ay - (m[1] * x + m[3] * y);
+    if (g) {
+        g[0] = m[4];
+        g[1] = m[5];
+        g[2] = rot;
+        g[3] = skew;
+        g[4] = sx;
+        g[5] = sy;
+    }
+}
+
+/* A cell's map, the matrix surface_affine makes, without its angles: the official decomposes
+ * the edges into rotation, skew and scales and builds the matrix back from them, which is the
+ * linear map taking (lx, 0) to b - a and (0, ly) to c - a (negated for the lower triangle, its
+ * half turn). The same matrix up to rounding (last bits), for a fraction of the cost: lookups
+ * are most of a surface rig's update. */
+static inline void surface_cell(double x, double y, double lx, double ly, double ax, double ay, double bx, double by,
+                                double cx, double cy, bool is_down, double *m) {
+    double s = is_down ? -1.0 : 1.0;
+    m[0] = s * (bx - ax) / lx;
+    m[1] = s * (by - ay) / lx;
+    m[2] = s * (cx - ax) / ly;
+    m[3] = s * (cy - ay) / ly;
+    m[4] = ax - (m[0] * x + m[2] * y);
+    m[5] = ay - (m[1] * x + m[3] * y);
+}
+
+/* The matrix surface bone b applies at (x, y) of its own space (the official
+ * Surface._getGlobalTransformMatrix). The pointer is valid until the next call. */
+static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double y) {
+    const double *global = arm->world + (size_t)b * 6;
+    if (x < -SURF_OUT || SURF_OUT < x || y < -SURF_OUT || SURF_OUT < y)
+        return global;
+    surface_rt *sf = &arm->surfaces[arm->data->run_surface[b]];
+    const sinew_model_bone *bd = &arm->data->bones[b];
+    const double lA = SURF_IN, lB = SURF_OUT;
+    const int64_t segx = bd->segment_x, segy = bd->segment_y, sxd = 2 * segx;
+    const double dX = sf->dx, dY = sf->dy;
+    const double *v = sf->verts, *h = sf->hull;
+    int64_t ix = (int64_t)floor((x + lA) / dX), iy = (int64_t)floor((y + lA) / dY);
+    double pX = (double)ix * dX - lA, pY = (double)iy * dY - lA;
+    const int64_t base = segx * (segy + 1);
+    int64_t cell, vi;
+    bool down;
+    /* the corner points of the triangle (a, b, c), its origin (ox, oy) and size (lx, ly) */
+    double ox, oy, lx, ly, ax, ay, bx, by, cx, cy;
+    if (x < -lA) { /* left */
+        if (y < -lA || y >= lA)
+            return global;
+        down = y > sf->kx * (x + lA) + pY;
+        cell = ((base + 2 * segx + segy + iy) * 2 + (down ? 1 : 0));
+        vi = iy * (sxd + 2);
+        if (iy < 0 || iy >= segy)
+            return global;
+        double ddx = h[4], ddy = h[5];
+        double sX = h[2] - (double)(segy - iy) * ddx, sY = h[3] - (double)(segy - iy) * ddy;
+        if (down) {
+            ox = -lA, oy = pY + dY, lx = lB - lA, ly = dY;
+            ax = v[vi + sxd + 2], ay = v[vi + sxd + 3], bx = sX + ddx, by = sY + ddy, cx = v[vi], cy = v[vi + 1];
+        } else {
+            ox = -lB, oy = pY, lx = lB - lA, ly = dY;
+            ax = sX, ay = sY, bx = v[vi], by = v[vi + 1], cx = sX + ddx, cy = sY + ddy;
+        }
+    } else if (x >= lA) { /* right */
+        if (y < -lA || y >= lA)
+            return global;
+        down = y > sf->kx * (x - lB) + pY;
+        cell = ((base + segx + iy) * 2 + (down ? 1 : 0));
+        vi = (iy + 1) * (sxd + 2) - 2;
+        if (iy < 0 || iy >= segy)
+            return global;
+        double ddx = h[4], ddy = h[5];
+        double sX = h[0] + (double)iy * ddx, sY = h[1] + (double)iy * ddy;
+        if (down) {
+            ox = lB, oy = pY + dY, lx = lB - lA, ly = dY;
+            ax = sX + ddx, ay = sY + ddy, bx = v[vi + sxd + 2], by = v[vi + sxd + 3], cx = sX, cy = sY;
+        } else {
+            ox = lA, oy = pY, lx = lB - lA, ly = dY;
+            ax = v[vi], ay = v[vi + 1], bx = sX, by = sY, cx = v[vi + sxd + 2], cy = v[vi + sxd + 3];
+        }
+    } else if (y < -lA) { /* up */
+        if (x < -lA || x >= lA)
+            return global;
+        down = y > sf->ky * (x - pX - dX) - lB;
+        cell = base + ix * 2 + (down ? 1 : 0);
+        vi = ix * 2;
+        if (ix < 0 || ix >= segx)
+            return global;
+        double ddx = h[10], ddy = h[11];
+        double sX = h[8] + (double)ix * ddx, sY = h[9] + (double)ix * ddy;
+        if (down) {
+            ox = pX + dX, oy = -lA, lx = dX, ly = lB - lA;
+            ax = v[vi + 2], ay = v[vi + 3], bx = v[vi], by = v[vi + 1], cx = sX + ddx, cy = sY + ddy;
+        } else {
+            ox = pX, oy = -lB, lx = dX, ly = lB - lA;
+            ax = sX, ay = sY, bx = sX + ddx, by = sY + ddy, cx = v[vi], cy = v[vi + 1];
+        }
+    } else if (y >= lA) { /* down (its cache key is the row, not the column) */
+        if (x < -lA || x >= lA)
+            return global;
+        down = y > sf->ky * (x - pX - dX) + lA;
+        cell = ((base + segx + segy + iy) * 2 + (down ? 1 : 0));
+        vi = segy * (sxd + 2) + ix * 2;
+        if (ix < 0 || ix >= segx)
+            return global;
+        double ddx = h[10], ddy = h[11];
+        double sX = h[6] - (double)(segx - ix) * ddx, sY = h[7] - (double)(segx - ix) * ddy;
+        if (down) {
+            ox = pX + dX, oy = lB, lx = dX, ly = lB - lA;
+            ax = sX + ddx, ay = sY + ddy, bx = sX, by = sY, cx = v[vi + 2], cy = v[vi + 3];
+        } else {
+            ox = pX, oy = lA, lx = dX, ly = lB - lA;
+            ax = v[vi], ay = v[vi + 1], bx = v[vi + 2], by = v[vi + 3], cx = sX, cy = sY;
+        }
+    } else { /* inside the lattice */
+        down = y > sf->k * (x - pX - dX) + pY;
+        cell = (segx * iy + ix) * 2 + (down ? 1 : 0);
+        vi = ix * 2 + iy * (sxd + 2);
+        if (ix < 0 || ix >= segx || iy < 0 || iy >= segy)
+            return global;
+        if (down) {
+            ox = pX + dX, oy = pY + dY, lx = dX, ly = dY;
+            ax = v[vi + sxd + 4], ay = v[vi + sxd + 5], bx = v[vi + sxd + 2], by = v[vi + sxd + 3];
+            cx = v[vi + 2], cy = v[vi + 3];
+        } else {
+            ox = pX, oy = pY, lx = dX, ly = dY;
+            ax = v[vi], ay = v[vi + 1], bx = v[vi + 2], by = v[vi + 3], cx = v[vi + sxd + 2], cy = v[vi + sxd + 3];
+        }
+    }
+    double *slot = cell >= 0 && cell < (int64_t)sf->cell_count ? sf->cells + 7 * cell : NULL;
+    if (slot && slot[0] > 0.0)
+        return slot + 1;
+    double *m = slot ? slot + 1 : arm->help;
+    surface_cell(ox, oy, lx, ly, ax, ay, bx, by, cx, cy, down, m);
+    if (slot)
+        slot[0] = 1.0;
+    return m;
+}
+
+/* The official Surface.update when the surface moved: its lattice placed (by its parent, or the
+ * parent surface's cells), its global transform from the lattice's corners and middles, the hull
+ * for the cells outside, the cell cache cleared. global_from_cache: the matrix and global were
+ * read from a frame cache; only the lattice and the hull are redone. */
+static void surface_update(arm_inst *arm, uint32_t b, bool global_from_cache) {
+    const sinew_model_armature *d = arm->data;
+    const sinew_model_bone *bd = &d->bones[b];
+    surface_rt *sf = &arm->surfaces[d->run_surface[b]];
+    const double *o = bd->surface_vertices, *dv = sf->deform;
+    double *v = sf->verts;
+    uint32_t n = sf->n;
+    for (uint32_t c = 0; c < sf->cell_count; ++c)
+        sf->cells[7 * (size_t)c] = -1.0;
+    uint32_t parent = bd->parent;
+    if (parent == SINEW_INVALID_INDEX) {
+        for (uint32_t i = 0; i < n; ++i)
+            v[i] = o[i] + dv[i];
+    } else if (d->bones[parent].is_surface) {
+        for (uint32_t i = 0; i + 1 < n; i += 2) {
+            /* the official lattice on a lattice offsets y by the x offset (its index slip) */
+            double x = o[i] + dv[i], y = o[i + 1] + dv[i];
+            const double *m = surface_matrix(arm, parent, x, y);
+            v[i] = m[0] * x + m[2] * y + m[4];
+            v[i + 1] = m[1] * x + m[3] * y + m[5];
+        }
+    } else {
+        const double *m = arm->world + (size_t)parent * 6;
+        for (uint32_t i = 0; i + 1 < n; i += 2) {
+            double x = o[i] + dv[i], y = o[i + 1] + dv[i + 1];
+            v[i] = m[0] * x + m[2] * y + m[4];
+            v[i + 1] = m[1] * x + m[3] * y + m[5];
+        }
+    }
+    double *g = arm->global + (size_t)b * 6;
+    double *m = arm->world + (size_t)b * 6;
+    if (!global_from_cache) {
+        uint32_t sxd = 2 * bd->segment_x, last = n - 2;
+        double raX = v[0], raY = v[1], rbX = v[sxd], rbY = v[sxd + 1];
+        double rcX = v[last], rcY = v[last + 1], rdX = v[last - sxd], rdY = v[last - sxd + 1];
+        double dacX = raX + (rcX - raX) * 0.5, dacY = raY + (rcY - raY) * 0.5;
+        double dbdX = rbX + (rdX - rbX) * 0.5, dbdY = rbY + (rdY - rbY) * 0.5;
+        double aX = dacX + (dbdX - dacX) * 0.5, aY = dacY + (dbdY - dacY) * 0.5;
+        double bX = rbX + (rcX - rbX) * 0.5, bY = rbY + (rcY - rbY) * 0.5;
+        double cX = rdX + (rcX - rdX) * 0.5, cY = rdY + (rcY - rdY) * 0.5;
+        surface_affine(0.0, 0.0, SURF_IN, SURF_IN, aX, aY, bX, bY, cX, cY, false, g, m);
+        arm->global_valid[b] = 1;
+        store_world_f(arm, b);
+    }
+    double ddX = 2.0 * g[0], ddY = 2.0 * g[1];
+    double *h = sf->hull;
+    double px = m[0] * SURF_OUT + m[2] * -SURF_IN + m[4], py = m[1] * SURF_OUT + m[3] * -SURF_IN + m[5];
+    h[0] = px;
+    h[1] = py;
+    h[2] = ddX - px;
+    h[3] = ddY - py;
+    h[4] = m[0] * 0.0 + m[2] * sf->dy;
+    h[5] = m[1] * 0.0 + m[3] * sf->dy;
+    px = m[0] * SURF_IN + m[2] * SURF_OUT + m[4];
+    py = m[1] * SURF_IN + m[3] * SURF_OUT + m[5];
+    h[6] = px;
+    h[7] = py;
+    h[8] = ddX - px;
+    h[9] = ddY - py;
+    h[10] = m[0] * sf->dx + m[2] * 0.0;
+    h[11] = m[1] * sf->dx + m[3] * 0.0;
+}
+
 /* The official Bone._updateGlobalTransformMatrix(isCache). */
 static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     const sinew_model_bone *bd = &arm->data->bones[b];
+    if (bd->is_surface) {
+        surface_update(arm, b, false);
+        return;
+    }
     const double *su = arm->data->run_bone_setup + (size_t)b * 6;
     const double *p = arm->pose + (size_t)b * 6;
     double *g = arm->global + (size_t)b * 6;
@@ -164,6 +399,11 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     }
     if (parent != SINEW_INVALID_INDEX) {
         const double *pm = arm->world + (size_t)parent * 6;
+        double cell[6];
+        if (arm->data->bones[parent].is_surface) { /* the surface's cell where the bone's origin lies */
+            memcpy(cell, surface_matrix(arm, parent, g[0], g[1]), sizeof cell);
+            pm = cell;
+        }
         if (bd->inherit_scale) {
             double *local = arm->local + (size_t)b * 6;
             if (!bd->inherit_rotation) {
@@ -382,6 +622,15 @@ void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
             arm->blend_touched = false;
         }
         read_cache_frame(arm);
+        /* the cache holds the surfaces' matrices, not their lattices: those follow the deform
+         * the timelines wrote and the parents just read */
+        for (uint32_t i = 0; arm->surfaces && i < arm->bone_count; ++i) {
+            uint32_t b = arm->data->bone_order ? arm->data->bone_order[i] : i;
+            if (arm->data->bones[b].is_surface) {
+                surface_update(arm, b, true);
+                arm->bone_changed[b] = 1;
+            }
+        }
         return;
     }
     update_bones(inst, ai);
@@ -670,6 +919,10 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
             l[4] = 0.0;
             l[5] = 0.0;
         }
+        /* the official slot keeps its new local transform in Slot.global until it is next read:
+         * the point by which a surface parent chooses the cell */
+        arm->slot_gxy[4 * (size_t)s] = l[4];
+        arm->slot_gxy[4 * (size_t)s + 1] = l[5];
     }
     arm->display_dirty[s] = 1;
 }
@@ -798,6 +1051,19 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
     if (2 * vc > arm->deform_cap[s])
         return;
     if (!mesh->weighted) {
+        uint32_t bone = arm->data->slots[s].parent;
+        if (bone < arm->bone_count && arm->data->bones[bone].is_surface) {
+            /* on a surface: each vertex placed by the cell it falls in (the slot's own transform
+               is not used), as the official mesh update does */
+            for (uint32_t i = 0; i < vc; ++i) {
+                double x = (double)mesh->vertices[2 * i] + deform[2 * i];
+                double y = (double)mesh->vertices[2 * i + 1] + deform[2 * i + 1];
+                const double *m = surface_matrix(arm, bone, x, y);
+                out[2 * i] = (float)(m[0] * x + m[2] * y + m[4]);
+                out[2 * i + 1] = (float)(m[1] * x + m[3] * y + m[5]);
+            }
+            return;
+        }
         const float *m = arm->slot_world + (size_t)s * 6;
         for (uint32_t i = 0; i < vc; ++i) {
             float x = mesh->vertices[2 * i] + deform[2 * i];
@@ -935,6 +1201,20 @@ static bool mesh_bones_changed(const arm_inst *arm, const sinew_model_mesh *mesh
     return mesh->run_bones == NULL;
 }
 
+/* A slot on a surface: its transform concatenated with the cell at the slot's point (slot_gxy). */
+static void slot_on_surface(arm_inst *arm, uint32_t s, uint32_t bone) {
+    double *gxy = arm->slot_gxy + (size_t)s * 4;
+    double cell[6], w[6];
+    memcpy(cell, surface_matrix(arm, bone, gxy[0], gxy[1]), sizeof cell);
+    mat_concat(arm->slot_local + (size_t)s * 6, cell, w);
+    float *o = arm->slot_world + (size_t)s * 6;
+    for (int i = 0; i < 6; ++i)
+        o[i] = (float)w[i];
+    gxy[2] = w[4];
+    gxy[3] = w[5];
+    arm->slot_gxy_new[s] = 1;
+}
+
 void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     uint32_t n = arm->slot_count, nb = arm->bone_count;
@@ -953,7 +1233,15 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         uint32_t bone = slots[s].parent;
         uint8_t own = slot_changed[s];
         bool moved = own || (bone < nb && bone_changed[bone]);
-        if (moved && bone < nb) {
+        bool deferred = false;
+        if (moved && bone < nb && arm->surfaces && arm->data->bones[bone].is_surface) {
+            /* the official slot update places a slot showing a mesh on a surface only when the
+               slot is read, after every slot's update: the second pass below */
+            if (cur_mesh[s] == SINEW_INVALID_INDEX)
+                slot_on_surface(arm, s, bone);
+            else
+                deferred = true;
+        } else if (moved && bone < nb) {
             double w[6];
             mat_concat(arm->slot_local + (size_t)s * 6, arm->world + (size_t)bone * 6, w);
             float *o = arm->slot_world + (size_t)s * 6;
@@ -968,7 +1256,18 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
                 update_mesh(arm, s);
             deform_dirty[s] = 0;
         }
-        if (own)
+        if (deferred)
+            slot_changed[s] = 2;
+        else if (own)
             slot_changed[s] = 0;
+    }
+    if (!arm->surfaces)
+        return;
+    for (uint32_t k = 0; k < n; ++k) {
+        uint32_t s = arm->draw_order[k];
+        if (slot_changed[s] == 2) {
+            slot_changed[s] = 0;
+            slot_on_surface(arm, s, slots[s].parent);
+        }
     }
 }

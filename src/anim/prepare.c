@@ -702,12 +702,25 @@ static sinew_status prepare_bone_steps(sinew_arena *arena, sinew_model_armature 
         memset(s, 0, sizeof *s);
         s->bone = b;
         s->parent = bd->parent;
-        s->plain = bd->parent != SINEW_INVALID_INDEX && bd->inherit_scale && bd->inherit_rotation &&
-                   bd->inherit_translation;
+        s->surface = bd->is_surface;
+        s->plain = bd->parent != SINEW_INVALID_INDEX && !bd->is_surface && !arm->bones[bd->parent].is_surface &&
+                   bd->inherit_scale && bd->inherit_rotation && bd->inherit_translation;
         s->ik_root = arm->run_ik_root ? arm->run_ik_root[b] : 0;
         memcpy(s->setup, setup + (size_t)b * 6, sizeof s->setup);
     }
     arm->run_bone_steps = steps;
+    arm->surface_count = 0;
+    arm->run_surface = NULL;
+    for (uint32_t b = 0; b < arm->bone_count; ++b)
+        arm->surface_count += arm->bones[b].is_surface;
+    if (arm->surface_count) {
+        uint32_t *rs = sinew__arena_array(arena, arm->bone_count, sizeof *rs);
+        if (!rs)
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        for (uint32_t b = 0, k = 0; b < arm->bone_count; ++b)
+            rs[b] = arm->bones[b].is_surface ? k++ : SINEW_INVALID_INDEX;
+        arm->run_surface = rs;
+    }
     return SINEW_OK;
 }
 

@@ -25,6 +25,7 @@ enum {
     TLK_IK,
     TLK_ZORDER,
     TLK_ACTION,
+    TLK_SURFACE,
     TLK_KIND_COUNT
 };
 
@@ -76,10 +77,12 @@ typedef struct anim_state {
     tl_state action_tl;
     tl_state zorder_tl;
     tl_state pose_tl[TLK_IK + 1]; /* shared pose timeline per kind */
+    tl_state pose_surface_tl;  /* ... and of surfaces */
     bool has_zorder;
-    uint32_t bone_tl_count, slot_tl_count, ik_tl_count;
+    uint32_t bone_tl_count, slot_tl_count, ik_tl_count, surface_tl_count;
     tl_state *tls;             /* tl_cap entries: bone timelines (grouped per bone, bone order),
-                                  then slot timelines (draw order), then IK */
+                                  then slot timelines (draw order), then IK, then surfaces (bone
+                                  order) */
     uint32_t tl_cap;
     uint8_t *covered;          /* per bone / slot / IK: which kinds have a timeline (bit per kind);
                                   bones first, then slots, then IK constraints */
@@ -133,6 +136,19 @@ typedef struct path_inst {
     uint32_t last_display;     /* the slot's display at the last check */
     uint8_t verts_dirty;       /* the official DeformVertices.verticesDirty */
 } path_inst;
+/* A 5.5 surface of an armature instance (pose.c): the official Surface's state. */
+typedef struct surface_rt {
+    uint32_t bone;
+    uint32_t n;                /* lattice values: 2 (segment_x + 1) (segment_y + 1) */
+    double *deform;            /* n: the animation's offsets of the lattice points */
+    double *verts;             /* n: the lattice points placed in armature space */
+    double *cells;             /* cell_count x 7: the official matrix cache, a flag (> 0: set) and
+                                  the cell's a b c d tx ty; cleared when the surface moves */
+    uint32_t cell_count;
+    double dx, dy;             /* cell size in the surface's own space (400 / segments) */
+    double k, kx, ky;          /* slopes of the cells' diagonals (centre, left/right, up/down) */
+    double hull[12];           /* points and steps along the hull outside the lattice */
+} surface_rt;
 
 typedef struct arm_inst {
     const sinew_model_armature *data;
@@ -170,6 +186,14 @@ typedef struct arm_inst {
     blend_state *blend;
     bool blend_touched;        /* some blend[].dirty may be set (cleared by the bone update) */
     uint8_t *bone_has_tl;      /* scratch for state set-up */
+    /* surfaces (NULL without): one per surface of the data, numbered by data->run_surface */
+    surface_rt *surfaces;
+    double help[6];            /* a cell matrix the cache has no room for */
+    double *slot_gxy;          /* 4 per slot on a surface: the point by which the surface chooses
+                                  the slot's cell (the official Slot.global x and y: the display's
+                                  local position, or where the slot was when last read), then where
+                                  it was last placed, taken over when it is read */
+    uint8_t *slot_gxy_new;     /* per slot: placed since it was last read */
     /* IK */
     float *ik_weight;
     uint8_t *ik_bend;

@@ -1,5 +1,6 @@
 /* DragonBones texture atlas JSON (`imagePath`, `width`/`height`, `scale`, `SubTexture[]`) ->
- * struct sinew_atlas. One JSON file is one page. Regions are sorted by name for binary search. */
+ * struct sinew_atlas. One atlas object is one page (a list of them, or a skeleton's own
+ * `textureAtlas`, makes several). Regions are sorted by name for binary search. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,17 +47,14 @@ static sinew_status dimension(abuild *b, const cJSON *v, const char *key, uint32
     return SINEW_OK;
 }
 
-static sinew_status build_atlas(abuild *b, const cJSON *root, const char *dir) {
+/* One atlas object: page `page`, its regions appended at A->regions + *used. */
+static sinew_status build_page(abuild *b, const cJSON *root, const char *dir, uint32_t page, uint32_t *used) {
     struct sinew_atlas *A = b->atlas;
     const cJSON *f[7];
     TRY(sinew__jfields(b->c, root, &atlas_table, f));
     if (!f[5])
         return sinew__jfail(b->c, SINEW_E_MISSING, "no 'SubTexture' list: not a DragonBones texture atlas");
-    A->page_count = 1;
-    A->pages = sinew__arena_alloc(b->arena, sizeof *A->pages);
-    if (!A->pages)
-        return sinew__jfail(b->c, SINEW_E_NOMEM, "out of memory");
-    sinew_model_page *P = &A->pages[0];
+    sinew_model_page *P = &A->pages[page];
     const char *name, *image;
     TRY(sinew__jstr(b->c, f[0], "name", "", &name));
     TRY(astr(b, name, &P->name));
@@ -86,16 +84,12 @@ static sinew_status build_atlas(abuild *b, const cJSON *root, const char *dir) {
     const cJSON *first;
     uint32_t n;
     TRY(sinew__jarray(b->c, f[5], "SubTexture", &first, &n));
-    A->region_count = n;
-    if (n) {
-        A->regions = sinew__arena_array(b->arena, n, sizeof *A->regions);
-        if (!A->regions)
-            return sinew__jfail(b->c, SINEW_E_NOMEM, "out of memory");
-    }
+    if (n > A->region_count - *used)
+        return sinew__jfail(b->c, SINEW_E_LAYOUT, "internal: region count changed");
     sinew__jpush_key(b->c, "SubTexture");
     uint32_t i = 0;
     for (const cJSON *r = first; r; r = r->next, i++) {
-        sinew_model_region *R = &A->regions[i];
+        sinew_model_region *R = &A->regions[*used + i];
         const cJSON *g[10];
         sinew__jpush_index(b->c, i);
         TRY(sinew__jfields(b->c, r, &region_table, g));
@@ -104,11 +98,13 @@ static sinew_status build_atlas(abuild *b, const cJSON *root, const char *dir) {
             return sinew__jfail_key(b->c, "name", SINEW_E_MISSING, "SubTexture has no name");
         TRY(sinew__jstr(b->c, g[0], "name", "", &rn));
         TRY(astr(b, rn, &R->name));
-        R->page = 0;
+        R->page = page;
+        /* `x` and `y` default to 0 (as officially: a whole-image region in the Live2D-converted
+         * demos gives only its size); the size is required */
         static const char *const req[] = {"x", "y", "width", "height"};
         float *dst[] = {&R->x, &R->y, &R->width, &R->height};
         for (int k = 0; k < 4; k++) {
-            if (!g[1 + k])
+            if (!g[1 + k] && k >= 2)
                 return sinew__jfail_key(b->c, req[k], SINEW_E_MISSING, "SubTexture '%s' has no '%s'", rn, req[k]);
             TRY(sinew__jfloat(b->c, g[1 + k], req[k], 0.0f, dst[k]));
         }
@@ -128,16 +124,7 @@ static sinew_status build_atlas(abuild *b, const cJSON *root, const char *dir) {
         sinew__jpop(b->c);
     }
     sinew__jpop(b->c);
-    if (n > 1) {
-        qsort(A->regions, n, sizeof *A->regions, cmp_region);
-        for (i = 1; i < n; i++)
-            if (strcmp(A->regions[i - 1].name, A->regions[i].name) == 0) {
-                sinew__jpush_key(b->c, "SubTexture");
-                sinew__jwarn(b->c, NULL, SINEW_E_DUPLICATE, "SubTexture '%s' is defined more than once (one is used)",
-                             A->regions[i].name);
-                sinew__jpop(b->c);
-            }
-    }
+    *used += n;
     /* No page size in the JSON (most 4.x atlases): draw-list UVs are normalised to the real page,
      * so take the size from the PNG header. Left 0 when the image cannot be read. */
     if (!P->width || !P->height) {
@@ -146,6 +133,60 @@ static sinew_status build_atlas(abuild *b, const cJSON *root, const char *dir) {
             P->width = w;
             P->height = h;
         }
+    }
+    return SINEW_OK;
+}
+
+/* The atlas: one atlas object (an atlas JSON file), a list of them (one page each), or a
+ * skeleton that carries its atlas inside as `textureAtlas` (an object or a list; the 5.6 demos
+ * do). */
+static sinew_status build_atlas(abuild *b, const cJSON *root, const char *dir) {
+    struct sinew_atlas *A = b->atlas;
+    const cJSON *list = root;
+    bool embedded = cJSON_IsObject(root) && !cJSON_GetObjectItemCaseSensitive(root, "SubTexture") &&
+                    cJSON_GetObjectItemCaseSensitive(root, "textureAtlas");
+    if (embedded) {
+        list = cJSON_GetObjectItemCaseSensitive(root, "textureAtlas");
+        sinew__jpush_key(b->c, "textureAtlas");
+    }
+    uint32_t pages = cJSON_IsArray(list) ? (uint32_t)cJSON_GetArraySize(list) : 1u, regions = 0;
+    if (pages == 0)
+        return sinew__jfail(b->c, SINEW_E_MISSING, "an empty atlas list");
+    if (pages > 4096)
+        return sinew__jfail(b->c, SINEW_E_LIMIT, "%u atlas pages, more than 4096", pages);
+    for (const cJSON *a = cJSON_IsArray(list) ? list->child : list; a; a = cJSON_IsArray(list) ? a->next : NULL) {
+        const cJSON *st = cJSON_IsObject(a) ? cJSON_GetObjectItemCaseSensitive(a, "SubTexture") : NULL;
+        if (cJSON_IsArray(st))
+            regions += (uint32_t)cJSON_GetArraySize(st);
+        if (regions > b->c->limits.max_array_length)
+            return sinew__jfail(b->c, SINEW_E_LIMIT, "more than %u regions (limits.max_array_length)",
+                                b->c->limits.max_array_length);
+    }
+    A->page_count = pages;
+    A->pages = sinew__arena_array(b->arena, pages, sizeof *A->pages);
+    A->region_count = regions;
+    A->regions = regions ? sinew__arena_array(b->arena, regions, sizeof *A->regions) : NULL;
+    if (!A->pages || (regions && !A->regions))
+        return sinew__jfail(b->c, SINEW_E_NOMEM, "out of memory");
+    memset(A->pages, 0, pages * sizeof *A->pages);
+    uint32_t used = 0, p = 0;
+    for (const cJSON *a = cJSON_IsArray(list) ? list->child : list; a; a = cJSON_IsArray(list) ? a->next : NULL, p++) {
+        if (cJSON_IsArray(list))
+            sinew__jpush_index(b->c, p);
+        TRY(build_page(b, a, dir, p, &used));
+        if (cJSON_IsArray(list))
+            sinew__jpop(b->c);
+    }
+    A->region_count = used;
+    if (embedded)
+        sinew__jpop(b->c);
+    uint32_t n = A->region_count;
+    if (n > 1) {
+        qsort(A->regions, n, sizeof *A->regions, cmp_region);
+        for (uint32_t i = 1; i < n; i++)
+            if (strcmp(A->regions[i - 1].name, A->regions[i].name) == 0)
+                sinew__jwarn(b->c, NULL, SINEW_E_DUPLICATE, "SubTexture '%s' is defined more than once (one is used)",
+                             A->regions[i].name);
     }
     return SINEW_OK;
 }

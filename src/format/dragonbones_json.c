@@ -78,6 +78,7 @@ typedef struct db {
     const sinew_model_mesh *first_mesh;
     sinew_model_mesh **share_wait; /* shared meshes built before that display, filled after */
     uint32_t share_wait_count;
+    bool warned_generic;           /* the 5.6 `timeline` arrays were reported */
 } db;
 
 static uint32_t hash_str(const char *s) {
@@ -581,10 +582,67 @@ static sinew_status frame_actions(db *d, float pos, const cJSON *ev, const cJSON
 
 /* ---- bones ----------------------------------------------------------------------------------- */
 
-static const char *const bone_keys[] = {"name",        "parent",       "transform",   "length",
-                                        "inheritTranslation", "inheritRotation", "inheritScale",
-                                        "inheritReflection", "userData", "type"};
+enum { BONE_KEY_COUNT = 14 };
+static const char *const bone_keys[BONE_KEY_COUNT] = {
+    "name",   "parent",   "transform", "length", "inheritTranslation", "inheritRotation", "inheritScale",
+    "inheritReflection", "userData", "type", "segmentX", "segmentY", "vertices", "alpha"};
 static const sinew_jkeys bone_table = SINEW_JKEYS(bone_keys, "bone");
+
+/* A bone's `type`: "bone" (or 0) and "surface" (or 1), as the official parser names them. */
+static sinew_status bone_type(db *d, const cJSON *v, bool *surface) {
+    *surface = false;
+    if (!v || cJSON_IsNull(v))
+        return SINEW_OK;
+    if (cJSON_IsNumber(v)) {
+        int64_t t;
+        TRY(sinew__jint(d->c, v, "type", 0, 0, 1, &t));
+        *surface = t == 1;
+        return SINEW_OK;
+    }
+    const char *t;
+    TRY(sinew__jstr(d->c, v, "type", "bone", &t));
+    if (strcmp(t, "surface") == 0)
+        *surface = true;
+    else if (strcmp(t, "bone") != 0)
+        return sinew__jfail_key(d->c, "type", SINEW_E_UNSUPPORTED, "unknown bone type '%s' (bone or surface)", t);
+    return SINEW_OK;
+}
+
+/* A surface's lattice: segmentX x segmentY cells, (segmentX + 1) (segmentY + 1) points. The
+ * official parser ignores a surface's transform, length and inherit flags (its setup is the
+ * identity) and pads a short `vertices` with zeros; sinew does the same and warns. */
+static sinew_status build_surface(db *d, const cJSON *const *f, sinew_model_bone *B) {
+    int64_t sx, sy;
+    if (!f[10] || !f[11])
+        return sinew__jfail_key(d->c, "type", SINEW_E_MISSING, "surface '%s' has no '%s'", B->name,
+                                f[10] ? "segmentY" : "segmentX");
+    TRY(sinew__jint(d->c, f[10], "segmentX", 1, 1, 256, &sx));
+    TRY(sinew__jint(d->c, f[11], "segmentY", 1, 1, 256, &sy));
+    B->segment_x = (uint32_t)sx;
+    B->segment_y = (uint32_t)sy;
+    B->surface_value_count = 2u * (uint32_t)(sx + 1) * (uint32_t)(sy + 1);
+    ALLOC(B->surface_vertices, B->surface_value_count);
+    memset(B->surface_vertices, 0, B->surface_value_count * sizeof(double));
+    const cJSON *first;
+    uint32_t n;
+    TRY(sinew__jarray(d->c, f[12], "vertices", &first, &n));
+    /* checked as numbers (with the error's index), then read in double */
+    float *check = scratch_array(d, n ? n : 1u, sizeof *check);
+    if (!check)
+        return SINEW_E_NOMEM;
+    TRY(sinew__jfloats(d->c, first, "vertices", check, n));
+    uint32_t i = 0;
+    for (const cJSON *e = first; e && i < B->surface_value_count; e = e->next, i++)
+        TRY(sinew__jnum(d->c, e, "vertices", 0.0, &B->surface_vertices[i]));
+    if (n != B->surface_value_count)
+        sinew__jwarn(d->c, "vertices", SINEW_E_LAYOUT,
+                     "surface '%s' has %u vertex values for %u lattice points (%u values); %s, as the official runtime does",
+                     B->name, n, B->surface_value_count / 2u, B->surface_value_count,
+                     n < B->surface_value_count ? "the rest are 0" : "the extra ones are ignored");
+    B->setup.scale_x = B->setup.scale_y = 1.0f;
+    B->setup_d[4] = B->setup_d[5] = 1.0;
+    return SINEW_OK;
+}
 
 static sinew_status build_bones(db *d, const cJSON *arr) {
     sinew_model_armature *A = d->arm;
@@ -596,7 +654,7 @@ static sinew_status build_bones(db *d, const cJSON *arr) {
                                 d->c->limits.max_bones);
     TRY(nm_init(d, &d->bones, n));
     const cJSON **nodes = scratch_array(d, n, sizeof *nodes);
-    const cJSON *(*fields)[10] = scratch_array(d, n, sizeof *fields);
+    const cJSON *(*fields)[BONE_KEY_COUNT] = scratch_array(d, n, sizeof *fields);
     const char **names = scratch_array(d, n, sizeof *names);
     uint32_t *parent = scratch_array(d, n, sizeof *parent);
     uint32_t *model = scratch_array(d, n, sizeof *model);
@@ -617,9 +675,6 @@ static sinew_status build_bones(db *d, const cJSON *arr) {
         TRY(sinew__jstr(d->c, fields[i][0], "name", "", &names[i]));
         if (nm_put(&byname, names[i], i) != SINEW_INVALID_INDEX)
             return sinew__jfail_key(d->c, "name", SINEW_E_DUPLICATE, "bone '%s' is defined twice", names[i]);
-        if (fields[i][9] && !(cJSON_IsString(fields[i][9]) && strcmp(fields[i][9]->valuestring, "bone") == 0) &&
-            !(cJSON_IsNumber(fields[i][9]) && fields[i][9]->valuedouble == 0.0))
-            return sinew__jfail_key(d->c, "type", SINEW_E_UNSUPPORTED, "only plain bones are supported (5.5 surfaces are not)");
         sinew__jpop(d->c);
     }
     for (i = 0; i < n; i++) {
@@ -666,13 +721,20 @@ static sinew_status build_bones(db *d, const cJSON *arr) {
         nm_put(&d->bones, B->name, model[i]);
         B->parent = parent[i] == SINEW_INVALID_INDEX ? SINEW_INVALID_INDEX : model[parent[i]];
         B->file_index = i;
-        TRY(parse_transform_d(d, f[2], &B->setup, true, B->setup_d));
+        TRY(bone_type(d, f[9], &B->is_surface));
+        if (B->is_surface) {
+            TRY(build_surface(d, f, B));
+        } else {
+            TRY(parse_transform_d(d, f[2], &B->setup, true, B->setup_d));
+            TRY(sinew__jfloat(d->c, f[3], "length", 0.0f, &B->length));
+            TRY(sinew__jbool(d->c, f[4], "inheritTranslation", true, &B->inherit_translation));
+            TRY(sinew__jbool(d->c, f[5], "inheritRotation", true, &B->inherit_rotation));
+            TRY(sinew__jbool(d->c, f[6], "inheritScale", true, &B->inherit_scale));
+            TRY(sinew__jbool(d->c, f[7], "inheritReflection", true, &B->inherit_reflection));
+        }
         B->has_setup_d = true;
-        TRY(sinew__jfloat(d->c, f[3], "length", 0.0f, &B->length));
-        TRY(sinew__jbool(d->c, f[4], "inheritTranslation", true, &B->inherit_translation));
-        TRY(sinew__jbool(d->c, f[5], "inheritRotation", true, &B->inherit_rotation));
-        TRY(sinew__jbool(d->c, f[6], "inheritScale", true, &B->inherit_scale));
-        TRY(sinew__jbool(d->c, f[7], "inheritReflection", true, &B->inherit_reflection));
+        if (f[13]) /* 5.6 bone `alpha`: the official 5.7 runtime does not read it */
+            TRY(sinew__jnum(d->c, f[13], "alpha", 1.0, &(double){0}));
         TRY(user_data(d, f[8], &B->user_data));
         sinew__jpop(d->c);
     }
@@ -682,8 +744,8 @@ static sinew_status build_bones(db *d, const cJSON *arr) {
 
 /* ---- slots ----------------------------------------------------------------------------------- */
 
-static const char *const slot_keys[] = {"name", "parent", "displayIndex", "blendMode", "color",
-                                        "z",    "actions", "userData",    "zOrder"};
+static const char *const slot_keys[] = {"name", "parent",   "displayIndex", "blendMode", "color", "z",
+                                        "actions", "userData", "zOrder", "zIndex", "alpha"};
 static const sinew_jkeys slot_table = SINEW_JKEYS(slot_keys, "slot");
 
 static sinew_status build_slots(db *d, const cJSON *arr) {
@@ -729,9 +791,12 @@ static sinew_status build_slots(db *d, const cJSON *arr) {
     for (uint32_t m = 0; m < n; m++) {
         uint32_t fi = order[m];
         sinew_model_slot *S = &A->slots[m];
-        const cJSON *f[9];
+        const cJSON *f[11];
         sinew__jpush_index(d->c, fi);
         TRY(sinew__jfields(d->c, nodes[fi], &slot_table, f));
+        /* 5.6 slot `zIndex` and `alpha`: numbers the official 5.7 runtime does not read */
+        TRY(sinew__jnum(d->c, f[9], "zIndex", 0.0, &(double){0}));
+        TRY(sinew__jnum(d->c, f[10], "alpha", 1.0, &(double){0}));
         const char *name, *pn;
         if (!f[0])
             return sinew__jfail_key(d->c, "name", SINEW_E_MISSING, "slot has no name");
@@ -821,12 +886,12 @@ static sinew_affine affine_from_decomposed(const float *p) {
 enum {
     D_NAME, D_TYPE, D_PATH, D_TRANSFORM, D_PIVOT, D_UVS, D_TRIANGLES, D_VERTICES, D_WEIGHTS, D_SLOTPOSE,
     D_BONEPOSE, D_EDGES, D_USEREDGES, D_WIDTH, D_HEIGHT, D_ACTIONS, D_BONES, D_SUBTYPE, D_FILTER,
-    D_INHERITDEFORM, D_SHARE, D_USERDATA, D_CLOSED, D_CONSTANTSPEED, D_VERTEXCOUNT, D_LENGTHS, D_COUNT
+    D_INHERITDEFORM, D_SHARE, D_USERDATA, D_CLOSED, D_CONSTANTSPEED, D_VERTEXCOUNT, D_LENGTHS, D_COLOR, D_COUNT
 };
 static const char *const display_keys[D_COUNT] = {
     "name", "type", "path", "transform", "pivot", "uvs", "triangles", "vertices", "weights", "slotPose",
     "bonePose", "edges", "userEdges", "width", "height", "actions", "bones", "subType", "filterType",
-    "inheritDeform", "share", "userData", "closed", "constantSpeed", "vertexCount", "lengths"};
+    "inheritDeform", "share", "userData", "closed", "constantSpeed", "vertexCount", "lengths", "color"};
 static const sinew_jkeys display_table = SINEW_JKEYS(display_keys, "display");
 
 /* Reads an array of non-negative integers below `limit`. */
@@ -1227,6 +1292,59 @@ static sinew_status build_path(db *d, const cJSON *const *f, sinew_model_path *P
     return SINEW_OK;
 }
 
+/* A boundingBox: its subType ("rectangle" or 0, "ellipse" or 1, "polygon" or 2; a rectangle when
+ * absent, as officially), a polygon's `vertices`, a rectangle's or an ellipse's `width` and
+ * `height` (centred on the slot's origin), the editor's `color`. A rectangle also gets its four
+ * corners as a polygon (the hit tests share the polygon code). */
+static sinew_status build_bounding_box(db *d, const cJSON *const *f, sinew_model_display *D) {
+    D->bbox_shape = SINEW_BBOX_RECTANGLE;
+    if (cJSON_IsString(f[D_SUBTYPE])) {
+        const char *t = f[D_SUBTYPE]->valuestring;
+        if (strcmp(t, "rectangle") == 0)
+            D->bbox_shape = SINEW_BBOX_RECTANGLE;
+        else if (strcmp(t, "ellipse") == 0)
+            D->bbox_shape = SINEW_BBOX_ELLIPSE;
+        else if (strcmp(t, "polygon") == 0)
+            D->bbox_shape = SINEW_BBOX_POLYGON;
+        else
+            return sinew__jfail_key(d->c, "subType", SINEW_E_UNSUPPORTED,
+                                    "unknown boundingBox subType '%s' (rectangle, ellipse or polygon)", t);
+    } else if (f[D_SUBTYPE] && !cJSON_IsNull(f[D_SUBTYPE])) {
+        int64_t t;
+        TRY(sinew__jint(d->c, f[D_SUBTYPE], "subType", 0, 0, 2, &t));
+        D->bbox_shape = (uint8_t)t;
+    }
+    int64_t color;
+    TRY(sinew__jint(d->c, f[D_COLOR], "color", 0, 0, 16777215.0, &color));
+    D->bbox_color = (uint32_t)color;
+    if (D->bbox_shape != SINEW_BBOX_POLYGON) {
+        TRY(sinew__jfloat(d->c, f[D_WIDTH], "width", 0.0f, &D->bbox_width));
+        TRY(sinew__jfloat(d->c, f[D_HEIGHT], "height", 0.0f, &D->bbox_height));
+        if (f[D_VERTICES] && !cJSON_IsNull(f[D_VERTICES]))
+            sinew__jwarn(d->c, "vertices", SINEW_OK,
+                         "boundingBox '%s' is a %s (%s): its 'vertices' are ignored, as officially", D->name,
+                         D->bbox_shape == SINEW_BBOX_ELLIPSE ? "ellipse" : "rectangle",
+                         f[D_SUBTYPE] ? "its subType" : "no subType");
+        if (D->bbox_shape == SINEW_BBOX_RECTANGLE) {
+            float w = D->bbox_width * 0.5f, h = D->bbox_height * 0.5f;
+            ALLOC(D->bbox_vertices, 8);
+            const float corners[8] = {-w, -h, w, -h, w, h, -w, h};
+            memcpy(D->bbox_vertices, corners, sizeof corners);
+            D->bbox_vertex_count = 4;
+        }
+        return SINEW_OK;
+    }
+    const cJSON *first;
+    uint32_t n;
+    TRY(sinew__jarray(d->c, f[D_VERTICES], "vertices", &first, &n));
+    if (n % 2u)
+        return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT, "bounding box 'vertices' has an odd count (%u)", n);
+    D->bbox_vertex_count = n / 2u;
+    ALLOC(D->bbox_vertices, n);
+    TRY(sinew__jfloats(d->c, first, "vertices", D->bbox_vertices, n));
+    return SINEW_OK;
+}
+
 static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D, uint32_t slot) {
     sinew_model_armature *A = d->arm;
     D->armature = SINEW_INVALID_INDEX;
@@ -1321,17 +1439,9 @@ static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D,
             d->first_mesh = &A->meshes[D->mesh];
         }
         break;
-    case SINEW_DISPLAY_BOUNDING_BOX: {
-        const cJSON *first;
-        uint32_t n;
-        TRY(sinew__jarray(d->c, f[D_VERTICES], "vertices", &first, &n));
-        if (n % 2u)
-            return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT, "bounding box 'vertices' has an odd count (%u)", n);
-        D->bbox_vertex_count = n / 2u;
-        ALLOC(D->bbox_vertices, n);
-        TRY(sinew__jfloats(d->c, first, "vertices", D->bbox_vertices, n));
+    case SINEW_DISPLAY_BOUNDING_BOX:
+        TRY(build_bounding_box(d, f, D));
         break;
-    }
     case SINEW_DISPLAY_PATH:
         D->path_data = A->path_count++;
         TRY(build_path(d, f, &A->paths[D->path_data]));
@@ -1723,7 +1833,7 @@ static const sinew_jkeys frame_table = SINEW_JKEYS(frame_keys, "frame");
 
 typedef enum frame_kind {
     FK_ANIM, FK_BONE_ALL, FK_TRANSLATE, FK_ROTATE, FK_SCALE, FK_SLOT_DISPLAY, FK_SLOT_COLOR, FK_DISPLAY,
-    FK_COLOR, FK_FFD, FK_IK, FK_ZORDER
+    FK_COLOR, FK_FFD, FK_IK, FK_ZORDER, FK_SURFACE
 } frame_kind;
 
 static const uint32_t frame_allowed[] = {
@@ -1741,6 +1851,7 @@ static const uint32_t frame_allowed[] = {
     [FK_FFD] = F_COMMON | FB(F_OFFSET) | FB(F_VERTICES),
     [FK_IK] = F_COMMON | FB(F_WEIGHT) | FB(F_BENDPOSITIVE),
     [FK_ZORDER] = F_COMMON | FB(F_ZORDER),
+    [FK_SURFACE] = F_COMMON | FB(F_OFFSET) | FB(F_VERTICES),
 };
 
 static sinew_status frame_fields(db *d, const cJSON *v, frame_kind kind, bool quiet, const cJSON **f) {
@@ -2029,6 +2140,23 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
             TRY(sinew__jfloats(d->c, vf, "vertices", val + off, vn));
             break;
         }
+        case FK_SURFACE: {
+            /* the official parser places `vertices` at `offset` and drops what falls past the
+               lattice (warned here) */
+            int64_t off;
+            const cJSON *vf;
+            uint32_t vn;
+            TRY(sinew__jint(d->c, f[F_OFFSET], "offset", 0, 0, 2147483647.0, &off));
+            TRY(sinew__jarray(d->c, f[F_VERTICES], "vertices", &vf, &vn));
+            uint32_t fit = (uint64_t)off >= sp->vpk ? 0u : (uint32_t)((uint64_t)off + vn > sp->vpk ? sp->vpk - off : vn);
+            if (fit < vn)
+                sinew__jwarn(d->c, "vertices", SINEW_E_LAYOUT,
+                             "surface offset %lld + %u values runs past the lattice (%u values); the rest is ignored",
+                             (long long)off, vn, sp->vpk);
+            if (fit)
+                TRY(sinew__jfloats(d->c, vf, "vertices", val + off, fit));
+            break;
+        }
         case FK_IK: {
             bool bp;
             TRY(sinew__jfloat(d->c, f[F_WEIGHT], "weight", 1.0f, &val[0]));
@@ -2049,9 +2177,10 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
     return SINEW_OK;
 }
 
-static const char *const anim_keys[] = {"name",   "duration", "playTimes", "fadeInTime", "scale",
-                                        "frame",  "bone",     "slot",      "ffd",        "ik",
-                                        "zOrder", "userData", "autoTween", "tweenEasing"};
+enum { ANIM_KEY_COUNT = 18 };
+static const char *const anim_keys[ANIM_KEY_COUNT] = {
+    "name",   "duration", "playTimes", "fadeInTime", "scale",   "frame",    "bone", "slot",     "ffd",
+    "ik",     "zOrder",   "userData",  "autoTween",  "tweenEasing", "surface", "timeline", "type", "blendType"};
 static const sinew_jkeys anim_table = SINEW_JKEYS(anim_keys, "animation");
 static const char *const bone_tl_keys[] = {"name", "scale", "offset", "frame", "translateFrame",
                                            "rotateFrame", "scaleFrame", "pX", "pY"};
@@ -2060,6 +2189,8 @@ static const char *const slot_tl_keys[] = {"name", "scale", "offset", "frame", "
 static const sinew_jkeys slot_tl_table = SINEW_JKEYS(slot_tl_keys, "slot timeline");
 static const char *const ffd_tl_keys[] = {"name", "skin", "slot", "displayIndex", "scale", "offset", "frame"};
 static const sinew_jkeys ffd_tl_table = SINEW_JKEYS(ffd_tl_keys, "ffd timeline");
+static const char *const surface_tl_keys[] = {"name", "scale", "offset", "frame"};
+static const sinew_jkeys surface_tl_table = SINEW_JKEYS(surface_tl_keys, "surface timeline");
 static const char *const ik_tl_keys[] = {"name", "scale", "offset", "frame"};
 static const sinew_jkeys ik_tl_table = SINEW_JKEYS(ik_tl_keys, "ik timeline");
 static const char *const zorder_keys[] = {"frame"};
@@ -2106,6 +2237,10 @@ static void count_animation(const cJSON *an, uint32_t *tl, uint64_t *keys, uint6
             COUNT_FRAMES(cf ? cf : fr, 1);
         }
     v = obj_get(an, "ffd");
+    if (cJSON_IsArray(v))
+        for (const cJSON *t = v->child; t; t = t->next)
+            COUNT_FRAMES(obj_get(t, "frame"), 1);
+    v = obj_get(an, "surface");
     if (cJSON_IsArray(v))
         for (const cJSON *t = v->child; t; t = t->next)
             COUNT_FRAMES(obj_get(t, "frame"), 1);
@@ -2285,7 +2420,7 @@ static sinew_status finish_action_frames(db *d) {
 
 static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animation *N) {
     sinew_model_armature *A = d->arm;
-    const cJSON *f[14];
+    const cJSON *f[ANIM_KEY_COUNT];
     TRY(sinew__jfields(d->c, an, &anim_table, f));
     const char *name;
     TRY(sinew__jstr(d->c, f[0], "name", "", &name));
@@ -2407,6 +2542,52 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
             sinew__jpop(d->c);
         }
         sinew__jpop(d->c);
+    }
+    /* surface timelines (5.5) */
+    {
+        const cJSON *first;
+        uint32_t n, i = 0;
+        TRY(sinew__jarray(d->c, f[14], "surface", &first, &n));
+        sinew__jpush_key(d->c, "surface");
+        for (const cJSON *t = first; t; t = t->next, i++) {
+            const cJSON *g[4];
+            sinew__jpush_index(d->c, i);
+            TRY(sinew__jfields(d->c, t, &surface_tl_table, g));
+            uint32_t b;
+            TRY(timeline_target(d, &d->bones, g[0], name, "surface", &b));
+            if (!A->bones[b].is_surface)
+                return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "animation '%s': bone '%s' is not a surface", name,
+                                        A->bones[b].name);
+            const cJSON *ff;
+            uint32_t fn;
+            TRY(sinew__jarray(d->c, g[3], "frame", &ff, &fn));
+            if (fn) {
+                tl_spec sp = {SINEW_TL_SURFACE, FK_SURFACE, b, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
+                              SINEW_INVALID_INDEX, A->bones[b].surface_value_count, false};
+                TRY(add_timeline(d, g[1], g[2], g[3], "frame", &sp, NULL));
+            }
+            sinew__jpop(d->c);
+        }
+        sinew__jpop(d->c);
+    }
+    /* The 5.6 generic `timeline` arrays, animation `type` and `blendType`: the official runtime
+     * (DragonBonesJS 5.7 as published, the reference) reads none of them, so they are not played
+     * (docs/loader.md). */
+    if (f[15] && !cJSON_IsNull(f[15])) {
+        const cJSON *tf;
+        uint32_t tn;
+        TRY(sinew__jarray(d->c, f[15], "timeline", &tf, &tn));
+        if (tn && !d->warned_generic) {
+            d->warned_generic = true;
+            sinew__jwarn(d->c, "timeline", SINEW_OK,
+                         "5.6 generic 'timeline' arrays are not played, as the official runtime does not read them "
+                         "(reported once per file)");
+        }
+    }
+    {
+        const char *ignored;
+        TRY(sinew__jstr(d->c, f[16], "type", "", &ignored));
+        TRY(sinew__jstr(d->c, f[17], "blendType", "", &ignored));
     }
     /* slot timelines */
     {

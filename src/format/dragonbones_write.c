@@ -725,18 +725,11 @@ static cJSON *key_frame(wctx *w, cJSON *frames, const sinew_model_animation *an,
     return f;
 }
 
-static void ffd_timeline(wctx *w, cJSON *out, const sinew_model_animation *an, const sinew_model_timeline *tl) {
-    const sinew_model_armature *arm = w->arm;
-    if (tl->display >= arm->display_count || tl->target >= arm->slot_count)
-        return;
-    cJSON *o = obj(w, out, NULL);
-    str(w, o, "name", arm->displays[tl->display].name);
-    str(w, o, "slot", arm->slots[tl->target].name);
-    str(w, o, "skin", tl->skin < arm->skin_count ? arm->skins[tl->skin].name : "");
-    if (tl->scale != 1)
-        num(w, o, "scale", fnum(tl->scale));
-    if (tl->offset != 0)
-        num(w, o, "offset", fnum(tl->offset));
+/* The frames of an ffd or surface timeline: each key's values as `offset` + `vertices` (the run
+ * between the first and the last non-zero value). `always`: an all-zero key still gets an empty
+ * `vertices` (the official parser fails on a surface frame without one). */
+static void vertex_frames(wctx *w, cJSON *o, const sinew_model_animation *an, const sinew_model_timeline *tl,
+                          bool always) {
     cJSON *frames = arr(w, o, "frame");
     for (uint32_t k = 0; k < tl->key_count; k++) {
         merged_key mk;
@@ -753,8 +746,39 @@ static void ffd_timeline(wctx *w, cJSON *out, const sinew_model_animation *an, c
             cJSON *a = arr(w, f, "vertices");
             for (uint32_t i = lo; i < hi; i++)
                 push_num(w, a, fnum(v[i]));
+        } else if (always) {
+            arr(w, f, "vertices");
         }
     }
+}
+
+static void ffd_timeline(wctx *w, cJSON *out, const sinew_model_animation *an, const sinew_model_timeline *tl) {
+    const sinew_model_armature *arm = w->arm;
+    if (tl->display >= arm->display_count || tl->target >= arm->slot_count)
+        return;
+    cJSON *o = obj(w, out, NULL);
+    str(w, o, "name", arm->displays[tl->display].name);
+    str(w, o, "slot", arm->slots[tl->target].name);
+    str(w, o, "skin", tl->skin < arm->skin_count ? arm->skins[tl->skin].name : "");
+    if (tl->scale != 1)
+        num(w, o, "scale", fnum(tl->scale));
+    if (tl->offset != 0)
+        num(w, o, "offset", fnum(tl->offset));
+    vertex_frames(w, o, an, tl, false);
+}
+
+/* A 5.5 surface timeline: the surface's name and its lattice offsets per key. */
+static void surface_timeline(wctx *w, cJSON *out, const sinew_model_animation *an, const sinew_model_timeline *tl) {
+    const sinew_model_armature *arm = w->arm;
+    if (tl->target >= arm->bone_count)
+        return;
+    cJSON *o = obj(w, out, NULL);
+    str(w, o, "name", arm->bones[tl->target].name);
+    if (tl->scale != 1)
+        num(w, o, "scale", fnum(tl->scale));
+    if (tl->offset != 0)
+        num(w, o, "offset", fnum(tl->offset));
+    vertex_frames(w, o, an, tl, true);
 }
 
 static void simple_timeline(wctx *w, cJSON *out, const sinew_model_animation *an, const sinew_model_timeline *tl) {
@@ -981,7 +1005,7 @@ static void animation_json(wctx *w, cJSON *out, const sinew_model_animation *an)
     cJSON *slots = arr(w, a, "slot");
     for (uint32_t s = 0; s < arm->slot_count; s++)
         slot_timelines(w, slots, an, s);
-    cJSON *ffd = NULL, *ik = NULL;
+    cJSON *ffd = NULL, *ik = NULL, *surface = NULL;
     bool bone_seen_other = false;
     for (uint32_t t = 0; t < an->timeline_count; t++) {
         const sinew_model_timeline *tl = &arm->timelines[an->first_timeline + t];
@@ -998,6 +1022,11 @@ static void animation_json(wctx *w, cJSON *out, const sinew_model_animation *an)
             break;
         case SINEW_TL_ZORDER:
             simple_timeline(w, obj(w, a, "zOrder"), an, tl);
+            break;
+        case SINEW_TL_SURFACE:
+            if (!surface)
+                surface = arr(w, a, "surface");
+            surface_timeline(w, surface, an, tl);
             break;
         default: bone_seen_other = true; break;
         }
@@ -1083,7 +1112,13 @@ static void display_json(wctx *w, cJSON *out, const sinew_model_display *d) {
     }
     if (d->type == SINEW_DISPLAY_ARMATURE)
         actions_json(w, o, "actions", d->first_action, d->action_count);
-    if (d->type == SINEW_DISPLAY_BOUNDING_BOX) {
+    if (d->type == SINEW_DISPLAY_BOUNDING_BOX && d->bbox_color)
+        num(w, o, "color", (double)d->bbox_color);
+    if (d->type == SINEW_DISPLAY_BOUNDING_BOX && d->bbox_shape != SINEW_BBOX_POLYGON) {
+        str(w, o, "subType", d->bbox_shape == SINEW_BBOX_ELLIPSE ? "ellipse" : "rectangle");
+        num(w, o, "width", fnum(d->bbox_width));
+        num(w, o, "height", fnum(d->bbox_height));
+    } else if (d->type == SINEW_DISPLAY_BOUNDING_BOX) {
         str(w, o, "subType", "polygon");
         cJSON *v = arr(w, o, "vertices");
         for (uint32_t i = 0; i < d->bbox_vertex_count * 2u; i++)
@@ -1206,6 +1241,16 @@ static void armature_json(wctx *w, cJSON *out, const sinew_model_armature *arm) 
         str(w, o, "name", mb->name);
         if (mb->parent != SINEW_INVALID_INDEX && mb->parent < arm->bone_count)
             str(w, o, "parent", arm->bones[mb->parent].name);
+        if (mb->is_surface) {
+            str(w, o, "type", "surface");
+            num(w, o, "segmentX", mb->segment_x);
+            num(w, o, "segmentY", mb->segment_y);
+            cJSON *v = arr(w, o, "vertices");
+            for (uint32_t i = 0; i < mb->surface_value_count; i++)
+                push_num(w, v, sig(mb->surface_vertices[i], 15));
+            user_data(w, o, mb->user_data);
+            continue;
+        }
         if (mb->length != 0)
             num(w, o, "length", fnum(mb->length));
         transform_json(w, o, &mb->setup, true);

@@ -132,6 +132,8 @@ sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature,
     out->ignored_ik_count = A->ignored_ik_count;
     out->animation_count = A->animation_count;
     out->default_animation = A->default_animation;
+    for (uint32_t b = 0; b < A->bone_count; ++b)
+        out->surface_count += A->bones[b].is_surface;
     return SINEW_OK;
 }
 
@@ -154,6 +156,9 @@ sinew_status sinew_data_bone_info(const sinew_data *data, uint32_t armature, uin
     out->inherit_rotation = B->inherit_rotation;
     out->inherit_scale = B->inherit_scale;
     out->inherit_reflection = B->inherit_reflection;
+    out->is_surface = B->is_surface;
+    out->segment_x = B->segment_x;
+    out->segment_y = B->segment_y;
     return SINEW_OK;
 }
 

@@ -43,6 +43,14 @@ typedef struct sinew_model_bone {
     float length;
     bool inherit_translation, inherit_rotation, inherit_scale, inherit_reflection;
     const char *user_data;     /* JSON text or NULL */
+    /* A 5.5 surface (`type: "surface"`): no transform of its own, a lattice of
+     * (segment_x + 1) x (segment_y + 1) points in its parent's space (armature space for a root),
+     * row by row. Its children (bones, slots, meshes) are placed by the lattice cell they fall in
+     * (pose.c). Plain bones: is_surface false, the rest empty. */
+    bool is_surface;
+    uint32_t segment_x, segment_y;
+    uint32_t surface_value_count; /* 2 (segment_x + 1) (segment_y + 1) */
+    double *surface_vertices;  /* as written (the official runtime keeps them in double) */
 } sinew_model_bone;
 
 typedef enum sinew_display_type {
@@ -151,6 +159,9 @@ typedef struct sinew_model_mesh {
     uint32_t *run_skin4_groups;        /* 2 per run_skin group: matrix offset, number of pairs */
 } sinew_model_mesh;
 
+/* A boundingBox's shape (the official subType). */
+enum { SINEW_BBOX_RECTANGLE = 0, SINEW_BBOX_ELLIPSE = 1, SINEW_BBOX_POLYGON = 2 };
+
 typedef struct sinew_model_display {
     sinew_display_type type;
     const char *name;
@@ -161,9 +172,12 @@ typedef struct sinew_model_display {
     uint32_t armature;         /* ARMATURE: child armature index in sinew_data, or INVALID */
     uint32_t mesh;             /* MESH: index into sinew_model_armature.meshes */
     uint32_t first_action, action_count; /* ARMATURE display actions */
-    float *bbox_vertices; /* BOUNDING_BOX: polygon pairs */
+    float *bbox_vertices; /* BOUNDING_BOX: polygon pairs (a rectangle's four corners) */
     uint32_t bbox_vertex_count;
     uint32_t path_data;        /* PATH: index into sinew_model_armature.paths, or INVALID */
+    uint8_t bbox_shape;        /* BOUNDING_BOX: the official subType, SINEW_BBOX_* */
+    float bbox_width, bbox_height; /* rectangle and ellipse: the size, centred on the slot's origin */
+    uint32_t bbox_color;       /* the editor's colour (0xRRGGBB), kept for re-export */
 } sinew_model_display;
 
 /* Path geometry (PATH displays): cubic Bezier splines as the editor writes them, three points per
@@ -297,13 +311,15 @@ typedef enum sinew_timeline_type {
     SINEW_TL_FFD,              /* deform deltas: 2*mesh.vertex_count values per key, the full
                                   array (offset/vertices expanded, zeros elsewhere), slot space */
     SINEW_TL_IK,               /* weight, bend_positive (0/1). 2 values */
-    SINEW_TL_ZORDER            /* draw order per key: slot_count values (slot indices stored as
+    SINEW_TL_ZORDER,           /* draw order per key: slot_count values (slot indices stored as
                                   floats, back to front); a key with no zOrder = setup order */
+    SINEW_TL_SURFACE           /* surface lattice offsets: the surface's surface_value_count values
+                                  per key (offset/vertices expanded, zeros elsewhere) */
 } sinew_timeline_type;
 
 typedef struct sinew_model_timeline {
     sinew_timeline_type type;
-    uint32_t target;           /* bone, slot, or IK index (unused for ZORDER) */
+    uint32_t target;           /* bone (a surface for SURFACE), slot, or IK index (unused for ZORDER) */
     uint32_t skin;             /* FFD: skin index */
     uint32_t display;          /* FFD: index into sinew_model_armature.displays */
     uint32_t mesh;             /* FFD: mesh index */
@@ -411,12 +427,15 @@ typedef struct sinew_model_armature {
     struct sinew_model_bone_step *run_bone_steps; /* bone_count, in bone_order: what the bone
                                   loop reads per bone, contiguous */
     double *run_bone_setup;    /* bone_count x 6 (x y rotation skew scale_x scale_y), by bone index */
+    uint32_t surface_count;    /* bones that are surfaces */
+    uint32_t *run_surface;     /* per bone: its index among the surfaces, or INVALID */
 } sinew_model_armature;
 
 /* One bone of the runtime's bone loop (derived by sinew__model_prepare). */
 typedef struct sinew_model_bone_step {
     uint32_t bone, parent;     /* parent SINEW_INVALID_INDEX for a root */
-    uint8_t plain;             /* a parent, inheriting translation, rotation and scale */
+    uint8_t plain;             /* a bone parent, inheriting translation, rotation and scale */
+    uint8_t surface;           /* the bone is a surface */
     uint8_t ik_root;           /* run_ik_root of the bone: 1 IK root, 2 path root (bits) */
     double setup[6];           /* x y rotation skew scale_x scale_y */
 } sinew_model_bone_step;

@@ -153,8 +153,9 @@ sinew_status sinew_texture_set_load(const char *const *paths, uint32_t count,
     sinew_status st = set_alloc(allocator, count, &set, err);
     if (st) return st;
     for (uint32_t i = 0; i < count; i++) {
-        if (!paths[i]) {
-            st = sinew__fail(err, SINEW_E_ARG, NULL, "texture page %u: no path", i);
+        if (!paths[i]) { /* a page without an image: one transparent texel, so it draws nothing */
+            st = page_alloc(set, &set->pages[i], 1, 1, "texture page", err);
+            if (!st) memset(set->pages[i].texels, 0, 4);
         } else {
             st = load_png(set, &set->pages[i], paths[i], err);
         }

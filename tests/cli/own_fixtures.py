@@ -86,7 +86,8 @@ check(all(f"`{n}" in readme for n in names), "README.md describes every fixture:
       + str([n for n in names if f"`{n}" not in readme]))
 SCRIPTS = os.path.join(SRC, "tests", "fixtures", "scenarios")
 own_scripts = {"scenarios_" + f[:-5] for f in os.listdir(SCRIPTS)
-               if f.endswith(".json") and json.load(open(os.path.join(SCRIPTS, f)))["character"].startswith("own:")}
+               if f.endswith(".json")
+               and json.load(open(os.path.join(SCRIPTS, f)))["character"].startswith(("own:", "oracle:"))}
 dumps = sorted({e["expected"] for e in DB} | {e["expected"] for e in manifest["xml"]}
                | {e["name"] for e in manifest["extra"] + manifest["xml_dumps"]} | own_scripts)
 check(all(os.path.exists(own_expected(d)) for d in dumps), "every dump is committed: "

@@ -817,6 +817,54 @@ def check_reference():
               f"(PSNR {p:.1f} dB)")
 
 
+def check_embedded_atlas():
+    """A skeleton that carries its atlas as `textureAtlas` (a list of pages, as the 5.6 demos do,
+    regions without x and y): render takes it when no atlas JSON is next to the rig; a page whose
+    image is missing is a warning and the displays it maps are not drawn."""
+    tmp = os.path.join(WORK, "embedded")
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(os.path.join(tmp, "pages"))
+    write_png(os.path.join(tmp, "pages", "p0.png"), 8, 8, lambda x, y: (255, 0, 0, 255))
+    write_png(os.path.join(tmp, "pages", "p1.png"), 8, 8, lambda x, y: (0, 255, 0, 255))
+    rig = {"name": "emb", "version": "5.6", "frameRate": 24, "armature": [{
+        "name": "a", "type": "Armature", "frameRate": 24,
+        "bone": [{"name": "root"}, {"name": "b", "parent": "root", "transform": {"x": 20}},
+                 {"name": "c", "parent": "root", "transform": {"x": 40}}],
+        "slot": [{"name": "s1", "parent": "root"}, {"name": "s2", "parent": "b"}, {"name": "s3", "parent": "c"}],
+        "skin": [{"name": "", "slot": [{"name": "s1", "display": [{"name": "red"}]},
+                                       {"name": "s2", "display": [{"name": "green"}]},
+                                       {"name": "s3", "display": [{"name": "gone"}]}]}],
+        "animation": [{"name": "still", "duration": 1}]}],
+        "textureAtlas": [
+            {"name": "emb", "imagePath": "pages/p0.png", "width": 8, "height": 8,
+             "SubTexture": [{"name": "red", "width": 8, "height": 8}]},
+            {"name": "emb", "imagePath": "pages/p1.png", "width": 8, "height": 8,
+             "SubTexture": [{"name": "green", "width": 8, "height": 8}]},
+            {"name": "emb", "imagePath": "pages/p2.png", "width": 8, "height": 8,
+             "SubTexture": [{"name": "gone", "width": 8, "height": 8}]}]}
+    ske = os.path.join(tmp, "emb_ske.json")
+    with open(ske, "w") as f:
+        json.dump(rig, f)
+    out = os.path.join(tmp, "emb.png")
+    r = run(["render", ske, "--frame", "0", "--padding", "0", "--size", "52x8", "--origin", "4,4",
+             "--background", "#000", "--out", out])
+    if not check(r.returncode == 0, f"embedded atlas: render ({r.stderr.strip()[:300]})"):
+        return
+    check("warning" in r.stderr and "pages/p2.png" in r.stderr,
+          f"embedded atlas: the missing page is a warning naming it ({r.stderr.strip()[:300]})")
+    w, h, px = read_png(out)
+    def at(x, y):
+        return tuple(px[4 * (y * w + x): 4 * (y * w + x) + 3])
+    check(at(4, 4) == (255, 0, 0) and at(24, 4) == (0, 255, 0) and at(44, 4) == (0, 0, 0),
+          f"embedded atlas: page 0 and 1 drawn where their displays are, page 2 not ({at(4, 4)}, {at(24, 4)}, "
+          f"{at(44, 4)})")
+    os.remove(os.path.join(tmp, "pages", "p0.png"))
+    os.remove(os.path.join(tmp, "pages", "p1.png"))
+    r = run(["render", ske, "--out", os.path.join(tmp, "none.png")])
+    check(r.returncode == 2 and ": error:" in r.stderr and not os.path.exists(os.path.join(tmp, "none.png")),
+          f"embedded atlas: no page image at all is an error ({r.returncode}: {r.stderr.strip()[:300]})")
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -835,6 +883,7 @@ def main():
         skip(len(SHARED_CHARS), "shared characters rendered in every output kind")
     check_errors()
     check_images_without_atlas()
+    check_embedded_atlas()
     check_reference()
     return summary()
 

@@ -9,7 +9,8 @@ display index, draw order and the events exactly), and here the events also in t
 - random: $SHARED/tools/oracle/scenario_gen.py with fixed seeds on every shared character (all
   seeds of a character in one script, so each side runs once per character);
 - hand-written: tests/fixtures/scenarios/*.json, one file per character, a scenario per op and
-  fade-out mode (the file's "character" names the shared folder, or "own:NAME" the project's
+  fade-out mode (the file's "character" names the shared folder, "oracle:NAME" the rig
+  tests/fixtures/oracle/NAME_ske.json, or "own:NAME" the project's
   fixture tests/fixtures/own/NAME).
 
 A script on an own fixture is compared with its official dump committed by `make fixtures`
@@ -192,15 +193,18 @@ def main(argv):
         spec = json.load(open(os.path.join(hand_dir, fn)))
         if only and spec["character"] not in only:
             continue
-        if not spec["character"].startswith("own:"):
+        if spec["character"].startswith("oracle:"):  # a hand-written rig of tests/fixtures/oracle
+            ske, tex = os.path.join(SRC, "tests", "fixtures", "oracle", spec["character"][7:] + "_ske.json"), None
+        elif spec["character"].startswith("own:"):
+            ske, tex = find_files(os.path.join(SRC, "tests", "fixtures", "own", spec["character"][4:]))
+        else:
             shared_hand.append(fn)
             continue
-        ske, tex = find_files(os.path.join(SRC, "tests", "fixtures", "own", spec["character"][4:]))
         out_dir = os.path.join(BUILD, "scenarios")
         os.makedirs(out_dir, exist_ok=True)
         act = os.path.join(out_dir, "own-" + fn[:-5] + ".sinew.json")
-        r = run_sinew("poses", ske, "--script", os.path.join(hand_dir, fn), "--atlas", tex, "--precision", "9",
-                      "--out", act)
+        r = run_sinew("poses", ske, "--script", os.path.join(hand_dir, fn), *(["--atlas", tex] if tex else []),
+                      "--precision", "9", "--out", act)
         if check(r.returncode == 0, f"{fn}: sinew poses --script exited {r.returncode}: {r.stderr.strip()[:400]}"):
             ok, bad = compare(own_expected("scenarios_" + fn[:-5]), act, fn)
             print(f"hand-written {fn} (committed official dump): {ok} scenarios match, {bad} differ", flush=True)

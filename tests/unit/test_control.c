@@ -402,6 +402,74 @@ done:
     sinew_data_destroy(demo);
 }
 
+/* The official boundingBox shapes besides polygons: a rectangle (40 x 20 on a bone at (100, 0)) and
+ * an ellipse (40 x 20 on a bone at (0, 100)), centred on their slots; a box without a subType is a
+ * rectangle, as officially (its vertices ignored: of size 0 here, it is never hit). */
+static void test_box_shapes(void) {
+    static const char shapes[] =
+        "{\"name\":\"bb\",\"version\":\"5.5\",\"frameRate\":24,\"armature\":[{\"name\":\"a\",\"frameRate\":24,"
+        "\"bone\":[{\"name\":\"root\"},{\"name\":\"r\",\"parent\":\"root\",\"transform\":{\"x\":100}},"
+        "{\"name\":\"e\",\"parent\":\"root\",\"transform\":{\"y\":100}}],"
+        "\"slot\":[{\"name\":\"rect\",\"parent\":\"r\"},{\"name\":\"ell\",\"parent\":\"e\"},"
+        "{\"name\":\"old\",\"parent\":\"root\"}],"
+        "\"skin\":[{\"name\":\"\",\"slot\":["
+        "{\"name\":\"rect\",\"display\":[{\"name\":\"rb\",\"type\":\"boundingBox\",\"subType\":\"rectangle\","
+        "\"width\":40,\"height\":20,\"color\":16711680}]},"
+        "{\"name\":\"ell\",\"display\":[{\"name\":\"eb\",\"type\":\"boundingBox\",\"subType\":1,"
+        "\"width\":40,\"height\":20}]},"
+        "{\"name\":\"old\",\"display\":[{\"name\":\"ob\",\"type\":\"boundingBox\","
+        "\"vertices\":[0,0,40,0,0,40]}]}]}],"
+        "\"animation\":[{\"name\":\"still\",\"duration\":1}]}]}";
+    sinew_error err = {0};
+    sinew_data *d = NULL;
+    sinew_instance *in = NULL;
+    CHECK(sinew_data_load_buffer(shapes, sizeof shapes - 1, "shapes.json", NULL, &d, &err) == SINEW_OK);
+    CHECK(d && sinew_instance_create(d, NULL, &in, &err) == SINEW_OK);
+    if (!in) {
+        sinew_data_destroy(d);
+        return;
+    }
+    sinew_instance_update(in, 0.0);
+    /* the rectangle's corners, clockwise from the top left (y down) */
+    float xy[64];
+    CHECK(sinew_instance_slot_bounding_box(in, 0, 0, xy, 32) == 4);
+    CHECK_NEAR(xy[0], 80, 1e-4);
+    CHECK_NEAR(xy[1], -10, 1e-4);
+    CHECK_NEAR(xy[4], 120, 1e-4);
+    CHECK_NEAR(xy[5], 10, 1e-4);
+    CHECK(sinew_instance_slot_contains_point(in, 0, 0, 110, 5));
+    CHECK(!sinew_instance_slot_contains_point(in, 0, 0, 121, 0));
+    CHECK(!sinew_instance_slot_contains_point(in, 0, 0, 100, 11));
+    sinew_segment_hit h;
+    CHECK(sinew_instance_slot_intersects_segment(in, 0, 0, 50, 0, 150, 0, &h) == 2);
+    CHECK_NEAR(h.ax, 80, 1e-4);
+    CHECK_NEAR(h.bx, 120, 1e-4);
+    /* the ellipse: half axes 20 and 10 around (0, 100); its outline as 32 points from (20, 100) */
+    CHECK(sinew_instance_slot_bounding_box(in, 0, 1, xy, 32) == 32);
+    CHECK_NEAR(xy[0], 20, 1e-4);
+    CHECK_NEAR(xy[1], 100, 1e-4);
+    CHECK_NEAR(xy[16], 0, 1e-4); /* a quarter turn on: (0, 110) */
+    CHECK_NEAR(xy[17], 110, 1e-4);
+    CHECK(sinew_instance_slot_contains_point(in, 0, 1, 10, 104));  /* 0.25 + 0.16 <= 1 */
+    CHECK(!sinew_instance_slot_contains_point(in, 0, 1, 15, 108)); /* 0.5625 + 0.64 > 1 */
+    CHECK(sinew_instance_slot_contains_point(in, 0, 1, -19, 100));
+    CHECK(sinew_instance_slot_intersects_segment(in, 0, 1, -50, 100, 50, 100, &h) == 2);
+    CHECK_NEAR(h.ax, -20, 1e-4);
+    CHECK_NEAR(h.ay, 100, 1e-4);
+    CHECK_NEAR(h.bx, 20, 1e-4);
+    CHECK_NEAR(fabs(h.normal_a), 3.14159265f, 1e-4); /* outwards: left at A, right at B */
+    CHECK_NEAR(h.normal_b, 0, 1e-4);
+    /* from inside, one crossing: the top of the ellipse, normal pointing up (y down: -pi/2) */
+    CHECK(sinew_instance_slot_intersects_segment(in, 0, 1, 0, 100, 0, 50, &h) == 1);
+    CHECK_NEAR(h.ay, 90, 1e-4);
+    CHECK_NEAR(h.normal_a, -1.5707963f, 1e-4);
+    /* no subType: a rectangle of size 0 */
+    CHECK(!sinew_instance_slot_contains_point(in, 0, 2, 5, 5));
+    CHECK(sinew_instance_slot_intersects_segment(in, 0, 2, 0, 20, 100, 20, NULL) == 0);
+    sinew_instance_destroy(in);
+    sinew_data_destroy(d);
+}
+
 int main(void) {
     RUN(test_replace_display);
     RUN(test_replace_from_and_region);
@@ -412,6 +480,7 @@ int main(void) {
     RUN(test_hit);
     RUN(test_bounding_box);
     RUN(test_segment);
+    RUN(test_box_shapes);
     RUN(test_offsets);
     RUN(test_offsets_on_animation);
     RUN(test_cache_refuses);

@@ -107,7 +107,8 @@ static void test_alloc_failures_own(void) {
     static const char *const files[] = {
         "fixtures/own/Pip_4.0/pip.json", "fixtures/own/Pip_4.5/pip_ske.json",
         "fixtures/own/Pip_4.5_triples/pip_ske.json", "fixtures/own/Pip_5.0/pip_ske.json",
-        "fixtures/own/Pip_5.5/pip_ske.json", "fixtures/loader/global_absolute.json"};
+        "fixtures/own/Pip_5.5/pip_ske.json", "fixtures/loader/global_absolute.json",
+        "fixtures/oracle/surface_ske.json"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         fail_every(files[i], false);
     fail_every("fixtures/own/Pip_5.5/pip_tex.json", true);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "sinew/data.h"
 #include "sinew/drawlist.h"
 #include "sinew/instance.h"
 #include "testlib.h"
@@ -447,6 +448,55 @@ static void test_update_never_allocates(void) {
     free_rig(&r);
 }
 
+/* A surface rig (tests/fixtures/oracle/surface_ske.json: lattices on a bone, on a surface and at
+ * the root, children in every hull region) updates without allocating, through cross-fades (pose
+ * timelines of the surfaces) and layers, and its slot reads (which record where a slot on a
+ * surface was) allocate nothing either. */
+static void test_surface_update_never_allocates(void) {
+    sinew_data *data = NULL;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    CHECK(sinew_data_load_file("fixtures/oracle/surface_ske.json", NULL, &data, &err) == SINEW_OK);
+    if (!data)
+        return;
+    counter cnt = {0, 0};
+    sinew_allocator al = {c_alloc, NULL, c_free, &cnt};
+    sinew_instance_options o;
+    memset(&o, 0, sizeof o);
+    o.allocator = &al;
+    sinew_instance *inst = NULL;
+    CHECK(sinew_instance_create(data, &o, &inst, &err) == SINEW_OK);
+    CHECK(cnt.allocs == 1);
+    long before = cnt.allocs;
+    sinew_fade_options fo = sinew_fade_defaults();
+    fo.fade_in_time = 0.25;
+    for (int i = 0; i < 400 && inst; ++i) {
+        if (i % 80 == 0)
+            sinew_instance_play(inst, "wave", -1, NULL);
+        if (i % 80 == 30)
+            sinew_instance_fade_in(inst, 0, "sway", &fo, NULL);
+        if (i % 80 == 55) {
+            sinew_fade_options f2 = fo;
+            f2.layer = 1;
+            f2.weight = 0.5;
+            sinew_instance_fade_in(inst, 0, "idle", &f2, NULL);
+        }
+        sinew_instance_update(inst, 1.0 / 60);
+        sinew_drawlist dl;
+        sinew_instance_drawlist(inst, &dl);
+        for (uint32_t k = 0; k < sinew_instance_slot_count(inst, 0); ++k) {
+            sinew_slot_state ss;
+            sinew_instance_slot(inst, 0, k, &ss);
+        }
+        while (sinew_instance_poll_event(inst, NULL)) {
+        }
+    }
+    CHECK(cnt.allocs == before);
+    sinew_instance_destroy(inst);
+    CHECK(cnt.frees == 1);
+    sinew_data_destroy(data);
+}
+
 static void test_bad_input(void) {
     rig r;
     build_rig(&r, false);
@@ -566,6 +616,7 @@ int main(void) {
     RUN(test_inherit_rotation_off);
     RUN(test_drawlist_image);
     RUN(test_update_never_allocates);
+    RUN(test_surface_update_never_allocates);
     RUN(test_bad_input);
     return test_summary();
 }
