@@ -23,7 +23,7 @@ static const cli_help help = {
     "  --atlas TEX       the texture atlas JSON\n"
     "  --json            machine-readable output:\n"
     "                    {\"format\",\"version\",\"name\",\"frameRate\",\"armatures\":[{\"name\",\"type\",\n"
-    "                    \"frameRate\",\"bones\",\"surfaces\",\"slots\",\"skins\":[names],\"defaultActions\":\n"
+    "                    \"frameRate\",\"bones\",\"surfaces\",\"pathConstraints\",\"slots\",\"skins\":[names],\"defaultActions\":\n"
     "                    [{\"type\",\"name\"}],\"userData\":(as in the file, or null),\n"
     "                    \"canvas\":{\"x\",\"y\",\"width\",\"height\"[,\"color\"]} or null,\"ik\",\"meshes\",\n"
     "                    \"animations\":[{\"name\",\"frames\",\"duration\",\"playTimes\"}]}]}\n"
@@ -92,8 +92,8 @@ static void print_json(const sinew_data *data) {
         json_string(ai.type);
         printf(",\"frameRate\":");
         json_number(ai.frame_rate);
-        printf(",\"bones\":%u,\"surfaces\":%u,\"slots\":%u,\"skins\":[", ai.bone_count, ai.surface_count,
-               ai.slot_count);
+        printf(",\"bones\":%u,\"surfaces\":%u,\"pathConstraints\":%u,\"slots\":%u,\"skins\":[", ai.bone_count,
+               ai.surface_count, ai.path_constraint_count, ai.slot_count);
         for (uint32_t s = 0; s < ai.skin_count; s++) {
             sinew_skin_info si;
             sinew_data_skin_info(data, a, s, &si);
@@ -186,6 +186,8 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
             printf(" (%u ignored)", ai.ignored_ik_count);
         if (ai.surface_count)
             printf(", %u surface%s", ai.surface_count, plural(ai.surface_count));
+        if (ai.path_constraint_count)
+            printf(", %u path constraint%s", ai.path_constraint_count, plural(ai.path_constraint_count));
         printf(", %u mesh%s, %u display%s\n", ai.mesh_count, ai.mesh_count == 1 ? "" : "es", ai.display_count,
                plural(ai.display_count));
         printf("  skins:");

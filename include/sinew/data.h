@@ -140,6 +140,7 @@ typedef struct sinew_armature_info {
     uint32_t canvas_color;          /**< 0xRRGGBB */
     float canvas_x, canvas_y, canvas_width, canvas_height;
     uint32_t surface_count;         /**< bones that are 5.5 surfaces (counted in bone_count) */
+    uint32_t path_constraint_count; /**< path constraints (docs/runtime.md) */
 } sinew_armature_info;
 
 typedef struct sinew_bone_info {

@@ -134,6 +134,7 @@ sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature,
     out->default_animation = A->default_animation;
     for (uint32_t b = 0; b < A->bone_count; ++b)
         out->surface_count += A->bones[b].is_surface;
+    out->path_constraint_count = A->path_constraint_count;
     return SINEW_OK;
 }
 

@@ -72,6 +72,7 @@ def expected(doc):
             [(k, cv.get(k, 0)) for k in ("x", "y", "width", "height")] + ([("color", cv["color"])] if "color" in cv else []))
         surfaces = sum(1 for b in a.get("bone", []) if b.get("type") in ("surface", 1))
         arms.append({"name": a.get("name", ""), "frameRate": rate, "bones": len(a.get("bone", [])), "surfaces": surfaces,
+                     "pathConstraints": len(a.get("path", [])),
                      "defaultActions": actions, "userData": a.get("userData"), "canvas": canvas,
                      "slots": len(a.get("slot", [])), "skins": skins, "ik": len(a.get("ik", [])),
                      "meshes": meshes, "animations": anims})
@@ -106,9 +107,10 @@ for path, doc in files:
     check(len(got["armatures"]) == len(exp["armatures"]), name + ": armature count")
     for ga, ea in zip(got["armatures"], exp["armatures"]):
         where = "%s: armature %s" % (name, ea["name"])
-        check(list(ga.keys()) == ["name", "type", "frameRate", "bones", "surfaces", "slots", "skins", "defaultActions",
-                                  "userData", "canvas", "ik", "meshes", "animations"], where + ": keys")
-        for k in ("name", "bones", "surfaces", "slots", "skins", "defaultActions", "userData", "canvas", "ik", "meshes"):
+        check(list(ga.keys()) == ["name", "type", "frameRate", "bones", "surfaces", "pathConstraints", "slots", "skins",
+                                  "defaultActions", "userData", "canvas", "ik", "meshes", "animations"], where + ": keys")
+        for k in ("name", "bones", "surfaces", "pathConstraints", "slots", "skins", "defaultActions", "userData",
+                  "canvas", "ik", "meshes"):
             check(ga[k] == ea[k], "%s: %s %r != %r" % (where, k, ga[k], ea[k]))
         check(close(ga["frameRate"], ea["frameRate"]), where + ": frameRate")
         check(len(ga["animations"]) == len(ea["animations"]), where + ": animation count")
