@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "sinew/base.h"
+#include "sinew/data.h"
 
 /* The 4-byte tag every DBBin file starts with. */
 #define SINEW_DBBIN_TAG "DBDT"
@@ -37,5 +37,14 @@
  */
 sinew_status sinew__dbbin_write(const char *text, size_t len, const char *file, void **out, size_t *out_len,
                                 sinew_error *err);
+
+/*
+ * The DBBin loader behind sinew_data_load_file / _buffer (chosen by the DBDT tag). It checks the
+ * whole layout (errors `... at byte offset N`, never a read out of bounds); building the model
+ * from the arrays is not implemented yet, so a consistent file fails with SINEW_E_UNSUPPORTED.
+ */
+struct sinew_data;
+sinew_status sinew__dbbin_load(const void *buf, size_t len, const char *file, const sinew_load_options *opts,
+                               struct sinew_data **out, sinew_error *err);
 
 #endif

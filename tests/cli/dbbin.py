@@ -85,6 +85,27 @@ if xml_files:
     check(r.returncode != 0 and "DragonBones JSON only" in r.stderr and not os.path.exists(out),
           f"an XML rig is refused: {r.stderr.strip()[:200]}")
 
+# The reader: layout errors name a byte offset; a consistent file is refused (not read yet).
+demo_bin = os.path.join(tmp, "examples_demo_demo_ske.json", "x_ske.dbbin")
+if check(os.path.exists(demo_bin), "the demo's .dbbin exists for the reader checks"):
+    data = open(demo_bin, "rb").read()
+    (hl,) = struct.unpack_from("<I", data, 8)
+    cases = {
+        "truncated header": data[:10],
+        "truncated JSON header": data[:100],
+        "truncated arrays": data[:-6],
+        "misaligned arrays": data[:8] + struct.pack("<I", hl + 2) + data[12:12 + hl] + b"  " + data[12 + hl:],
+        "bad JSON header": data[:12] + b"[" + data[13:],
+    }
+    for what, blob in cases.items():
+        p = os.path.join(tmp, "bad.dbbin")
+        open(p, "wb").write(blob)
+        r = run_sinew("info", p)
+        check(r.returncode != 0 and "at byte offset" in r.stderr, f"reader, {what}: {r.stderr.strip()[:200]}")
+    r = run_sinew("poses", demo_bin)
+    check(r.returncode != 0 and "not implemented yet" in r.stderr,
+          f"reader: a consistent file is refused, not read: {r.stderr.strip()[:200]}")
+
 if have_shared():
     for name in sorted(CORPUS):
         one(odir, corpus_path(name), name)
