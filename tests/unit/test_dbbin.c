@@ -1,11 +1,16 @@
 /* DragonBones binary (format/dbbin.h): the writer's layout on a fixture, the reader's layout
  * checks on every truncation of that file (an error naming a byte offset, never a read out of
- * bounds: run under ASan), and every failing allocation of a load giving back every byte. */
+ * bounds: run under ASan), every failing allocation of a load giving back every byte, and the
+ * public sinew_convert_dbbin. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "format/dbbin.h"
+#include "sinew/convert.h"
 #include "sinew/data.h"
 #include "testlib.h"
 
@@ -139,8 +144,31 @@ static void test_alloc_failures(void) {
     CHECK(leaks == 0);
 }
 
+/* The public entry point: writes DIR/NAME_ske.dbbin, refuses an XML rig and writes nothing. */
+static void test_convert_api(void) {
+    char dir[] = "/tmp/sinew_dbbin_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    sinew_convert_options o;
+    memset(&o, 0, sizeof o);
+    o.name = "pip55";
+    sinew_convert_result r;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    CHECK(sinew_convert_dbbin("fixtures/own/Pip_5.5/pip_ske.json", dir, &o, &r, &err) == SINEW_OK);
+    char want[1100];
+    snprintf(want, sizeof want, "%s/pip55_ske.dbbin", dir);
+    CHECK_STR(r.skeleton_path, want);
+    CHECK(access(want, F_OK) == 0);
+    memset(&err, 0, sizeof err);
+    CHECK(sinew_convert_dbbin("fixtures/own/Pip_xml/pip.xml", dir, &o, &r, &err) == SINEW_E_UNSUPPORTED);
+    CHECK(r.skeleton_path[0] == '\0' && strstr(err.message, "DragonBones JSON only") != NULL);
+    unlink(want);
+    rmdir(dir);
+}
+
 int main(void) {
     RUN(test_write);
+    RUN(test_convert_api);
     RUN(test_truncations);
     RUN(test_alloc_failures);
     free(bin);
