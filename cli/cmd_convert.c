@@ -1,4 +1,5 @@
-/* sinew convert: a skeleton (DragonBones JSON or a sinew XML rig) -> DragonBones 4.5. */
+/* sinew convert: a skeleton (DragonBones JSON or a sinew XML rig) -> DragonBones 4.5, or a
+ * DragonBones JSON file -> DragonBones binary (DBBin). */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,16 +7,18 @@
 #include "rules.h"
 #include "sinew/convert.h"
 
-const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5";
+const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5 or DBBin";
 
 static const cli_help help = {
-    "sinew convert INPUT --to dragonbones [--version 4.5] --out DIR [--name NAME] [--quiet]",
+    "sinew convert INPUT --to dragonbones|dbbin [--version 4.5] --out DIR [--name NAME] [--quiet]",
     "INPUT is a DragonBones JSON file (4.0, 4.5, 5.x) or a sinew XML rig (docs/xml.md).\n"
     "Writes DIR/NAME_ske.json (DragonBones 4.5; one armature per skin for XML rigs) and, for\n"
     "an XML rig, DIR/NAME_tex.json + DIR/NAME_tex.png (every image it uses, in one atlas).\n"
     "Constructs DragonBones 4.5 can only approximate are named in warnings on stderr. Files are\n"
-    "written atomically and an input is never overwritten.\n",
-    "  --to dragonbones  the output format\n"
+    "written atomically and an input is never overwritten.\n"
+    "--to dbbin writes DIR/NAME_ske.dbbin, the DragonBones binary the official runtime reads, from\n"
+    "a DragonBones JSON file; what the binary cannot carry is refused (docs/convert.md).\n",
+    "  --to FORMAT       dragonbones (JSON 4.5) or dbbin (DragonBones binary)\n"
     "  --version 4.5     the DragonBones version written (only 4.5)\n"
     "  --out DIR         the output folder (created when missing; its parent must exist)\n"
     "  --name NAME       the output base name (default: the data's name)\n"
@@ -54,9 +57,10 @@ int sinew_cmd_convert(int argc, char **argv) {
     if (!input)
         return cli_usage_error("convert", "missing INPUT");
     if (!to)
-        return cli_usage_error("convert", "missing --to (only 'dragonbones' is supported)");
-    if (strcmp(to, "dragonbones") != 0)
-        return cli_usage_error("convert", "--to %s: only 'dragonbones' is supported", to);
+        return cli_usage_error("convert", "missing --to (dragonbones or dbbin)");
+    bool dbbin = strcmp(to, "dbbin") == 0;
+    if (strcmp(to, "dragonbones") != 0 && !dbbin)
+        return cli_usage_error("convert", "--to %s: only 'dragonbones' and 'dbbin' are supported", to);
     if (strcmp(version, "4.5") != 0)
         return cli_usage_error("convert", "--version %s: only 4.5 is written", version);
     if (!out)
@@ -75,7 +79,8 @@ int sinew_cmd_convert(int argc, char **argv) {
     co.name = name;
     sinew_convert_result res;
     sinew_error err = {0};
-    sinew_status st = sinew_convert_dragonbones(input, out, &co, &res, &err);
+    sinew_status st = dbbin ? sinew_convert_dbbin(input, out, &co, &res, &err)
+                            : sinew_convert_dragonbones(input, out, &co, &res, &err);
     if (st != SINEW_OK) {
         cli_print_error(input, &err);
         return cli_exit_code(st);

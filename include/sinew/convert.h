@@ -45,6 +45,15 @@ typedef struct sinew_convert_result {
 sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, const sinew_convert_options *opts,
                                        sinew_convert_result *result, sinew_error *err);
 
+/**
+ * Writes the DragonBones JSON file `input` as DragonBones binary, `out_dir/NAME_ske.dbbin`: the
+ * layout the official runtime's BinaryDataParser reads (docs/convert.md). The input must load in
+ * sinew first. Constructs the binary cannot carry fail with SINEW_E_UNSUPPORTED naming them, and
+ * nothing is written then. XML rigs are refused (convert them to DragonBones JSON first).
+ */
+sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const sinew_convert_options *opts,
+                                 sinew_convert_result *result, sinew_error *err);
+
 #ifdef __cplusplus
 }
 #endif

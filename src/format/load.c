@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 /* The load entry points of the public data API (include/sinew/data.h): format dispatch
- * (DragonBones JSON or an XML rig), files and buffers, and finding the atlas beside a skeleton.
+ * (DragonBones JSON, DragonBones binary or an XML rig), files and buffers, and finding the atlas beside a skeleton.
  * The read-only queries are in model/data.c, which knows no file format. */
 #include <dirent.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "format/dbbin.h"
 #include "format/dragonbones_json.h"
 #include "format/json_read.h"
 #include "format/xml_rig.h"
@@ -57,6 +58,8 @@ sinew_status sinew_data_load_buffer(const void *buf, size_t len, const char *nam
      *      relative to the current folder). Everything else is DragonBones JSON. ---- */
     if (sinew__xml_sniff(NULL, buf, len))
         return sinew__xml_load_buffer(buf, len, name, NULL, opts, out, err);
+    if (len >= 4 && memcmp(buf, SINEW_DBBIN_TAG, 4) == 0) /* DragonBones binary (dbbin_read.c) */
+        return sinew__dbbin_load(buf, len, name, opts, out, err);
     return sinew__dragonbones_load(buf ? (const char *)buf : "", len, name, opts, out, err);
 }
 
@@ -77,6 +80,8 @@ sinew_status sinew_data_load_file(const char *path, const sinew_load_options *op
     if (ends_with(path, ".xml") || sinew__xml_sniff(NULL, text, len)) {
         char dbuf[4096];
         st = sinew__xml_load_buffer(text, len, path, dir_of(path, dbuf, sizeof dbuf), opts, out, err);
+    } else if (ends_with(path, ".dbbin") || (len >= 4 && memcmp(text, SINEW_DBBIN_TAG, 4) == 0)) {
+        st = sinew__dbbin_load(text, len, path, opts, out, err);
     } else {
         st = sinew__dragonbones_load(text, len, path, opts, out, err);
     }

@@ -1,0 +1,123 @@
+#define _POSIX_C_SOURCE 200809L
+/*
+ * sinew_convert_dbbin (include/sinew/convert.h): a DragonBones JSON file to DragonBones binary
+ * (`NAME_ske.dbbin`, format/dbbin.h). The input is loaded first, so a file sinew refuses is
+ * never converted; the binary is then built from the JSON document itself, as the official
+ * parser reads it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/atomic.h"
+#include "base/error.h"
+#include "format/dbbin.h"
+#include "format/xml_rig.h"
+#include "model/model.h"
+#include "sinew/convert.h"
+#include "sinew/data.h"
+
+static sinew_status slurp(const char *path, char **out, size_t *out_len, sinew_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 65536;
+            char *p = realloc(buf, nc + 1);
+            if (!p) {
+                free(buf);
+                fclose(f);
+                return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+            }
+            buf = p;
+            cap = nc;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "read error");
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *out_len = n;
+    return SINEW_OK;
+}
+
+sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const sinew_convert_options *opts,
+                                 sinew_convert_result *result, sinew_error *err) {
+    sinew_convert_result local;
+    sinew_convert_result *res = result ? result : &local;
+    memset(res, 0, sizeof *res);
+    if (!input || !out_dir)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "sinew_convert_dbbin: NULL argument");
+    struct stat st_dir;
+    if (stat(out_dir, &st_dir) != 0 || !S_ISDIR(st_dir.st_mode))
+        return sinew__fail_at(err, SINEW_E_IO, out_dir, 0, 0, NULL, "not a folder");
+    if (sinew__xml_sniff(input, NULL, 0))
+        return sinew__fail_at(err, SINEW_E_UNSUPPORTED, input, 0, 0, NULL,
+                              "DBBin is written from DragonBones JSON only (convert the XML rig to DragonBones "
+                              "first)");
+    char *text = NULL;
+    size_t len = 0;
+    sinew_status st = slurp(input, &text, &len, err);
+    if (st != SINEW_OK)
+        return st;
+    if (len >= 4 && memcmp(text, SINEW_DBBIN_TAG, 4) == 0) {
+        free(text);
+        return sinew__fail_at(err, SINEW_E_UNSUPPORTED, input, 0, 0, NULL, "the input is DBBin already");
+    }
+    if (sinew__xml_sniff(NULL, (const unsigned char *)text, len < 256 ? len : 256)) {
+        free(text);
+        return sinew__fail_at(err, SINEW_E_UNSUPPORTED, input, 0, 0, NULL,
+                              "DBBin is written from DragonBones JSON only (convert the XML rig to DragonBones "
+                              "first)");
+    }
+    struct sinew_data *data = NULL;
+    st = sinew_data_load_buffer(text, len, input, opts ? opts->load : NULL, &data, err);
+    if (st != SINEW_OK) {
+        free(text);
+        return st;
+    }
+    char name[256];
+    const char *base = opts && opts->name && opts->name[0] ? opts->name : data->name;
+    if (!base || !base[0]) {
+        const char *slash = strrchr(input, '/');
+        base = slash ? slash + 1 : input;
+    }
+    snprintf(name, sizeof name, "%s", base);
+    for (char *p = name; *p; p++)
+        if (*p == '/' || *p == '\\' || (unsigned char)*p < 32)
+            *p = '_';
+    size_t nl = strlen(name);
+    if (nl > 9 && strcmp(name + nl - 9, "_ske.json") == 0)
+        name[nl - 9] = '\0';
+    else if (nl > 5 && strcmp(name + nl - 5, ".json") == 0)
+        name[nl - 5] = '\0';
+    res->armature_count = data->armature_count;
+    sinew_data_destroy(data);
+    void *bin = NULL;
+    size_t bin_len = 0;
+    st = sinew__dbbin_write(text, len, input, &bin, &bin_len, err);
+    free(text);
+    if (st != SINEW_OK)
+        return st;
+    snprintf(res->skeleton_path, sizeof res->skeleton_path, "%s%s%s_ske.dbbin", out_dir,
+             out_dir[0] && out_dir[strlen(out_dir) - 1] != '/' ? "/" : "", name);
+    const char *inputs[1] = {input};
+    st = sinew__write_file_atomic(res->skeleton_path, bin, bin_len, inputs, 1, err);
+    free(bin);
+    if (st != SINEW_OK)
+        res->skeleton_path[0] = '\0';
+    return st;
+}

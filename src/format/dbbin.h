@@ -1,0 +1,50 @@
+/*
+ * DragonBones binary data (DBBin, `NAME_ske.dbbin`), as the official runtime's BinaryDataParser
+ * reads it (docs/convert.md, "DragonBones binary").
+ *
+ * Layout (little-endian):
+ *   bytes 0..3   the tag "DBDT"
+ *   bytes 4..7   a version word (sinew writes the bytes 5 5 0 0; the official reader ignores it)
+ *   bytes 8..11  uint32 N, the length of the JSON header
+ *   12..12+N     the JSON header: the DragonBones JSON document with the arrays taken out (mesh
+ *                displays carry `offset` into intArray; animations carry `offset`:
+ *                [frameIntOffset, frameFloatOffset, frameOffset] and per target the timeline
+ *                types and timelineArray offsets); its top-level `offset` lists the six arrays
+ *                as 12 numbers: byte offset and byte length of each, relative to 12+N
+ *   12+N...      intArray (int16), floatArray (float32), frameIntArray (int16), frameFloatArray
+ *                (float32), frameArray (int16), timelineArray (uint16), each starting on a 4-byte
+ *                boundary of the file.
+ *
+ * The arrays hold exactly what the official JSON parser (ObjectDataParser) builds from the same
+ * document, so the runtime sees the same data from either file. The runtime this matches (the
+ * oracle's 5.6 line) keeps slot colours in intArray; it has no separate colorArray.
+ */
+#ifndef SINEW_FORMAT_DBBIN_H
+#define SINEW_FORMAT_DBBIN_H
+
+#include <stddef.h>
+
+#include "sinew/data.h"
+
+/* The 4-byte tag every DBBin file starts with. */
+#define SINEW_DBBIN_TAG "DBDT"
+
+/*
+ * Builds the DBBin bytes of a DragonBones JSON document (`text`, `len` bytes; `file` names it in
+ * errors). On success *out is malloc'ed (the caller frees it) and *out_len its size. Constructs
+ * the binary form cannot carry (path displays, shared or glued meshes, ...) fail with
+ * SINEW_E_UNSUPPORTED naming the construct; nothing is returned then.
+ */
+sinew_status sinew__dbbin_write(const char *text, size_t len, const char *file, void **out, size_t *out_len,
+                                sinew_error *err);
+
+/*
+ * The DBBin loader behind sinew_data_load_file / _buffer (chosen by the DBDT tag). It checks the
+ * whole layout (errors `... at byte offset N`, never a read out of bounds); building the model
+ * from the arrays is not implemented yet, so a consistent file fails with SINEW_E_UNSUPPORTED.
+ */
+struct sinew_data;
+sinew_status sinew__dbbin_load(const void *buf, size_t len, const char *file, const sinew_load_options *opts,
+                               struct sinew_data **out, sinew_error *err);
+
+#endif
