@@ -28,6 +28,7 @@ FIXTURES.append(os.path.join(SRC, "examples", "demo", "demo_ske.json"))
 REFUSED = {
     os.path.join(OWN, "Pip_4.5_triples", "pip_ske.json"): "weights do not fit",  # the official parser fails too
     os.path.join(ORACLE_FIX, "share_ske.json"): "shared or glued mesh",
+    os.path.join(ORACLE_FIX, "path_ske.json"): "path constraints",
     "Knight_4.5": "action frames past the end",
 }
 
