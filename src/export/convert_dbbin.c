@@ -13,6 +13,7 @@
 
 #include "base/atomic.h"
 #include "base/error.h"
+#include "export/export_internal.h"
 #include "format/dbbin.h"
 #include "format/xml_rig.h"
 #include "model/model.h"
@@ -90,20 +91,7 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
         return st;
     }
     char name[256];
-    const char *base = opts && opts->name && opts->name[0] ? opts->name : data->name;
-    if (!base || !base[0]) {
-        const char *slash = strrchr(input, '/');
-        base = slash ? slash + 1 : input;
-    }
-    snprintf(name, sizeof name, "%s", base);
-    for (char *p = name; *p; p++)
-        if (*p == '/' || *p == '\\' || (unsigned char)*p < 32)
-            *p = '_';
-    size_t nl = strlen(name);
-    if (nl > 9 && strcmp(name + nl - 9, "_ske.json") == 0)
-        name[nl - 9] = '\0';
-    else if (nl > 5 && strcmp(name + nl - 5, ".json") == 0)
-        name[nl - 5] = '\0';
+    sinew__convert_name(data, opts, input, name, sizeof name);
     res->armature_count = data->armature_count;
     sinew_data_destroy(data);
     void *bin = NULL;

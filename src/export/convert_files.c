@@ -16,6 +16,7 @@
 
 #include "base/atomic.h"
 #include "base/error.h"
+#include "export/export_internal.h"
 #include "format/dragonbones_write.h"
 #include "format/xml_rig.h"
 #include "model/model.h"
@@ -242,6 +243,24 @@ static bool input_is_xml(const char *path) {
     return sinew__xml_sniff(NULL, head, n);
 }
 
+void sinew__convert_name(const struct sinew_data *data, const sinew_convert_options *opts, const char *input,
+                         char *name, size_t size) {
+    const char *base = opts && opts->name && opts->name[0] ? opts->name : data->name;
+    if (!base || !base[0]) {
+        const char *slash = strrchr(input, '/');
+        base = slash ? slash + 1 : input;
+    }
+    snprintf(name, size, "%s", base);
+    for (char *p = name; *p; p++)
+        if (*p == '/' || *p == '\\' || (unsigned char)*p < 32)
+            *p = '_';
+    size_t nl = strlen(name);
+    if (nl > 9 && strcmp(name + nl - 9, "_ske.json") == 0)
+        name[nl - 9] = '\0';
+    else if (nl > 5 && strcmp(name + nl - 5, ".json") == 0)
+        name[nl - 5] = '\0';
+}
+
 sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, const sinew_convert_options *opts,
                                        sinew_convert_result *result, sinew_error *err) {
     sinew_convert_result local;
@@ -259,20 +278,7 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
     if (st != SINEW_OK)
         return st;
     char name[256];
-    const char *base = opts && opts->name && opts->name[0] ? opts->name : data->name;
-    if (!base || !base[0]) {
-        const char *slash = strrchr(input, '/');
-        base = slash ? slash + 1 : input;
-    }
-    snprintf(name, sizeof name, "%s", base);
-    for (char *p = name; *p; p++)
-        if (*p == '/' || *p == '\\' || (unsigned char)*p < 32)
-            *p = '_';
-    size_t nl = strlen(name);
-    if (nl > 9 && strcmp(name + nl - 9, "_ske.json") == 0)
-        name[nl - 9] = '\0';
-    else if (nl > 5 && strcmp(name + nl - 5, ".json") == 0)
-        name[nl - 5] = '\0';
+    sinew__convert_name(data, opts, input, name, sizeof name);
     sinew_db_write_options wo;
     memset(&wo, 0, sizeof wo);
     wo.log = opts ? opts->log : NULL;

@@ -7,6 +7,14 @@
 #include "base/atomic.h"
 #include "sinew/export.h"
 
+struct sinew_data;
+struct sinew_convert_options;
+/* convert_files.c: the base name a converted skeleton is written under (NAME_ske.json,
+ * NAME_ske.dbbin): the --name option, else the data's name, else the input's file name without
+ * `_ske.json`/`.json`; path separators and control characters become '_'. */
+void sinew__convert_name(const struct sinew_data *data, const struct sinew_convert_options *opts, const char *input,
+                         char *name, size_t size);
+
 /* Encodes straight RGBA8 as PNG into an open FILE. */
 sinew_status sinew__png_encode(FILE *f, const char *path, const uint8_t *rgba, uint32_t w, uint32_t h,
                                size_t stride, sinew_error *err);
