@@ -84,9 +84,7 @@ static inline void mat_concat(const double *l, const double *p, double *out) {
 /* The single-precision copy of a bone's world matrix that skinning reads. */
 static inline void store_world_f(arm_inst *arm, uint32_t b) {
     const double *m = arm->world + (size_t)b * 6;
-    float *f = arm->world_f + (size_t)b * 6;
-    for (int i = 0; i < 6; ++i)
-        f[i] = (float)m[i];
+    sinew__mat_to_float(m, arm->world_f + (size_t)b * 6);
 }
 
 /* The official Transform.fromMatrix; g holds the previous values (their scale signs are kept).
@@ -566,9 +564,7 @@ static SW_INLINE void plain_bone(const bone_arrays *ba, uint32_t b, const double
     g[4] = su[4] * p[4];
     g[5] = su[5] * p[5];
     ba->gvalid[b] = 0;
-    float *f = ba->world_f + (size_t)b * 6;
-    for (int i = 0; i < 6; ++i)
-        f[i] = (float)m[i];
+    sinew__mat_to_float(m, ba->world_f + (size_t)b * 6);
 }
 
 static void update_bones_no_ik(arm_inst *arm);
@@ -595,9 +591,7 @@ static void read_cache_frame(arm_inst *arm) {
         memcpy(m, v, 6 * sizeof(double));
         memcpy(arm->global + (size_t)b * 6, v + 6, 6 * sizeof(double));
         arm->global_valid[b] = v[12] != 0.0;
-        float *f = arm->world_f + (size_t)b * 6;
-        for (int i = 0; i < 6; ++i)
-            f[i] = (float)m[i];
+        sinew__mat_to_float(m, arm->world_f + (size_t)b * 6);
     }
 }
 
@@ -1207,9 +1201,7 @@ static void slot_on_surface(arm_inst *arm, uint32_t s, uint32_t bone) {
     double cell[6], w[6];
     memcpy(cell, surface_matrix(arm, bone, gxy[0], gxy[1]), sizeof cell);
     mat_concat(arm->slot_local + (size_t)s * 6, cell, w);
-    float *o = arm->slot_world + (size_t)s * 6;
-    for (int i = 0; i < 6; ++i)
-        o[i] = (float)w[i];
+    sinew__mat_to_float(w, arm->slot_world + (size_t)s * 6);
     gxy[2] = w[4];
     gxy[3] = w[5];
     arm->slot_gxy_new[s] = 1;
@@ -1244,9 +1236,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         } else if (moved && bone < nb) {
             double w[6];
             mat_concat(arm->slot_local + (size_t)s * 6, arm->world + (size_t)bone * 6, w);
-            float *o = arm->slot_world + (size_t)s * 6;
-            for (int i = 0; i < 6; ++i)
-                o[i] = (float)w[i];
+            sinew__mat_to_float(w, arm->slot_world + (size_t)s * 6);
         }
         uint32_t m = cur_mesh[s];
         if (m != SINEW_INVALID_INDEX) {

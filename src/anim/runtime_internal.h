@@ -2,6 +2,8 @@
 #ifndef SINEW_ANIM_RUNTIME_INTERNAL_H
 #define SINEW_ANIM_RUNTIME_INTERNAL_H
 
+#include <string.h>
+
 #include "model/model.h"
 #include "sinew/instance.h"
 
@@ -291,6 +293,24 @@ typedef struct slot_rep {
 
 /* The display index that stands for slot s's replacement (past the data's own displays). */
 #define REPLACED(a, s) ((a)->data->display_count + (s))
+
+/* The single-precision copy of a 2x3 matrix (bone world matrices for skinning, slot matrices):
+ * each element rounded to float, two at a time where the compiler has vector conversions. */
+static inline void sinew__mat_to_float(const double *m, float *f) {
+#if defined(__GNUC__)
+    typedef double d2 __attribute__((vector_size(16)));
+    typedef float f2 __attribute__((vector_size(8)));
+    for (int i = 0; i < 6; i += 2) {
+        d2 v;
+        memcpy(&v, m + i, sizeof v);
+        f2 r = __builtin_convertvector(v, f2);
+        memcpy(f + i, &r, sizeof r);
+    }
+#else
+    for (int i = 0; i < 6; ++i)
+        f[i] = (float)m[i];
+#endif
+}
 
 /* A display of the armature: its data's own, or a slot's replacement. */
 static inline const sinew_model_display *sinew__arm_display(const arm_inst *a, uint32_t disp) {
