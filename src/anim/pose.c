@@ -3,6 +3,7 @@
  * armatures, world matrices), meshes (deform and skinning) and draw order.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "anim/runtime_internal.h"
@@ -23,6 +24,45 @@ typedef float sw_v4 __attribute__((vector_size(16)));
  * through 0 gives a determinant of exactly 0 there and here, and the IK bend and the reflection
  * rules see the same sign. Build with -ffp-contract=off (CMakeLists.txt). */
 
+/* sin and cos of one angle together, for the angles of bone transforms (a few turns at most).
+ * The angle is reduced to r in [-pi/4, pi/4] around the nearest multiple k of pi/2, with pi/2
+ * in three parts (33 + 33 + 53 bits: k times the first two parts is exact, so r keeps its bits
+ * even next to a multiple of pi/2); sin r and cos r are the minimax polynomials of degree 13 and
+ * 14 whose coefficients fdlibm publishes (the library behind JavaScript's Math.sin and Math.cos).
+ * Within an ulp or two of the exact value, as libm's are, at a third of glibc's instructions.
+ * Angles beyond 2^19 (or NaN, infinities) go to libm. */
+static inline void angle_sincos(double x, double *s, double *c) {
+    if (x == 0.0) {
+        *s = x;
+        *c = 1.0;
+        return;
+    }
+    if (!(fabs(x) < 524288.0)) {
+        *s = sin(x);
+        *c = cos(x);
+        return;
+    }
+    static const double two_over_pi = 6.36619772367581382433e-01;
+    static const double p1 = 1.57079632673412561417e+00;  /* pi/2, first 33 bits */
+    static const double p2 = 6.07710050630396597660e-11;  /* the next 33 bits */
+    static const double p3 = 2.02226624879595063154e-21;  /* the rest */
+    double k = nearbyint(x * two_over_pi);
+    double r = ((x - k * p1) - k * p2) - k * p3;
+    double z = r * r;
+    double sr = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03 +
+                z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06 +
+                z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    double cr = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 +
+                z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07 +
+                z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    switch ((int)((int64_t)k & 3)) {
+    case 0: *s = sr; *c = cr; break;
+    case 1: *s = cr; *c = -sr; break;
+    case 2: *s = -sr; *c = -cr; break;
+    default: *s = -cr; *c = sr; break;
+    }
+}
+
 /* The official Transform.toMatrix: a = cos(r) sx, b = sin(r) sx, c = -sin(r+k) sy,
  * d = cos(r+k) sy, with its zero-rotation and zero-skew shortcuts. */
 static inline void tf_matrix(double rot, double skew, double sx, double sy, double x, double y, double *m) {
@@ -31,15 +71,14 @@ static inline void tf_matrix(double rot, double skew, double sx, double sy, doub
         a = 1.0;
         b = 0.0;
     } else {
-        a = cos(rot);
-        b = sin(rot);
+        angle_sincos(rot, &b, &a);
     }
     if (skew == 0.0) {
         c = -b;
         d = a;
     } else {
-        c = -sin(skew + rot);
-        d = cos(skew + rot);
+        angle_sincos(skew + rot, &c, &d);
+        c = -c;
     }
     if (sx != 1.0) {
         a *= sx;
@@ -524,8 +563,10 @@ static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t targe
     pg[2] = raw_parent_radian + dr * weight;
     set_from_global(arm, parent);
     double cur = raw_radian_a + dr * weight;
-    g[0] = pg[0] + cos(cur) * lp;
-    g[1] = pg[1] + sin(cur) * lp;
+    double sc, cc;
+    angle_sincos(cur, &sc, &cc);
+    g[0] = pg[0] + cc * lp;
+    g[1] = pg[1] + sc * lp;
     double radian_b = atan2(ty - g[1], tx - g[0]);
     if (g[4] < 0.0)
         radian_b += SINEW_PI;
