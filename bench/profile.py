@@ -54,7 +54,8 @@ PHASES = {
                               "sinew__arm_play_default", "sinew__find_animation"],
 }
 # small helpers inlined into several phases: charged to the function they were inlined into
-SHARED = {"tf_matrix", "mat_concat", "from_matrix", "get_bone_arrays", "sw_v2", "sw_v4"}
+SHARED = {"tf_matrix", "angle_sincos", "mat_concat", "sinew__mat_to_float", "from_matrix", "get_bone_arrays", "sw_v2",
+          "sw_v4"}
 ORDER = ["timeline sampling", "bone transforms", "IK", "slots", "mesh skinning", "draw order", "events",
          "per-armature overhead", "unmapped", "draw list"]
 FN_PHASE = {f: p for p, fs in PHASES.items() for f in fs}

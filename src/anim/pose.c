@@ -29,7 +29,9 @@ typedef float sw_v4 __attribute__((vector_size(16)));
  * in three parts (33 + 33 + 53 bits: k times the first two parts is exact, so r keeps its bits
  * even next to a multiple of pi/2); sin r and cos r are the minimax polynomials of degree 13 and
  * 14 whose coefficients fdlibm publishes (the library behind JavaScript's Math.sin and Math.cos).
- * Within an ulp or two of the exact value, as libm's are, at a third of glibc's instructions.
+ * k is rounded by adding and taking away 1.5 * 2^52 (nearbyint is a libm call on baseline
+ * x86-64). Within an ulp or two of the exact value, as libm's are, at a third of glibc's
+ * instructions.
  * Angles beyond 2^19 (or NaN, infinities) go to libm. */
 static inline void angle_sincos(double x, double *s, double *c) {
     if (x == 0.0) {
@@ -46,7 +48,8 @@ static inline void angle_sincos(double x, double *s, double *c) {
     static const double p1 = 1.57079632673412561417e+00;  /* pi/2, first 33 bits */
     static const double p2 = 6.07710050630396597660e-11;  /* the next 33 bits */
     static const double p3 = 2.02226624879595063154e-21;  /* the rest */
-    double k = nearbyint(x * two_over_pi);
+    static const double round_shift = 6755399441055744.0; /* 1.5 * 2^52: adding it rounds to an integer */
+    double k = (x * two_over_pi + round_shift) - round_shift;
     double r = ((x - k * p1) - k * p2) - k * p3;
     double z = r * r;
     double sr = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03 +
