@@ -179,20 +179,31 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
             }
             float m[6];
             sinew__affine_concat(xf, a->slot_world + (size_t)s * 6, m);
-            static const float cu[4] = {0, 1, 1, 0}, cvv[4] = {0, 0, 1, 1};
+            /* the corners (0,0) (1,0) (1,1) (0,1) of the image, u along its width, v its height */
+            float x0 = -pivx + 0.0f * dw, x1 = -pivx + 1.0f * dw;
+            float y0 = -pivy + 0.0f * dh, y1 = -pivy + 1.0f * dh;
+            float *pos = inst->dl_positions + 2 * (size_t)v0, *uv = inst->dl_uvs + 2 * (size_t)v0;
+            const float cx[4] = {x0, x1, x1, x0}, cy[4] = {y0, y0, y1, y1};
             for (int i = 0; i < 4; ++i) {
-                float x = -pivx + cu[i] * dw, y = -pivy + cvv[i] * dh;
-                inst->dl_positions[2 * (v0 + (uint32_t)i)] = m[0] * x + m[2] * y + m[4];
-                inst->dl_positions[2 * (v0 + (uint32_t)i) + 1] = m[1] * x + m[3] * y + m[5];
-                if (r)
-                    region_uv(r, pw, ph, cu[i], cvv[i], inst->dl_uvs + 2 * (v0 + (uint32_t)i));
-                else
-                    inst->dl_uvs[2 * (v0 + (uint32_t)i)] = inst->dl_uvs[2 * (v0 + (uint32_t)i) + 1] = 0.0f;
+                pos[2 * i] = m[0] * cx[i] + m[2] * cy[i] + m[4];
+                pos[2 * i + 1] = m[1] * cx[i] + m[3] * cy[i] + m[5];
             }
-            static const uint32_t quad[6] = {0, 1, 2, 0, 2, 3};
+            if (r) {
+                static const float cu[4] = {0, 1, 1, 0}, cvv[4] = {0, 0, 1, 1};
+                for (int i = 0; i < 4; ++i)
+                    region_uv(r, pw, ph, cu[i], cvv[i], uv + 2 * i);
+            } else {
+                memset(uv, 0, 8 * sizeof(float));
+            }
+            uint32_t *ix = inst->dl_indices + b->ni;
             cmd->first_index = b->ni;
-            for (int i = 0; i < 6; ++i)
-                inst->dl_indices[b->ni++] = v0 + quad[i];
+            ix[0] = v0;
+            ix[1] = v0 + 1;
+            ix[2] = v0 + 2;
+            ix[3] = v0;
+            ix[4] = v0 + 2;
+            ix[5] = v0 + 3;
+            b->ni += 6;
             cmd->index_count = 6;
             cmd->vertex_count = 4;
             b->nv += 4;
