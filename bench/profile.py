@@ -2,7 +2,7 @@
 """Where an armature update's time goes, by phase, next to the C floor of each phase.
 
 usage: bench/profile.py --sinew PATH --floor PATH SKELETON --armature NAME --animation NAME
-                        [--instances N] [--runs R] [--no-perf]
+                        [--instances N] [--runs R] [--no-perf] [--cpp BENCH_CPP --atlas TEX]
 
 Phases: timeline sampling (animation states, timelines, blending into the pose), bone transforms,
 IK, slots, mesh skinning, draw order, events, per-armature overhead, and the draw list
@@ -197,6 +197,49 @@ def callgrind(cmd, sinew_bin):
     return self_cost, ext_calls, int_calls, ext_count, bench
 
 
+def cpp_instructions(cpp, ske, atlas, armature, animation, n, warm, ticks=20):
+    """DragonBonesCPP's instructions per armature update: callgrind collecting inside
+    DragonBones::advanceTime (one call a tick for every armature; bench-cpp ticks 1 + 5 times for
+    its motion check, then the warm-up, then the timed ticks)."""
+    out = tempfile.mktemp(prefix="sinew_cg_cpp.")
+    cmd = [cpp, "update", ske, atlas or "", armature, animation, str(n), "--adapter", "compute",
+           "--ticks", str(ticks), "--runs", "1", "--warmup", str(warm)]
+    r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                        "--toggle-collect=dragonBones::DragonBones::advanceTime*"] + cmd,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("callgrind on bench-cpp failed:\n" + r.stderr[-2000:])
+    total = lib = 0
+    ob = None
+    objs = {}
+    call_line = False  # the cost line after calls= is the call's inclusive cost: not self cost
+    with open(out) as f:
+        for raw in f:
+            if raw.startswith("ob="):
+                ob = raw[3:].strip()
+                if ob.startswith("("):  # compressed: (id) name, or (id) alone
+                    k, _, name = ob.partition(" ")
+                    ob = objs.setdefault(k, name) if name else objs.get(k, ob)
+            elif raw.startswith("cob="):
+                v = raw[4:].strip()
+                if v.startswith("(") and " " in v:
+                    k, _, name = v.partition(" ")
+                    objs.setdefault(k, name)
+            elif raw.startswith("calls="):
+                call_line = True
+            elif raw[:1].isdigit() or raw[:1] in "+-*":
+                parts = raw.split()
+                if call_line:
+                    call_line = False
+                elif len(parts) >= 2:
+                    total += int(parts[1])
+                    if ob and ("libm" in ob or "libc" in ob):
+                        lib += int(parts[1])
+    os.unlink(out)
+    updates = n * (1 + 5 + warm + ticks)
+    return total / updates, lib / updates
+
+
 # ---- perf ------------------------------------------------------------------------------------------
 
 def perf_phases(cmd, sinew_bin, ext_split, split, period=500000):
@@ -327,6 +370,8 @@ def main():
     ap.add_argument("--instances", type=int, default=100)
     ap.add_argument("--runs", type=int, default=20, help="runs of 300 ticks in each perf run")
     ap.add_argument("--no-perf", action="store_true")
+    ap.add_argument("--cpp", help="bench-cpp binary: also count DragonBonesCPP's instructions per update")
+    ap.add_argument("--atlas", help="the atlas JSON bench-cpp needs (with --cpp)")
     a = ap.parse_args()
     sinew = os.path.abspath(a.sinew)
     n = a.instances
@@ -459,6 +504,12 @@ def main():
     if unmapped:
         print()
         print("unmapped (Ir over the run): " + ", ".join(f"{k} {v:,}" for k, v in unmapped.most_common(8)))
+    if a.cpp:
+        log("profile: callgrind on bench-cpp ...")
+        ci, cl = cpp_instructions(a.cpp, a.skeleton, a.atlas, a.armature, a.animation, n, warm)
+        print()
+        print(f"DragonBonesCPP (bench-cpp --adapter compute, the same workload under callgrind): {ci:,.0f} instructions "
+              f"per update, {cl:,.0f} of them in libm/libc; sinew / CPP: {tot['i'] / ci:.2f}")
     print()
     print("```")
     print(" ".join(os.path.basename(x) if x == a.floor else x for x in fargs))
