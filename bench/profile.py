@@ -41,7 +41,7 @@ ROOT = os.path.dirname(HERE)
 # of drawlist.c, the draw list.
 PHASES = {
     "bone transforms": ["compute_bone", "bone_world_plain", "plain_bone", "sinew__arm_update_bones",
-                        "update_bones_no_ik", "bone_global", "bone_is_plain"],
+                        "update_bones_no_ik", "bone_global"],
     "IK": ["ik_one", "ik_two", "set_from_global"],
     "slots": ["sinew__arm_update_slots", "slot_update_display", "mesh_bones_changed",
               "sinew__slot_update_display_data", "sinew__slot_set_display_index", "sinew__set_active_tree",

@@ -180,10 +180,6 @@ static inline void bone_origin_pose(const double *su, const double *p, double *g
     g[5] = su[5] * p[5];
 }
 
-static inline bool bone_is_plain(const sinew_model_bone *bd) {
-    return bd->parent != SINEW_INVALID_INDEX && bd->inherit_scale && bd->inherit_rotation && bd->inherit_translation;
-}
-
 /* ---- surfaces (5.5) --------------------------------------------------------------------------- */
 
 /* A surface's own space is the square [-200, 200]^2 mapped onto its lattice, cell by cell, each
