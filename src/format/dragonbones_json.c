@@ -626,14 +626,13 @@ static sinew_status build_surface(db *d, const cJSON *const *f, sinew_model_bone
     const cJSON *first;
     uint32_t n;
     TRY(sinew__jarray(d->c, f[12], "vertices", &first, &n));
-    /* checked as numbers (with the error's index), then read in double */
-    float *check = scratch_array(d, n ? n : 1u, sizeof *check);
-    if (!check)
+    /* every value checked (the error at its index, within float range as other vertices), read
+       in double; the lattice takes as many as it has points for */
+    double *all = scratch_array(d, n ? n : 1u, sizeof *all);
+    if (!all)
         return SINEW_E_NOMEM;
-    TRY(sinew__jfloats(d->c, first, "vertices", check, n));
-    uint32_t i = 0;
-    for (const cJSON *e = first; e && i < B->surface_value_count; e = e->next, i++)
-        TRY(sinew__jnum(d->c, e, "vertices", 0.0, &B->surface_vertices[i]));
+    TRY(sinew__jdoubles(d->c, first, "vertices", all, n, (double)FLT_MAX));
+    memcpy(B->surface_vertices, all, (n < B->surface_value_count ? n : B->surface_value_count) * sizeof(double));
     if (n != B->surface_value_count)
         sinew__jwarn(d->c, "vertices", SINEW_E_LAYOUT,
                      "surface '%s' has %u vertex values for %u lattice points (%u values); %s, as the official runtime does",
@@ -1222,7 +1221,7 @@ static sinew_status build_path(db *d, const cJSON *const *f, sinew_model_path *P
                                 curves);
     P->length_count = ln;
     ALLOC(P->lengths, ln);
-    TRY(sinew__jdoubles(d->c, lfirst, "lengths", P->lengths, ln));
+    TRY(sinew__jdoubles(d->c, lfirst, "lengths", P->lengths, ln, DBL_MAX));
     P->value_count = vn;
     ALLOC(P->vertices, vn);
     TRY(sinew__jfloats(d->c, vfirst, "vertices", P->vertices, vn));

@@ -361,38 +361,41 @@ sinew_status sinew__jarray(sinew_jctx *c, const cJSON *v, const char *key, const
     return SINEW_OK;
 }
 
+/* Element i of a number array: a finite number within [-bound, bound], else the error at key[i]. */
+static sinew_status jelement(sinew_jctx *c, const cJSON *e, const char *key, uint32_t i, double bound, double *out) {
+    double d = 0.0;
+    if (number_value(e, &d) && isfinite(d) && d <= bound && d >= -bound) {
+        *out = d;
+        return SINEW_OK;
+    }
+    sinew__jpush_key(c, key);
+    sinew__jpush_index(c, i);
+    sinew_status st = sinew__jfail(c, number_value(e, &d) ? SINEW_E_RANGE : SINEW_E_TYPE,
+                                   "'%s'[%u] must be a finite number", key, i);
+    sinew__jpop(c);
+    sinew__jpop(c);
+    return st;
+}
+
 sinew_status sinew__jfloats(sinew_jctx *c, const cJSON *first, const char *key, float *dst, uint32_t n) {
     const cJSON *e = first;
     for (uint32_t i = 0; i < n && e; i++, e = e->next) {
-        double d = 0.0;
-        if (!number_value(e, &d) || !isfinite(d) || d > (double)FLT_MAX || d < -(double)FLT_MAX) {
-            sinew__jpush_key(c, key);
-            sinew__jpush_index(c, i);
-            sinew_status st = sinew__jfail(c, number_value(e, &d) ? SINEW_E_RANGE : SINEW_E_TYPE,
-                                           "'%s'[%u] must be a finite number", key, i);
-            sinew__jpop(c);
-            sinew__jpop(c);
+        double d;
+        sinew_status st = jelement(c, e, key, i, (double)FLT_MAX, &d);
+        if (st != SINEW_OK)
             return st;
-        }
         dst[i] = (float)d;
     }
     return SINEW_OK;
 }
 
-sinew_status sinew__jdoubles(sinew_jctx *c, const cJSON *first, const char *key, double *dst, uint32_t n) {
+sinew_status sinew__jdoubles(sinew_jctx *c, const cJSON *first, const char *key, double *dst, uint32_t n,
+                             double bound) {
     const cJSON *e = first;
     for (uint32_t i = 0; i < n && e; i++, e = e->next) {
-        double d = 0.0;
-        if (!number_value(e, &d) || !isfinite(d)) {
-            sinew__jpush_key(c, key);
-            sinew__jpush_index(c, i);
-            sinew_status st = sinew__jfail(c, number_value(e, &d) ? SINEW_E_RANGE : SINEW_E_TYPE,
-                                           "'%s'[%u] must be a finite number", key, i);
-            sinew__jpop(c);
-            sinew__jpop(c);
+        sinew_status st = jelement(c, e, key, i, bound, &dst[i]);
+        if (st != SINEW_OK)
             return st;
-        }
-        dst[i] = d;
     }
     return SINEW_OK;
 }

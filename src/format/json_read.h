@@ -110,9 +110,11 @@ sinew_status sinew__jbool(sinew_jctx *c, const cJSON *v, const char *key, bool d
 sinew_status sinew__jstr(sinew_jctx *c, const cJSON *v, const char *key, const char *def, const char **out);
 /* An array (absent -> *n = 0, *first = NULL). Checks max_array_length. */
 sinew_status sinew__jarray(sinew_jctx *c, const cJSON *v, const char *key, const cJSON **first, uint32_t *n);
-/* An array of numbers copied into `dst` (must hold n floats), each finite. */
+/* An array of numbers copied into `dst` (must hold n floats), each finite and within float range. */
 sinew_status sinew__jfloats(sinew_jctx *c, const cJSON *first, const char *key, float *dst, uint32_t n);
-/* The same in double precision (values the official runtime keeps as JS numbers). */
-sinew_status sinew__jdoubles(sinew_jctx *c, const cJSON *first, const char *key, double *dst, uint32_t n);
+/* The same in double precision (values the official runtime keeps as JS numbers), each finite and
+ * within [-bound, bound]. */
+sinew_status sinew__jdoubles(sinew_jctx *c, const cJSON *first, const char *key, double *dst, uint32_t n,
+                             double bound);
 
 #endif
