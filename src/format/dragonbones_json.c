@@ -885,12 +885,14 @@ static sinew_affine affine_from_decomposed(const float *p) {
 enum {
     D_NAME, D_TYPE, D_PATH, D_TRANSFORM, D_PIVOT, D_UVS, D_TRIANGLES, D_VERTICES, D_WEIGHTS, D_SLOTPOSE,
     D_BONEPOSE, D_EDGES, D_USEREDGES, D_WIDTH, D_HEIGHT, D_ACTIONS, D_BONES, D_SUBTYPE, D_FILTER,
-    D_INHERITDEFORM, D_SHARE, D_USERDATA, D_CLOSED, D_CONSTANTSPEED, D_VERTEXCOUNT, D_LENGTHS, D_COLOR, D_COUNT
+    D_INHERITDEFORM, D_SHARE, D_USERDATA, D_CLOSED, D_CONSTANTSPEED, D_VERTEXCOUNT, D_LENGTHS, D_COLOR,
+    D_GLUEWEIGHTS, D_GLUEMESHES, D_COUNT
 };
 static const char *const display_keys[D_COUNT] = {
     "name", "type", "path", "transform", "pivot", "uvs", "triangles", "vertices", "weights", "slotPose",
     "bonePose", "edges", "userEdges", "width", "height", "actions", "bones", "subType", "filterType",
-    "inheritDeform", "share", "userData", "closed", "constantSpeed", "vertexCount", "lengths", "color"};
+    "inheritDeform", "share", "userData", "closed", "constantSpeed", "vertexCount", "lengths", "color",
+    "glueWeights", "glueMeshes"};
 static const sinew_jkeys display_table = SINEW_JKEYS(display_keys, "display");
 
 /* Reads an array of non-negative integers below `limit`. */
@@ -1412,6 +1414,10 @@ static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D,
     }
     case SINEW_DISPLAY_MESH:
         D->mesh = A->mesh_count++;
+        if (f[D_GLUEWEIGHTS] || f[D_GLUEMESHES]) /* 5.5 glue meshes: the official parser reads past them */
+            sinew__jwarn(d->c, f[D_GLUEWEIGHTS] ? "glueWeights" : "glueMeshes", SINEW_E_UNSUPPORTED,
+                         "glue mesh data ('glueWeights', 'glueMeshes') is not played: the official runtime "
+                         "ignores it too");
         if (f[D_SHARE]) {
             /* SHARE. The official parser (5.6/5.7) links a shared mesh by looking its source up
              * in slot "" of the skin, which never exists, so the link never happens and the mesh
