@@ -22,7 +22,9 @@
 double sinew__js_round(double v) { return floor(v + 0.5); }
 
 double sinew__normalize_radian(double v) {
-    v = fmod(v + SINEW_PI, SINEW_PI * 2.0);
+    /* fmod(x, y) is x itself when |x| < |y|: the usual case, without the libm call */
+    double x = v + SINEW_PI;
+    v = fabs(x) < SINEW_PI * 2.0 ? x : fmod(x, SINEW_PI * 2.0);
     v += v > 0.0 ? -SINEW_PI : SINEW_PI;
     return v;
 }
