@@ -224,17 +224,29 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
                     q[1] = xf[1] * x + xf[3] * y + xf[5];
                 }
             }
-            for (uint32_t i = 0; i < vc; ++i) {
-                float *uv = inst->dl_uvs + 2 * (size_t)(v0 + i);
-                if (r)
-                    region_uv(r, pw, ph, mesh->uvs[2 * i], mesh->uvs[2 * i + 1], uv);
-                else
-                    uv[0] = uv[1] = 0.0f;
+            float *uv = inst->dl_uvs + 2 * (size_t)v0;
+            const float *mu = mesh->uvs;
+            if (!r) {
+                memset(uv, 0, (size_t)vc * 2 * sizeof(float));
+            } else if (r->rotated) { /* region_uv's two cases, the branch taken out of the loop */
+                for (uint32_t i = 0; i < vc; ++i) {
+                    uv[2 * i] = (r->x + (1.0f - mu[2 * i + 1]) * r->width) / pw;
+                    uv[2 * i + 1] = (r->y + mu[2 * i] * r->height) / ph;
+                }
+            } else {
+                for (uint32_t i = 0; i < vc; ++i) {
+                    uv[2 * i] = (r->x + mu[2 * i] * r->width) / pw;
+                    uv[2 * i + 1] = (r->y + mu[2 * i + 1] * r->height) / ph;
+                }
             }
+            uint32_t ni = 3 * mesh->triangle_count;
+            uint32_t *ix = inst->dl_indices + b->ni;
+            const uint32_t *tri = mesh->triangles;
             cmd->first_index = b->ni;
-            for (uint32_t i = 0; i < 3 * mesh->triangle_count; ++i)
-                inst->dl_indices[b->ni++] = v0 + (mesh->triangles[i] < vc ? mesh->triangles[i] : 0);
-            cmd->index_count = 3 * mesh->triangle_count;
+            for (uint32_t i = 0; i < ni; ++i) /* each < vc (the loader checks); kept in range regardless */
+                ix[i] = v0 + (tri[i] < vc ? tri[i] : 0);
+            b->ni += ni;
+            cmd->index_count = ni;
             cmd->vertex_count = vc;
             b->nv += vc;
         }
