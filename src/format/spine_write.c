@@ -111,6 +111,14 @@ static void num(sp_ctx *c, cJSON *o, const char *key, double v) {
         c->nomem = true;
 }
 
+/* Key times are written exactly (spine-core then keeps them as float32). */
+static void num_time(sp_ctx *c, cJSON *o, double t) {
+    if (!o || t == 0.0)
+        return;
+    if (!cJSON_AddNumberToObject(o, "time", t))
+        c->nomem = true;
+}
+
 static void str(sp_ctx *c, cJSON *o, const char *key, const char *v) {
     if (!o)
         return;
@@ -774,8 +782,7 @@ static void write_kl(sp_ctx *c, cJSON *parent, const char *tl_name, const keylis
     cJSON *arr = add_arr(c, parent, tl_name);
     for (uint32_t k = 0; k < kl->count; ++k) {
         cJSON *o = add_obj(c, arr, NULL);
-        if (kl->t[k] != 0.0)
-            num(c, o, "time", kl->t[k]);
+        num_time(c, o, kl->t[k]);
         for (uint32_t j = 0; j < kl->n; ++j)
             num(c, o, names[j], kl->vals[(size_t)k * kl->n + j]);
         if (kl->stepped[k] && k + 1 < kl->count)
@@ -857,8 +864,7 @@ static void slot_color_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model_t
     cJSON *arr = add_arr(c, so, "rgba");
     for (uint32_t k = 0; k < kl.count; ++k) {
         cJSON *o = add_obj(c, arr, NULL);
-        if (kl.t[k] != 0.0)
-            num(c, o, "time", kl.t[k]);
+        num_time(c, o, kl.t[k]);
         const double *v = kl.vals + (size_t)k * 4;
         char hex[9];
         color_hex(v[1], v[2], v[3], v[0], hex);
@@ -881,8 +887,7 @@ static void slot_display_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model
     for (uint32_t k = 0; k < T->grid_key_count; ++k) {
         cJSON *o = add_obj(c, arr, NULL);
         double t = keys[k].frame_start / (double)c->arm->frame_rate;
-        if (t != 0.0)
-            num(c, o, "time", t);
+        num_time(c, o, t);
         int32_t idx = (int32_t)T->run_values[(size_t)k * T->values_per_key];
         const sinew_model_display *dd = skin_display(c, T->target, idx);
         const char *key = att_key(c, T->target, idx);
@@ -906,8 +911,7 @@ static void ik_timeline(sp_ctx *c, cJSON *ik_obj, const sinew_model_timeline *T)
     cJSON *arr = add_arr(c, ik_obj, k->name);
     for (uint32_t i = 0; i < kl.count; ++i) {
         cJSON *o = add_obj(c, arr, NULL);
-        if (kl.t[i] != 0.0)
-            num(c, o, "time", kl.t[i]);
+        num_time(c, o, kl.t[i]);
         num(c, o, "mix", kl.vals[2 * i]);
         if (kl.vals[2 * i + 1] != 0.0 && o)
             cJSON_AddFalseToObject(o, "bendPositive");
@@ -960,8 +964,7 @@ static void deform_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_timeli
     cJSON *arr = add_arr(c, ao, "deform");
     for (uint32_t k = 0; k < kl.count; ++k) {
         cJSON *o = add_obj(c, arr, NULL);
-        if (kl.t[k] != 0.0)
-            num(c, o, "time", kl.t[k]);
+        num_time(c, o, kl.t[k]);
         const double *v = kl.vals + (size_t)k * kl.n;
         uint32_t first = 0, lastp = kl.n;
         while (first < kl.n && v[first] == 0.0)
@@ -992,13 +995,15 @@ static void zorder_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_timeli
     for (uint32_t k = 0; k < T->grid_key_count; ++k) {
         cJSON *o = add_obj(c, arr, NULL);
         double t = keys[k].frame_start / (double)a->frame_rate;
-        if (t != 0.0)
-            num(c, o, "time", t);
+        num_time(c, o, t);
         const float *order = vals + (size_t)k * a->slot_count;
         cJSON *offs = NULL;
-        for (uint32_t pos = 0; pos < a->slot_count; ++pos) {
-            uint32_t s = (uint32_t)order[pos];
-            if (s >= a->slot_count || s == pos)
+        /* Spine reads the offsets in setup order: slot s moves to position pos */
+        for (uint32_t s = 0; s < a->slot_count; ++s) {
+            uint32_t pos = 0;
+            while (pos < a->slot_count && (uint32_t)order[pos] != s)
+                pos++;
+            if (pos == a->slot_count || pos == s)
                 continue;
             if (!offs && !(offs = add_arr(c, o, "offsets")))
                 return;
@@ -1032,8 +1037,7 @@ static void events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl) {
                 return;
             cJSON *o = add_obj(c, arr, NULL);
             double t = af->position / (double)a->frame_rate;
-            if (t != 0.0)
-                num(c, o, "time", t);
+            num_time(c, o, t);
             str(c, o, "name", nm);
             if (ac->int_count)
                 num(c, o, "int", ac->ints[0]);
