@@ -313,6 +313,25 @@ static void write_slots(sp_ctx *c, cJSON *root) {
     }
 }
 
+/* Whether bone b is ever scaled non-uniformly (setup, or a key of any animation). */
+static bool nonuniform_scale(const sinew_model_armature *a, uint32_t b) {
+    const sinew_model_bone *bb = &a->bones[b];
+    if (fabsf(bb->setup.scale_x - bb->setup.scale_y) > 1e-6f)
+        return true;
+    for (uint32_t t = 0; t < a->timeline_count; ++t) {
+        const sinew_model_timeline *T = &a->timelines[t];
+        if (T->target != b || (T->type != SINEW_TL_BONE_ALL && T->type != SINEW_TL_BONE_SCALE))
+            continue;
+        uint32_t o = T->type == SINEW_TL_BONE_ALL ? 4 : 0;
+        for (uint32_t k = 0; k < T->key_count; ++k) {
+            const float *v = T->values + (size_t)k * T->values_per_key + o;
+            if (fabsf(bb->setup.scale_x * v[0] - bb->setup.scale_y * v[1]) > 1e-6f)
+                return true;
+        }
+    }
+    return false;
+}
+
 static void write_ik(sp_ctx *c, cJSON *root) {
     const sinew_model_armature *a = c->arm;
     if (!a->ik_count)
@@ -340,6 +359,15 @@ static void write_ik(sp_ctx *c, cJSON *root) {
             cJSON_AddFalseToObject(o, "bendPositive");
         if (k->scale)
             warn(c, "IK '%s': 'scale' is not carried", k->name);
+        /* Spine's solver works from the chain's local scales, DragonBones' from world positions:
+           under a non-uniform scale above the chain they place it differently */
+        for (uint32_t p = a->bones[k->root].parent; p != SINEW_INVALID_INDEX; p = a->bones[p].parent)
+            if (nonuniform_scale(a, p)) {
+                warn(c, "IK '%s': under the non-uniform scale of bone '%s' Spine's IK solver places the chain "
+                        "differently from DragonBones'",
+                     k->name, a->bones[p].name);
+                break;
+            }
     }
     if (a->path_constraint_count)
         warn(c, "%u path constraint(s) dropped (not carried to Spine)", a->path_constraint_count);
