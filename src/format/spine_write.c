@@ -45,6 +45,7 @@ typedef struct sp_ctx {
     const sinew_model_armature *arm;
     const struct sinew_atlas *atlas;
     const sinew_model_animation *anim; /* for warnings */
+    double time_scale;  /* the animation's `scale`: key times are multiplied by it */
     uint32_t warnings;
     bool nomem;
     char **keys;        /* attachment key per display index of each slot (slot-major) */
@@ -111,10 +112,12 @@ static void num(sp_ctx *c, cJSON *o, const char *key, double v) {
         c->nomem = true;
 }
 
-/* Key times are written exactly (spine-core then keeps them as float32). */
+/* Key times are written exactly (spine-core then keeps them as float32), stretched by the
+ * animation's `scale` (the official runtime plays an animation at 1 / scale). */
 static void num_time(sp_ctx *c, cJSON *o, double t) {
     if (!o || t == 0.0)
         return;
+    t *= c->time_scale;
     if (!cJSON_AddNumberToObject(o, "time", t))
         c->nomem = true;
 }
@@ -607,6 +610,7 @@ typedef struct channel {
     double tol;
     const sinew_model_mesh *mesh;                        /* deform */
     const double *dm;                                    /* deform: display matrix (unweighted) */
+    bool step;                                           /* every key holds (display timelines) */
 } channel;
 
 static void map_translate(const channel *ch, const float *raw, double *out) {
@@ -724,8 +728,8 @@ static double quad_ease(int type, double p, double e) {
 
 static bool loops(const sinew_model_animation *an) { return an->play_times != 1; }
 
-/* Builds the Spine keys of DragonBones timeline T through channel ch. */
-static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const channel *ch, keylist *kl) {
+/* Builds the Spine keys of DragonBones timeline T through channel ch, on the timeline's own clock. */
+static bool build_local_keys(sp_ctx *c, const sinew_model_timeline *T, const channel *ch, keylist *kl) {
     const sinew_model_animation *an = c->anim;
     double fr = c->arm->frame_rate;
     uint32_t G = T->grid_key_count;
@@ -746,7 +750,7 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
         bool last = k == G - 1;
         double t1 = last ? end_t : keys[k + 1].frame_start / fr;
         ch->map(ch, T->run_values + (size_t)k * vpk, v0);
-        uint8_t type = kf->frame_span > 0 ? kf->tween : SINEW_TWEEN_NONE;
+        uint8_t type = kf->frame_span > 0 && !ch->step ? kf->tween : SINEW_TWEEN_NONE;
         if (type == SINEW_TWEEN_CURVE && kf->sample_count == 0)
             type = SINEW_TWEEN_LINEAR;
         if (last && (G == 1 || !loops(an)))
@@ -797,6 +801,118 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
     return ok;
 }
 
+/* The value of a key list at time x (keys are linear or hold). */
+static void kl_eval(const keylist *kl, double x, double *out, bool *stepped) {
+    uint32_t i = 0;
+    while (i + 1 < kl->count && kl->t[i + 1] <= x)
+        i++;
+    const double *a = kl->vals + (size_t)i * kl->n;
+    *stepped = kl->stepped[i];
+    if (i + 1 >= kl->count || kl->stepped[i] || kl->t[i + 1] <= kl->t[i] || x <= kl->t[i]) {
+        memcpy(out, a, kl->n * sizeof *out);
+        return;
+    }
+    const double *b = a + kl->n;
+    double p = (x - kl->t[i]) / (kl->t[i + 1] - kl->t[i]);
+    for (uint32_t j = 0; j < kl->n; ++j)
+        out[j] = a[j] + (b[j] - a[j]) * p;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/*
+ * Builds the Spine keys of DragonBones timeline T through channel ch, on the animation's clock. A
+ * timeline with a scale s or an offset o runs on its own clock: at animation time t it is at
+ * (t * 100 / round(100 s) + round(100 o) / 100 * D) wrapped into the animation's duration D (held
+ * at the end once a finite playTimes is over), as the official runtime computes it. The keys on
+ * that clock are mapped back: each key at every time the timeline passes it, plus a key at every
+ * wrap (its last value, then its first at the same time).
+ */
+static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const channel *ch, keylist *kl) {
+    keylist loc;
+    memset(&loc, 0, sizeof loc);
+    if (!build_local_keys(c, T, ch, &loc)) {
+        kl_free(&loc);
+        return false;
+    }
+    const sinew_model_animation *an = c->anim;
+    double s100 = floor((double)T->scale * 100.0 + 0.5);
+    double ts = s100 != 0.0 ? 100.0 / s100 : 1.0, off = floor((double)T->offset * 100.0 + 0.5) * 0.01;
+    if (T->grid_key_count <= 1 || loc.count == 0 || (ts == 1.0 && off == 0.0)) {
+        *kl = loc;
+        return true;
+    }
+    kl->n = ch->n;
+    double D = an->frame_count / (double)c->arm->frame_rate;
+    if (loops(an) && ts != floor(ts))
+        warn(c, "a timeline's scale %g does not repeat with the animation: Spine repeats its first play", (double)T->scale);
+    /* the animation times where something happens on the timeline's clock */
+    size_t cap = 16, n = 0;
+    double *bp = malloc(cap * sizeof *bp);
+    double *v = calloc((size_t)kl->n * 2 + 1, sizeof *v);
+    bool ok = bp && v;
+    double t_end = D, clamp = INFINITY;
+    if (an->play_times > 0)
+        clamp = (an->play_times * D - off * D) / ts;
+    double first_cycle = floor(off), last_cycle = floor((D * ts + off * D) / D) + 1;
+    for (double m = first_cycle; ok && m <= last_cycle; m += 1.0) {
+        for (uint32_t k = 0; ok && k <= loc.count; ++k) {
+            double tau = k < loc.count ? loc.t[k] : D; /* k == count: the wrap */
+            double t = (tau + m * D - off * D) / ts;
+            if (!(t > 0.0 && t < t_end && t < clamp))
+                continue;
+            if (n == cap) {
+                double *nb = realloc(bp, (cap *= 2) * sizeof *bp);
+                if (!nb) {
+                    ok = false;
+                    break;
+                }
+                bp = nb;
+            }
+            bp[n++] = t;
+        }
+    }
+    if (ok)
+        qsort(bp, n, sizeof *bp, cmp_double);
+    bool st;
+    /* t = 0 */
+    if (ok) {
+        double tau = fmod(off * D, D);
+        kl_eval(&loc, tau, v, &st);
+        ok = kl_push(kl, 0.0, st, v);
+    }
+    for (size_t i = 0; ok && i < n; ++i) {
+        if (i > 0 && bp[i] == bp[i - 1])
+            continue;
+        double raw = bp[i] * ts + off * D, cyc = floor(raw / D), tau = raw - cyc * D;
+        if (tau < 1e-9 * D || D - tau < 1e-9 * D) { /* a wrap: the end value, then the start */
+            kl_eval(&loc, D, v, &st);
+            ok = kl_push(kl, bp[i], true, v);
+            kl_eval(&loc, 0.0, v, &st);
+            if (ok)
+                ok = kl_push(kl, bp[i], st, v);
+        } else {
+            kl_eval(&loc, tau, v, &st);
+            ok = kl_push(kl, bp[i], st, v);
+        }
+    }
+    if (ok && clamp < t_end) { /* the plays are over: held at the end */
+        kl_eval(&loc, D, v, &st);
+        ok = kl_push(kl, clamp, true, v) && kl_push(kl, t_end, true, v);
+    } else if (ok) {
+        double raw = t_end * ts + off * D, tau = raw - floor(raw / D) * D;
+        kl_eval(&loc, tau, v, &st);
+        ok = kl_push(kl, t_end, true, v);
+    }
+    free(bp);
+    free(v);
+    kl_free(&loc);
+    return ok;
+}
+
 static bool kl_constant(const keylist *kl, const double *ident) {
     for (uint32_t k = 0; k < kl->count; ++k)
         for (uint32_t j = 0; j < kl->n; ++j)
@@ -832,22 +948,22 @@ static void bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_timelin
     int nch = 0;
     memset(chs, 0, sizeof chs);
     if (all || T->type == SINEW_TL_BONE_TRANSLATE) {
-        chs[nch] = (channel){2, map_translate, {0, 1}, false, SAMPLE_TOL_UNITS, NULL, NULL};
+        chs[nch] = (channel){2, map_translate, {0, 1}, false, SAMPLE_TOL_UNITS, NULL, NULL, false};
         tl_names[nch] = "translate";
         vnames[nch++] = xy;
     }
     if (all || T->type == SINEW_TL_BONE_ROTATE) {
         uint32_t r = all ? 2 : 0;
-        chs[nch] = (channel){1, map_rotate, {r, 0}, !all && !T->rotation_plain, SAMPLE_TOL_DEG, NULL, NULL};
+        chs[nch] = (channel){1, map_rotate, {r, 0}, !all && !T->rotation_plain, SAMPLE_TOL_DEG, NULL, NULL, false};
         tl_names[nch] = "rotate";
         vnames[nch++] = val;
-        chs[nch] = (channel){2, map_shear, {r + 1, 0}, false, SAMPLE_TOL_DEG, NULL, NULL};
+        chs[nch] = (channel){2, map_shear, {r + 1, 0}, false, SAMPLE_TOL_DEG, NULL, NULL, false};
         tl_names[nch] = "shear";
         vnames[nch++] = xy;
     }
     if (all || T->type == SINEW_TL_BONE_SCALE) {
         uint32_t s = all ? 4 : 0;
-        chs[nch] = (channel){2, map_scale, {s, s + 1}, false, SAMPLE_TOL_SCALE, NULL, NULL};
+        chs[nch] = (channel){2, map_scale, {s, s + 1}, false, SAMPLE_TOL_SCALE, NULL, NULL, false};
         tl_names[nch] = "scale";
         vnames[nch++] = xy;
     }
@@ -869,7 +985,7 @@ static void bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_timelin
 
 static void slot_color_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model_timeline *T) {
     const sinew_model_slot *s = &c->arm->slots[T->target];
-    channel ch = {4, map_color, {0, 0}, false, 0.001, NULL, NULL};
+    channel ch = {4, map_color, {0, 0}, false, 0.001, NULL, NULL, false};
     keylist kl;
     memset(&kl, 0, sizeof kl);
     if (!build_keys_for(c, T, &ch, &kl)) {
@@ -903,32 +1019,50 @@ static void slot_color_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model_t
     kl_free(&kl);
 }
 
+static void map_display(const channel *ch, const float *raw, double *out) {
+    (void)ch;
+    out[0] = raw[0];
+}
+
 static void slot_display_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model_timeline *T) {
     const sinew_model_slot *s = &c->arm->slots[T->target];
-    if (!T->grid_key_count || !T->run_values)
+    channel ch = {1, map_display, {0, 0}, false, 1.0, NULL, NULL, true};
+    keylist kl;
+    memset(&kl, 0, sizeof kl);
+    if (!build_keys_for(c, T, &ch, &kl)) {
+        c->nomem = true;
+        kl_free(&kl);
         return;
+    }
+    if (!kl.count) {
+        kl_free(&kl);
+        return;
+    }
     cJSON *so = cJSON_GetObjectItemCaseSensitive(slots_obj, s->name);
-    if (!so && !(so = add_obj(c, slots_obj, s->name)))
+    if (!so && !(so = add_obj(c, slots_obj, s->name))) {
+        kl_free(&kl);
         return;
+    }
     cJSON *arr = add_arr(c, so, "attachment");
-    const sinew_model_keyframe *keys = c->anim->keys + T->first_key;
-    for (uint32_t k = 0; k < T->grid_key_count; ++k) {
+    for (uint32_t k = 0; k < kl.count; ++k) {
+        if (k + 1 < kl.count && kl.t[k + 1] == kl.t[k])
+            continue; /* a wrap: the later key of the two wins */
         cJSON *o = add_obj(c, arr, NULL);
-        double t = keys[k].frame_start / (double)c->arm->frame_rate;
-        num_time(c, o, t);
-        int32_t idx = (int32_t)T->run_values[(size_t)k * T->values_per_key];
+        num_time(c, o, kl.t[k]);
+        int32_t idx = (int32_t)kl.vals[k];
         const sinew_model_display *dd = skin_display(c, T->target, idx);
         const char *key = att_key(c, T->target, idx);
         if (dd && key && drawable(dd->type))
             str(c, o, "name", key);
-        else if (!cJSON_AddNullToObject(o, "name"))
+        else if (o && !cJSON_AddNullToObject(o, "name"))
             c->nomem = true;
     }
+    kl_free(&kl);
 }
 
 static void ik_timeline(sp_ctx *c, cJSON *ik_obj, const sinew_model_timeline *T) {
     const sinew_model_ik *k = &c->arm->iks[T->target];
-    channel ch = {2, map_ik, {0, 0}, false, 0.0001, NULL, NULL};
+    channel ch = {2, map_ik, {0, 0}, false, 0.0001, NULL, NULL, false};
     keylist kl;
     memset(&kl, 0, sizeof kl);
     if (!build_keys_for(c, T, &ch, &kl)) {
@@ -969,7 +1103,7 @@ static void deform_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_timeli
     double m[6];
     display_mat(dd, m);
     channel ch = {me->weighted ? 2 * me->influence_count : 2 * me->vertex_count, map_deform, {0, 0}, false,
-                  SAMPLE_TOL_UNITS, me, m};
+                  SAMPLE_TOL_UNITS, me, m, false};
     keylist kl;
     memset(&kl, 0, sizeof kl);
     if (!build_keys_for(c, T, &ch, &kl)) {
@@ -1089,15 +1223,14 @@ static void write_animations(sp_ctx *c, cJSON *root) {
         cJSON *ao = add_obj(c, anims, an->name);
         if (!ao)
             break;
-        if (an->scale != 1.0)
-            warn(c, "animation time scale %g not carried (Spine plays it at scale 1)", an->scale);
+        c->time_scale = an->scale > 0.0 ? an->scale : 1.0;
         if (an->play_times > 1)
             warn(c, "playTimes %d written as a loop (Spine animations loop or play once)", (int)an->play_times);
         cJSON *bones = NULL, *slots = NULL, *ik = NULL;
         for (uint32_t t = 0; t < an->timeline_count; ++t) {
             const sinew_model_timeline *T = &a->timelines[an->first_timeline + t];
-            if (T->scale != 1.0f || T->offset != 0.0f)
-                warn(c, "a timeline's scale %g / offset %g not carried (Spine timelines have neither)",
+            if (T->type == SINEW_TL_ZORDER && (T->scale != 1.0f || T->offset != 0.0f))
+                warn(c, "the zOrder timeline's scale %g / offset %g not carried (written on the animation's clock)",
                      (double)T->scale, (double)T->offset);
             switch (T->type) {
             case SINEW_TL_BONE_ALL:
@@ -1356,6 +1489,7 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     c.data = data;
     c.arm = &data->armatures[ai];
     c.atlas = atlas;
+    c.time_scale = 1.0;
     for (uint32_t i = 0; i < data->armature_count; ++i)
         if (i != ai)
             warn(&c, "armature '%s' not written (a Spine skeleton holds one armature; choose it with --armature)",
