@@ -316,13 +316,13 @@ static void write_slots(sp_ctx *c, cJSON *root) {
     }
 }
 
-/* Whether bone b is ever scaled non-uniformly (setup, or a key of any animation). */
-static bool nonuniform_scale(const sinew_model_armature *a, uint32_t b) {
+/* Whether bone b is scaled non-uniformly: in its setup (an == NULL) or by a key of animation an. */
+static bool nonuniform_scale(const sinew_model_armature *a, uint32_t b, const sinew_model_animation *an) {
     const sinew_model_bone *bb = &a->bones[b];
-    if (fabsf(bb->setup.scale_x - bb->setup.scale_y) > 1e-6f)
-        return true;
-    for (uint32_t t = 0; t < a->timeline_count; ++t) {
-        const sinew_model_timeline *T = &a->timelines[t];
+    if (!an)
+        return fabsf(bb->setup.scale_x - bb->setup.scale_y) > 1e-6f;
+    for (uint32_t t = 0; t < an->timeline_count; ++t) {
+        const sinew_model_timeline *T = &a->timelines[an->first_timeline + t];
         if (T->target != b || (T->type != SINEW_TL_BONE_ALL && T->type != SINEW_TL_BONE_SCALE))
             continue;
         uint32_t o = T->type == SINEW_TL_BONE_ALL ? 4 : 0;
@@ -333,6 +333,24 @@ static bool nonuniform_scale(const sinew_model_armature *a, uint32_t b) {
         }
     }
     return false;
+}
+
+/* Spine's IK solver works from the chain's local scales, DragonBones' from world positions: under
+ * a non-uniform scale of the two-bone chain's root or above the chain they place it differently.
+ * Warns (armature-wide for the setup pose, else per animation). */
+static void warn_ik_scale(sp_ctx *c, const sinew_model_animation *an) {
+    const sinew_model_armature *a = c->arm;
+    for (uint32_t i = 0; i < a->ik_count; ++i) {
+        const sinew_model_ik *k = &a->iks[i];
+        uint32_t first = k->root != k->bone ? k->root : a->bones[k->root].parent;
+        for (uint32_t p = first; p != SINEW_INVALID_INDEX; p = a->bones[p].parent)
+            if (nonuniform_scale(a, p, an) && (an == NULL || !nonuniform_scale(a, p, NULL))) {
+                warn(c, "IK '%s': under the non-uniform scale of bone '%s' Spine's IK solver places the chain "
+                        "differently from DragonBones'",
+                     k->name, a->bones[p].name);
+                break;
+            }
+    }
 }
 
 static void write_ik(sp_ctx *c, cJSON *root) {
@@ -362,18 +380,19 @@ static void write_ik(sp_ctx *c, cJSON *root) {
             cJSON_AddFalseToObject(o, "bendPositive");
         if (k->scale)
             warn(c, "IK '%s': 'scale' is not carried", k->name);
-        /* Spine's solver works from the chain's local scales, DragonBones' from world positions:
-           under a non-uniform scale above the chain they place it differently */
-        for (uint32_t p = a->bones[k->root].parent; p != SINEW_INVALID_INDEX; p = a->bones[p].parent)
-            if (nonuniform_scale(a, p)) {
-                warn(c, "IK '%s': under the non-uniform scale of bone '%s' Spine's IK solver places the chain "
-                        "differently from DragonBones'",
-                     k->name, a->bones[p].name);
-                break;
-            }
+        if (k->chain >= 1 && k->root != k->bone) {
+            const sinew_model_bone *rb = &a->bones[k->root], *bb = &a->bones[k->bone];
+            const sinew_model_bone *off = strcmp(inherit_name(rb), "normal") != 0 ? rb
+                                          : strcmp(inherit_name(bb), "normal") != 0 ? bb : NULL;
+            if (off)
+                warn(c, "IK '%s': Spine applies a two-bone IK only to bones that inherit rotation and scale (bone "
+                        "'%s' does not): the constraint has no effect in Spine",
+                     k->name, off->name);
+        }
     }
     if (a->path_constraint_count)
         warn(c, "%u path constraint(s) dropped (not carried to Spine)", a->path_constraint_count);
+    warn_ik_scale(c, NULL);
 }
 
 /* ---- skins and attachments -------------------------------------------------------------------- */
@@ -1224,6 +1243,7 @@ static void write_animations(sp_ctx *c, cJSON *root) {
         if (!ao)
             break;
         c->time_scale = an->scale > 0.0 ? an->scale : 1.0;
+        warn_ik_scale(c, an);
         if (an->play_times > 1)
             warn(c, "playTimes %d written as a loop (Spine animations loop or play once)", (int)an->play_times);
         cJSON *bones = NULL, *slots = NULL, *ik = NULL;

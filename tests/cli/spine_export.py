@@ -43,7 +43,7 @@ RIGS = [
 ]
 # Warnings after which an animation may legitimately differ (the construct is not carried).
 GEOMETRY = re.compile(r"inheritTranslation|surface|path constraint|timeline's scale|'scale' is not"
-                      r"|IK solver|cannot play animations")
+                      r"|IK solver|no effect in Spine|cannot play animations")
 
 tmp = tempfile.mkdtemp(prefix="sinew_spine_")
 
