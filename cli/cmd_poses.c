@@ -721,6 +721,8 @@ int sinew_cmd_poses(int argc, char **argv) {
     }
     if (!op.file)
         return cli_usage_error("poses", "missing FILE");
+    if (op.drawlist && op.script)
+        return cli_usage_error("poses", "--drawlist goes with the step mode, not --script");
     if (op.drawlist && !op.atlas)
         return cli_usage_error("poses", "--drawlist needs --atlas (images are sized by their regions)");
     if (op.script && (op.armature || op.animation || op.fps > 0.0 || op.frames > 0))

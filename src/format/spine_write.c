@@ -316,23 +316,47 @@ static void write_slots(sp_ctx *c, cJSON *root) {
     }
 }
 
-/* Whether bone b is scaled non-uniformly: in its setup (an == NULL) or by a key of animation an. */
+/* Whether bone b's local transform is not a similarity (a non-uniform scale or a skew): in its
+ * setup (an == NULL) or by a key of animation an. */
 static bool nonuniform_scale(const sinew_model_armature *a, uint32_t b, const sinew_model_animation *an) {
     const sinew_model_bone *bb = &a->bones[b];
     if (!an)
-        return fabsf(bb->setup.scale_x - bb->setup.scale_y) > 1e-6f;
+        return fabsf(bb->setup.scale_x - bb->setup.scale_y) > 1e-6f || fabsf(bb->setup.skew) > 1e-6f;
     for (uint32_t t = 0; t < an->timeline_count; ++t) {
         const sinew_model_timeline *T = &a->timelines[an->first_timeline + t];
-        if (T->target != b || (T->type != SINEW_TL_BONE_ALL && T->type != SINEW_TL_BONE_SCALE))
+        if (T->target != b)
             continue;
-        uint32_t o = T->type == SINEW_TL_BONE_ALL ? 4 : 0;
+        int sc = T->type == SINEW_TL_BONE_ALL ? 4 : T->type == SINEW_TL_BONE_SCALE ? 0 : -1;
+        int sk = T->type == SINEW_TL_BONE_ALL ? 3 : T->type == SINEW_TL_BONE_ROTATE ? 1 : -1;
         for (uint32_t k = 0; k < T->key_count; ++k) {
-            const float *v = T->values + (size_t)k * T->values_per_key + o;
-            if (fabsf(bb->setup.scale_x * v[0] - bb->setup.scale_y * v[1]) > 1e-6f)
+            const float *v = T->values + (size_t)k * T->values_per_key;
+            if (sc >= 0 && fabsf(bb->setup.scale_x * v[sc] - bb->setup.scale_y * v[sc + 1]) > 1e-6f)
+                return true;
+            if (sk >= 0 && fabsf(v[sk]) > 1e-6f)
                 return true;
         }
     }
     return false;
+}
+
+/* DragonBones' inheritScale false adds the parent's world rotation (the angle of its x axis) to
+ * the bone's, inheritRotation false subtracts it; Spine's noScale and noRotationOrReflection follow
+ * the parent's transformed axes instead. The two agree while every bone above is a similarity. */
+static void warn_inherit(sp_ctx *c, const sinew_model_animation *an) {
+    const sinew_model_armature *a = c->arm;
+    for (uint32_t i = 0; i < a->bone_count; ++i) {
+        const char *mode = inherit_name(&a->bones[i]);
+        if (strcmp(mode, "normal") == 0 || strcmp(mode, "onlyTranslation") == 0)
+            continue;
+        for (uint32_t p = a->bones[i].parent; p != SINEW_INVALID_INDEX; p = a->bones[p].parent)
+            if (nonuniform_scale(a, p, an) && (an == NULL || !nonuniform_scale(a, p, NULL))) {
+                warn(c, "bone '%s': its inherit mode (%s) under the non-uniform scale or skew of bone '%s' "
+                        "follows the parent's axes in Spine, its rotation in DragonBones; the bone may turn "
+                        "differently",
+                     a->bones[i].name, mode, a->bones[p].name);
+                break;
+            }
+    }
 }
 
 /* Spine's IK solver works from the chain's local scales, DragonBones' from world positions: under
@@ -345,7 +369,7 @@ static void warn_ik_scale(sp_ctx *c, const sinew_model_animation *an) {
         uint32_t first = k->root != k->bone ? k->root : a->bones[k->root].parent;
         for (uint32_t p = first; p != SINEW_INVALID_INDEX; p = a->bones[p].parent)
             if (nonuniform_scale(a, p, an) && (an == NULL || !nonuniform_scale(a, p, NULL))) {
-                warn(c, "IK '%s': under the non-uniform scale of bone '%s' Spine's IK solver places the chain "
+                warn(c, "IK '%s': under the non-uniform scale or skew of bone '%s' Spine's IK solver places the chain "
                         "differently from DragonBones'",
                      k->name, a->bones[p].name);
                 break;
@@ -393,6 +417,7 @@ static void write_ik(sp_ctx *c, cJSON *root) {
     if (a->path_constraint_count)
         warn(c, "%u path constraint(s) dropped (not carried to Spine)", a->path_constraint_count);
     warn_ik_scale(c, NULL);
+    warn_inherit(c, NULL);
 }
 
 /* ---- skins and attachments -------------------------------------------------------------------- */
@@ -1244,6 +1269,7 @@ static void write_animations(sp_ctx *c, cJSON *root) {
             break;
         c->time_scale = an->scale > 0.0 ? an->scale : 1.0;
         warn_ik_scale(c, an);
+        warn_inherit(c, an);
         if (an->play_times > 1)
             warn(c, "playTimes %d written as a loop (Spine animations loop or play once)", (int)an->play_times);
         cJSON *bones = NULL, *slots = NULL, *ik = NULL;
