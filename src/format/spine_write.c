@@ -1224,10 +1224,27 @@ static void events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl) {
     const sinew_model_animation *an = c->anim;
     const sinew_model_armature *a = c->arm;
     cJSON *arr = NULL;
-    for (uint32_t f = 0; f < an->action_frame_count; ++f) {
-        const sinew_model_action_frame *af = &an->action_frames[f];
+    /* the action frames as the official parser merges them (it drops some the file holds, such
+       as a bone-frame event inside an animation frame); its list may be out of order, Spine's
+       must not: visited by position, stably */
+    uint32_t nf = an->run_action_frame_count;
+    uint32_t *order = malloc((nf + 1) * sizeof *order);
+    if (!order) {
+        c->nomem = true;
+        return;
+    }
+    for (uint32_t f = 0; f < nf; ++f) {
+        uint32_t j = f;
+        while (j > 0 && an->run_action_frames[order[j - 1]].position > an->run_action_frames[f].position) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = f;
+    }
+    for (uint32_t fi = 0; fi < nf; ++fi) {
+        const sinew_model_action_frame *af = &an->run_action_frames[order[fi]];
         for (uint32_t i = 0; i < af->action_count; ++i) {
-            const sinew_model_action *ac = &a->actions[af->first_action + i];
+            const sinew_model_action *ac = &a->actions[an->run_action_index[af->first_action + i]];
             if (ac->type != SINEW_ACTION_FRAME_EVENT && ac->type != SINEW_ACTION_SOUND) {
                 warn(c, "action '%s' at frame %g dropped (Spine events cannot play animations)", ac->name,
                      af->position);
@@ -1240,7 +1257,7 @@ static void events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl) {
                     str(c, d, "audio", nm);
             }
             if (!arr && !(arr = add_arr(c, anim_obj, "events")))
-                return;
+                break;
             cJSON *o = add_obj(c, arr, NULL);
             double t = af->position / (double)a->frame_rate;
             num_time(c, o, t);
@@ -1255,6 +1272,7 @@ static void events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl) {
                 warn(c, "event '%s': only the first int, float and string of its data are carried", nm);
         }
     }
+    free(order);
 }
 
 static void write_animations(sp_ctx *c, cJSON *root) {

@@ -5,7 +5,8 @@ Every armature of each rig is exported (DIR/x.json + DIR/x.atlas), loaded headle
 tools/spine-check (spine-core 4.2, pinned by its package-lock.json; `npm ci` runs once in the
 build folder) and played at the times `sinew poses --drawlist` samples the original rig. Per sample
 the two draw lists must hold the same attachments in the same order, every world vertex within
-0.05 px and every UV within 1e-4 (spine-core's own region and mesh UV maths on the exported atlas).
+0.05 px and every UV within 1e-4, and the same frame and sound events must fire since the previous
+sample (spine-core's own region and mesh UV maths on the exported atlas).
 Child armature displays are dropped by the export (with a warning), so sinew's commands drawn by
 child armatures are left out of the comparison. Animations the export warned about in a way that
 moves geometry (timeline scale/offset, inheritTranslation, surfaces, ...) are reported as
@@ -151,6 +152,11 @@ def one(hdir, tag, ske, tex):
             wslot = ""
             for k, (sa, sb) in enumerate(zip(a["samples"], s["samples"])):
                 sin = [c for c in sa["drawlist"] if c["depth"] == 0]
+                ev_sinew = sorted(e["name"] for e in sa["events"]
+                                  if e["type"] in ("frameEvent", "soundEvent") and e["armature"] == arm)
+                if ev_sinew != sorted(sb["events"]):
+                    problem = f"sample {k}: events {ev_sinew} vs {sorted(sb['events'])} in spine-core"
+                    break
                 v, vslot, u, prob = compare(sin, sb["drawlist"])
                 if prob:
                     problem = f"sample {k}: {prob}"

@@ -6,7 +6,7 @@
 // PLAN: {"animations": [{"name": "walk", "loop": true, "times": [0, 0.0416, ...]}]} (name null: the
 // setup pose)
 // Output: {"runtime": "spine-core", "version": ..., "animations": [{"name", "samples": [{"time",
-// "drawlist": [{"slot", "attachment", "type", "vertices": [x, y, ...], "uvs": [u, v, ...]}]}]}]}
+// "events": [names fired since the previous sample], "drawlist": [{"slot", "attachment", "type", "vertices": [x, y, ...], "uvs": [u, v, ...]}]}]}]}
 //
 // Skeleton.yDown is set, so world coordinates are y-down like DragonBones' (the export is y-up, as
 // Spine data is). The atlas pages need no texture: only region geometry is read. Each sample starts
@@ -59,11 +59,14 @@ for (const p of plan.animations) {
   const anim = p.name === null ? null : data.findAnimation(p.name);
   if (p.name !== null && !anim) throw new Error(`no animation '${p.name}' in ${skeletonPath}`);
   const samples = [];
+  let last = -1; // as AnimationState starts: events on the first key fire on the first apply
   for (const time of p.times) {
     skeleton.setToSetupPose();
-    if (anim) anim.apply(skeleton, time, time, !!p.loop, [], 1, spine.MixBlend.setup, spine.MixDirection.mixIn);
+    const fired = [];
+    if (anim) anim.apply(skeleton, last, time, !!p.loop, fired, 1, spine.MixBlend.setup, spine.MixDirection.mixIn);
     skeleton.updateWorldTransform(spine.Physics.none);
-    samples.push({ time, drawlist: drawlist() });
+    samples.push({ time, events: fired.map((e) => e.data.name), drawlist: drawlist() });
+    last = time;
   }
   result.animations.push({ name: p.name, duration: anim ? anim.duration : 0, samples });
 }
