@@ -42,7 +42,8 @@ static const cli_help help = {
     "  --states          with --script: each sample's animation states (name, layer, times,\n"
     "                    weight, fade)\n"
     "  --drawlist        each sample's draw list (not in the oracle schema): per command its slot,\n"
-    "                    display, armature depth, world vertices and page UVs (needs --atlas)\n"
+    "                    display, armature depth, blend mode, colour, world vertices and page UVs\n"
+    "                    (needs --atlas)\n"
     "  --replace SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]]\n"
     "                    after play, put the default skin's display DISPLAY of slot SOURCE into\n"
     "                    SLOT at INDEX (-1: the current one), as the official replaceSlotDisplay;\n"
@@ -324,7 +325,8 @@ static bool arm_selected(const opts *op, const sinew_data *data, uint32_t a, con
 static void put_input(out_ctx *o, const opts *op, const sinew_data *data, const char *mode);
 
 /* ,"KEY":[...]: the instance's draw list (--drawlist; not in the oracle schema): per command
- * the slot and display it draws, its armature depth, the world vertices (x, y pairs, armature
+ * the slot and display it draws, its armature depth, blend mode, colour (r g b a multipliers, then
+ * r g b a offsets), the world vertices (x, y pairs, armature
  * space, y down) and the page UVs, back to front. */
 static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
     FILE *f = o->f;
@@ -343,7 +345,17 @@ static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
         put_str(o, found ? ss.name : "");
         fputs(",\"display\":", f);
         put_str(o, found && ss.display_name ? ss.display_name : "");
-        fprintf(f, ",\"depth\":%u,\"vertices\":[", cmd->depth);
+        fprintf(f, ",\"depth\":%u,\"blend\":", cmd->depth);
+        put_str(o, sinew_blend_mode_name(cmd->blend) ? sinew_blend_mode_name(cmd->blend) : "");
+        fputs(",\"color\":[", f);
+        const float col[8] = {cmd->color.r_mul, cmd->color.g_mul, cmd->color.b_mul, cmd->color.a_mul,
+                              cmd->color.r_add, cmd->color.g_add, cmd->color.b_add, cmd->color.a_add};
+        for (int c = 0; c < 8; ++c) {
+            if (c)
+                fputc(',', f);
+            put_num(o, col[c]);
+        }
+        fputs("],\"vertices\":[", f);
         for (uint32_t v = 0; v < 2 * cmd->vertex_count; ++v) {
             if (v)
                 fputc(',', f);

@@ -5,7 +5,8 @@ Every armature of each rig is exported (DIR/x.json + DIR/x.atlas), loaded headle
 tools/spine-check (spine-core 4.2, pinned by its package-lock.json; `npm ci` runs once in the
 build folder) and played at the times `sinew poses --drawlist` samples the original rig. Per sample
 the two draw lists must hold the same attachments in the same order, every world vertex within
-0.05 px and every UV within 1e-4, and the same frame and sound events must fire since the previous
+0.05 px, every UV within 1e-4, the colour multipliers within 0.005 (Spine keeps 8 bits), the same
+blend mode (of those Spine has), and the same frame and sound events must fire since the previous
 sample (spine-core's own region and mesh UV maths on the exported atlas).
 Child armature displays are dropped by the export (with a warning), so sinew's commands drawn by
 child armatures are left out of the comparison. Animations the export warned about in a way that
@@ -31,6 +32,7 @@ TOL = 0.05
 # way; between frames the samples also check how tweens were sampled into Spine keys.
 FPS = "24.329"
 UV_TOL = 1e-4
+COLOR_TOL = 0.005  # Spine colours are 8 bits per channel
 OWN = os.path.join(SRC, "tests", "fixtures", "own")
 RIGS = [
     ("Pip_4.0", os.path.join(OWN, "Pip_4.0", "pip.json"), os.path.join(OWN, "Pip_4.0", "texture.json")),
@@ -98,6 +100,12 @@ def compare(sin, spi):
         name_b = re.sub(r"#\d+$", "", b["attachment"])
         if a["slot"] != b["slot"] or a["display"] != name_b:
             return None, None, None, f"order differs: {a['slot']}/{a['display']} vs {b['slot']}/{b['attachment']}"
+        blend = {"normal": "normal", "add": "additive", "multiply": "multiply", "screen": "screen"}.get(a["blend"])
+        if blend and blend != b["blend"]:
+            return None, None, None, f"{a['slot']}: blend {a['blend']} vs {b['blend']}"
+        cerr = max(abs(x - y) for x, y in zip(a["color"][:4], b["color"]))
+        if cerr > COLOR_TOL:
+            return None, None, None, f"{a['slot']}: colour {a['color'][:4]} vs {b['color']}"
         va, vb, ua, ub = a["vertices"], b["vertices"], a["uvs"], b["uvs"]
         if len(va) != len(vb):
             return None, None, None, f"{a['slot']}: {len(va) // 2} vertices vs {len(vb) // 2}"

@@ -6,7 +6,8 @@
 // PLAN: {"animations": [{"name": "walk", "loop": true, "times": [0, 0.0416, ...]}]} (name null: the
 // setup pose)
 // Output: {"runtime": "spine-core", "version": ..., "animations": [{"name", "samples": [{"time",
-// "events": [names fired since the previous sample], "drawlist": [{"slot", "attachment", "type", "vertices": [x, y, ...], "uvs": [u, v, ...]}]}]}]}
+// "events": [names fired since the previous sample], "drawlist": [{"slot", "attachment", "type",
+// "blend", "color": [r, g, b, a], "vertices": [x, y, ...], "uvs": [u, v, ...]}]}]}]}
 //
 // Skeleton.yDown is set, so world coordinates are y-down like DragonBones' (the export is y-up, as
 // Spine data is). The atlas pages need no texture: only region geometry is read. Each sample starts
@@ -48,7 +49,13 @@ function drawlist() {
     } else {
       continue; // bounding boxes are not drawn
     }
-    out.push({ slot: slot.data.name, attachment: att.name, type, vertices, uvs: Array.from(att.uvs) });
+    const c = slot.color, ac = att.color;
+    out.push({
+      slot: slot.data.name, attachment: att.name, type,
+      blend: ["normal", "additive", "multiply", "screen"][slot.data.blendMode],
+      color: [c.r * ac.r, c.g * ac.g, c.b * ac.b, c.a * ac.a],
+      vertices, uvs: Array.from(att.uvs),
+    });
   }
   return out;
 }
