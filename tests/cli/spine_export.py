@@ -43,6 +43,9 @@ RIGS = [
     ("Pip_5.5", os.path.join(OWN, "Pip_5.5", "pip_ske.json"), os.path.join(OWN, "Pip_5.5", "pip_tex.json")),
     ("demo", os.path.join(SRC, "examples", "demo", "demo_ske.json"),
      os.path.join(SRC, "examples", "demo", "demo_tex.json")),
+    # the demo's named skin over its default one
+    ("demo@copper", os.path.join(SRC, "examples", "demo", "demo_ske.json"),
+     os.path.join(SRC, "examples", "demo", "demo_tex.json"), "copper"),
 ]
 # Warnings after which an animation may legitimately differ (the construct is not carried).
 GEOMETRY = re.compile(r"inheritTranslation|surface|path constraint|timeline's scale|'scale' is not"
@@ -98,7 +101,8 @@ def compare(sin, spi):
     slot = ""
     for a, b in zip(sin, spi):
         name_b = re.sub(r"#\d+$", "", b["attachment"])
-        if a["slot"] != b["slot"] or a["display"] != name_b:
+        # a named skin keeps the default skin's attachment names; its displays are told by path
+        if a["slot"] != b["slot"] or a["display"] not in (name_b, b["path"]):
             return None, None, None, f"order differs: {a['slot']}/{a['display']} vs {b['slot']}/{b['attachment']}"
         blend = {"normal": "normal", "add": "additive", "multiply": "multiply", "screen": "screen"}.get(a["blend"])
         if blend and blend != b["blend"]:
@@ -120,7 +124,7 @@ def compare(sin, spi):
     return verr, slot, uverr, None
 
 
-def one(hdir, tag, ske, tex):
+def one(hdir, tag, ske, tex, skin=None):
     total_warn = 0
     worst = 0.0
     for arm in armatures(ske):
@@ -133,7 +137,8 @@ def one(hdir, tag, ske, tex):
         warnings = [ln for ln in r.stderr.splitlines() if ": warning: " in ln]
         total_warn += len(warnings)
         dump = os.path.join(out, "sinew.json")
-        r = run_sinew("poses", ske, "--atlas", tex, "--armature", arm, "--drawlist", "--fps", FPS, "--out", dump)
+        r = run_sinew("poses", ske, "--atlas", tex, "--armature", arm, "--drawlist", "--fps", FPS, "--out", dump,
+                      *(["--skin", skin] if skin else []))
         if not check(r.returncode == 0, f"{tag}/{arm}: sinew poses failed: {r.stderr.strip()[:300]}"):
             continue
         with open(dump, encoding="utf-8") as f:
@@ -143,6 +148,7 @@ def one(hdir, tag, ske, tex):
                                 "times": [s["time"] for s in a["samples"]]} for a in anims]}
         if not anims:  # no animation: the setup pose
             plan = {"animations": [{"name": None, "loop": False, "times": [0]}]}
+        plan["skin"] = skin
         with open(os.path.join(out, "plan.json"), "w", encoding="utf-8") as f:
             json.dump(plan, f)
         r = subprocess.run(["node", os.path.join(hdir, "check.mjs"), os.path.join(out, "x.json"),
@@ -272,9 +278,9 @@ def main():
         skip(len(rigs), "rigs played in spine-core", why)
         return
     only = os.environ.get("SINEW_SPINE_ONLY")  # a regular expression of rig names (debugging)
-    for tag, ske, tex in rigs:
+    for tag, ske, tex, *skin in rigs:
         if not only or re.search(only, tag):
-            one(hdir, tag, ske, tex)
+            one(hdir, tag, ske, tex, *skin)
 
 
 main()

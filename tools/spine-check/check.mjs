@@ -3,10 +3,10 @@
 //
 //   node check.mjs SKELETON.json SKELETON.atlas PLAN.json > dump.json
 //
-// PLAN: {"animations": [{"name": "walk", "loop": true, "times": [0, 0.0416, ...]}]} (name null: the
+// PLAN: {"skin": null or a skin name, "animations": [{"name": "walk", "loop": true, "times": [0, 0.0416, ...]}]} (name null: the
 // setup pose)
 // Output: {"runtime": "spine-core", "version": ..., "animations": [{"name", "samples": [{"time",
-// "events": [names fired since the previous sample], "drawlist": [{"slot", "attachment", "type",
+// "events": [names fired since the previous sample], "drawlist": [{"slot", "attachment", "path", "type",
 // "blend", "color": [r, g, b, a], "vertices": [x, y, ...], "uvs": [u, v, ...]}]}]}]}
 //
 // Skeleton.yDown is set, so world coordinates are y-down like DragonBones' (the export is y-up, as
@@ -30,6 +30,10 @@ const reader = new spine.SkeletonJson(new spine.AtlasAttachmentLoader(atlas));
 const data = reader.readSkeletonData(JSON.parse(readFileSync(skeletonPath, "utf8")));
 const skeleton = new spine.Skeleton(data);
 const plan = JSON.parse(readFileSync(planPath, "utf8"));
+if (plan.skin) { // a named skin over the default one
+  skeleton.setSkinByName(plan.skin);
+  skeleton.setSlotsToSetupPose();
+}
 
 function drawlist() {
   const out = [];
@@ -51,7 +55,7 @@ function drawlist() {
     }
     const c = slot.color, ac = att.color;
     out.push({
-      slot: slot.data.name, attachment: att.name, type,
+      slot: slot.data.name, attachment: att.name, path: att.path || att.name, type,
       blend: ["normal", "additive", "multiply", "screen"][slot.data.blendMode],
       color: [c.r * ac.r, c.g * ac.g, c.b * ac.b, c.a * ac.a],
       vertices, uvs: Array.from(att.uvs),
