@@ -173,8 +173,11 @@ static const char *inherit_name(const sinew_model_bone *b) {
 
 /* ---- atlas ----------------------------------------------------------------------------------- */
 
+/* The texture key of an image or mesh display (its path, else its name). */
+static const char *tex_key(const sinew_model_display *dd) { return dd->path ? dd->path : dd->name; }
+
 static const sinew_model_region *region_of(const sp_ctx *c, const sinew_model_display *dd) {
-    uint32_t ri = sinew__atlas_find_region(c->atlas, dd->path ? dd->path : dd->name);
+    uint32_t ri = sinew__atlas_find_region(c->atlas, tex_key(dd));
     return ri == SINEW_INVALID_INDEX ? NULL : &c->atlas->regions[ri];
 }
 
@@ -297,7 +300,8 @@ static void write_slots(sp_ctx *c, cJSON *root) {
         const sinew_model_slot *s = &a->slots[i];
         cJSON *o = add_obj(c, slots, NULL);
         str(c, o, "name", s->name);
-        str(c, o, "bone", a->bones[s->parent].name);
+        if (s->parent < a->bone_count)
+            str(c, o, "bone", a->bones[s->parent].name);
         const sinew_color_transform *t = &s->color;
         if (t->r_mul != 1.0f || t->g_mul != 1.0f || t->b_mul != 1.0f || t->a_mul != 1.0f) {
             char hex[9];
@@ -444,7 +448,7 @@ static void push_triangles(sp_ctx *c, cJSON *o, const uint32_t *tri, uint32_t n)
 static void write_image(sp_ctx *c, cJSON *slot_obj, const char *key, uint32_t s, const sinew_model_display *dd) {
     const sinew_model_region *r = region_of(c, dd);
     if (!r) {
-        warn(c, "slot '%s': image '%s' has no region in the atlas; dropped", c->arm->slots[s].name, dd->path);
+        warn(c, "slot '%s': image '%s' has no region in the atlas; dropped", c->arm->slots[s].name, tex_key(dd));
         return;
     }
     double ts = texture_scale(c, r);
@@ -456,8 +460,8 @@ static void write_image(sp_ctx *c, cJSON *slot_obj, const char *key, uint32_t s,
     double m[6];
     display_mat(dd, m);
     cJSON *o = add_obj(c, slot_obj, key);
-    if (strcmp(key, dd->path) != 0)
-        str(c, o, "path", dd->path);
+    if (strcmp(key, tex_key(dd)) != 0)
+        str(c, o, "path", tex_key(dd));
     if (fabs(dd->transform.skew) < 1e-7) {
         double cx, cy;
         mat_apply(m, -pvx + dw * 0.5, -pvy + dh * 0.5, &cx, &cy);
@@ -494,7 +498,7 @@ static void write_image(sp_ctx *c, cJSON *slot_obj, const char *key, uint32_t s,
 static void write_mesh(sp_ctx *c, cJSON *slot_obj, const char *key, uint32_t s, const sinew_model_display *dd) {
     const sinew_model_region *r = region_of(c, dd);
     if (!r) {
-        warn(c, "slot '%s': mesh '%s' has no region in the atlas; dropped", c->arm->slots[s].name, dd->path);
+        warn(c, "slot '%s': mesh '%s' has no region in the atlas; dropped", c->arm->slots[s].name, tex_key(dd));
         return;
     }
     if (dd->mesh >= c->arm->mesh_count)
@@ -502,8 +506,8 @@ static void write_mesh(sp_ctx *c, cJSON *slot_obj, const char *key, uint32_t s, 
     const sinew_model_mesh *me = &c->arm->meshes[dd->mesh];
     cJSON *o = add_obj(c, slot_obj, key);
     str(c, o, "type", "mesh");
-    if (strcmp(key, dd->path) != 0)
-        str(c, o, "path", dd->path);
+    if (strcmp(key, tex_key(dd)) != 0)
+        str(c, o, "path", tex_key(dd));
     cJSON *uvs = add_arr(c, o, "uvs");
     for (uint32_t i = 0; i < me->vertex_count; ++i)
         push_uv(c, uvs, r, me->uvs[2 * i], me->uvs[2 * i + 1]);
