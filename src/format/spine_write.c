@@ -644,9 +644,9 @@ static void write_skins(sp_ctx *c, cJSON *root) {
 
 /* ---- timelines -------------------------------------------------------------------------------- */
 
-#define SAMPLE_TOL_UNITS 0.002 /* positions (px) and deform offsets */
-#define SAMPLE_TOL_DEG 0.0002  /* angles */
-#define SAMPLE_TOL_SCALE 0.00002
+#define SAMPLE_TOL_UNITS 0.005 /* positions (px) and deform offsets */
+#define SAMPLE_TOL_DEG 0.001  /* angles */
+#define SAMPLE_TOL_SCALE 0.00005
 #define SAMPLE_MAX 2048        /* sub-keys per tween at most */
 
 /* A channel: how a Spine timeline's values come from a DragonBones timeline's key values. */
@@ -849,6 +849,8 @@ static bool build_local_keys(sp_ctx *c, const sinew_model_timeline *T, const cha
     return ok;
 }
 
+static void kl_simplify(keylist *kl);
+
 /* The value of a key list at time x (keys are linear or hold). */
 static void kl_eval(const keylist *kl, double x, double *out, bool *stepped) {
     uint32_t i = 0;
@@ -891,6 +893,7 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
     double ts = s100 != 0.0 ? 100.0 / s100 : 1.0, off = floor((double)T->offset * 100.0 + 0.5) * 0.01;
     if (T->grid_key_count <= 1 || loc.count == 0 || (ts == 1.0 && off == 0.0)) {
         *kl = loc;
+        kl_simplify(kl);
         return true;
     }
     kl->n = ch->n;
@@ -958,7 +961,36 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
     free(bp);
     free(v);
     kl_free(&loc);
+    if (ok)
+        kl_simplify(kl);
     return ok;
+}
+
+/* Drops keys that lie on the straight line between their neighbours (a linear tween sampled
+ * into linear keys, a held value): the motion is the same, the file smaller. */
+static void kl_simplify(keylist *kl) {
+    if (kl->count < 3)
+        return;
+    uint32_t w = 1, n = kl->n;
+    for (uint32_t i = 1; i + 1 < kl->count; ++i) {
+        uint32_t p = w - 1; /* the last key kept */
+        bool drop = !kl->stepped[p] && !kl->stepped[i] && kl->t[p] < kl->t[i] && kl->t[i] < kl->t[i + 1];
+        for (uint32_t j = 0; drop && j < n; ++j) {
+            double a = kl->vals[(size_t)p * n + j], b = kl->vals[(size_t)(i + 1) * n + j];
+            double v = a + (b - a) * (kl->t[i] - kl->t[p]) / (kl->t[i + 1] - kl->t[p]);
+            drop = fabs(v - kl->vals[(size_t)i * n + j]) <= 1e-9 * (1.0 + fabs(v));
+        }
+        if (drop)
+            continue;
+        kl->t[w] = kl->t[i];
+        kl->stepped[w] = kl->stepped[i];
+        memmove(kl->vals + (size_t)w * n, kl->vals + (size_t)i * n, n * sizeof *kl->vals);
+        w++;
+    }
+    kl->t[w] = kl->t[kl->count - 1];
+    kl->stepped[w] = kl->stepped[kl->count - 1];
+    memmove(kl->vals + (size_t)w * n, kl->vals + (size_t)(kl->count - 1) * n, n * sizeof *kl->vals);
+    kl->count = w + 1;
 }
 
 static bool kl_constant(const keylist *kl, const double *ident) {
