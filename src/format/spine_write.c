@@ -34,6 +34,7 @@
 #include "model/model.h"
 #include "sinew/convert.h"
 #include "sinew/data.h"
+#include "sinew/instance.h"
 
 #define SP_PI 3.141592653589793
 #define RAD2DEG (180.0 / SP_PI)
@@ -46,6 +47,9 @@ typedef struct sp_ctx {
     const struct sinew_atlas *atlas;
     const sinew_model_animation *anim; /* for warnings */
     double time_scale;  /* the animation's `scale`: key times are multiplied by it */
+    bool *ik_baked;     /* per IK: solved by sinew and written as keys instead (see bake_*) */
+    bool *bone_baked;   /* per bone: in a baked IK chain */
+    double *bone_setup; /* per baked bone: its Spine setup (x y rotation scaleX scaleY shearY) */
     uint32_t warnings;
     bool nomem;
     char **keys;        /* attachment key per display index of each slot (slot-major) */
@@ -210,6 +214,16 @@ static void write_bones(sp_ctx *c, cJSON *root) {
         }
         if (b->length != 0.0f)
             num(c, o, "length", b->length);
+        if (c->bone_baked && c->bone_baked[i]) { /* the IK's solution in the setup pose */
+            const double *l = c->bone_setup + 6 * (size_t)i;
+            num(c, o, "x", l[0]);
+            num(c, o, "y", l[1]);
+            num(c, o, "rotation", l[2]);
+            num(c, o, "scaleX", l[3]);
+            num(c, o, "scaleY", l[4]);
+            num(c, o, "shearY", l[5]);
+            continue;
+        }
         num(c, o, "x", s[0]);
         num(c, o, "y", -s[1]);
         num(c, o, "rotation", -s[2] * RAD2DEG);
@@ -350,7 +364,7 @@ static void warn_inherit(sp_ctx *c, const sinew_model_animation *an) {
     const sinew_model_armature *a = c->arm;
     for (uint32_t i = 0; i < a->bone_count; ++i) {
         const char *mode = inherit_name(&a->bones[i]);
-        if (strcmp(mode, "normal") == 0 || strcmp(mode, "onlyTranslation") == 0)
+        if (strcmp(mode, "normal") == 0 || strcmp(mode, "onlyTranslation") == 0 || (c->bone_baked && c->bone_baked[i]))
             continue;
         for (uint32_t p = a->bones[i].parent; p != SINEW_INVALID_INDEX; p = a->bones[p].parent)
             if (nonuniform_scale(a, p, an) && (an == NULL || !nonuniform_scale(a, p, NULL))) {
@@ -370,6 +384,8 @@ static void warn_ik_scale(sp_ctx *c, const sinew_model_animation *an) {
     const sinew_model_armature *a = c->arm;
     for (uint32_t i = 0; i < a->ik_count; ++i) {
         const sinew_model_ik *k = &a->iks[i];
+        if (c->ik_baked && c->ik_baked[i])
+            continue;
         uint32_t first = k->root != k->bone ? k->root : a->bones[k->root].parent;
         for (uint32_t p = first; p != SINEW_INVALID_INDEX; p = a->bones[p].parent)
             if (nonuniform_scale(a, p, an) && (an == NULL || !nonuniform_scale(a, p, NULL))) {
@@ -388,6 +404,8 @@ static void write_ik(sp_ctx *c, cJSON *root) {
     cJSON *ik = add_arr(c, root, "ik");
     for (uint32_t i = 0; i < a->ik_count; ++i) {
         const sinew_model_ik *k = &a->iks[i];
+        if (c->ik_baked && c->ik_baked[i])
+            continue;
         cJSON *o = add_obj(c, ik, NULL);
         str(c, o, "name", k->name);
         num(c, o, "order", i);
@@ -408,7 +426,7 @@ static void write_ik(sp_ctx *c, cJSON *root) {
             cJSON_AddFalseToObject(o, "bendPositive");
         if (k->scale)
             warn(c, "IK '%s': 'scale' is not carried", k->name);
-        if (k->chain >= 1 && k->root != k->bone) {
+        if (k->chain >= 1 && k->root != k->bone) { /* only when baking failed */
             const sinew_model_bone *rb = &a->bones[k->root], *bb = &a->bones[k->bone];
             const sinew_model_bone *off = strcmp(inherit_name(rb), "normal") != 0 ? rb
                                           : strcmp(inherit_name(bb), "normal") != 0 ? bb : NULL;
@@ -993,6 +1011,38 @@ static void kl_simplify(keylist *kl) {
     kl->count = w + 1;
 }
 
+/* Keeps the fewest keys of a linear key list such that every dropped key lies within tol of the
+ * straight line between the keys kept around it (a sampled curve thinned where it is straight). */
+static void kl_thin(keylist *kl, double tol) {
+    if (kl->count < 3)
+        return;
+    uint32_t n = kl->n, w = 1, anchor = 0;
+    for (uint32_t end = 2; end < kl->count; ++end) {
+        bool fits = !kl->stepped[anchor];
+        for (uint32_t i = anchor + 1; fits && i < end; ++i) {
+            double f = (kl->t[i] - kl->t[anchor]) / (kl->t[end] - kl->t[anchor]);
+            for (uint32_t j = 0; fits && j < n; ++j) {
+                double a = kl->vals[(size_t)anchor * n + j], b = kl->vals[(size_t)end * n + j];
+                fits = fabs(a + (b - a) * f - kl->vals[(size_t)i * n + j]) <= tol;
+            }
+        }
+        if (fits)
+            continue;
+        /* end - 1 is kept and becomes the anchor; kept keys are packed at the front (w never
+           passes the anchor, and only keys from the anchor on are read again) */
+        anchor = end - 1;
+        kl->t[w] = kl->t[anchor];
+        kl->stepped[w] = kl->stepped[anchor];
+        memmove(kl->vals + (size_t)w * n, kl->vals + (size_t)anchor * n, n * sizeof *kl->vals);
+        w++;
+    }
+    uint32_t last = kl->count - 1;
+    kl->t[w] = kl->t[last];
+    kl->stepped[w] = kl->stepped[last];
+    memmove(kl->vals + (size_t)w * n, kl->vals + (size_t)last * n, n * sizeof *kl->vals);
+    kl->count = w + 1;
+}
+
 static bool kl_constant(const keylist *kl, const double *ident) {
     for (uint32_t k = 0; k < kl->count; ++k)
         for (uint32_t j = 0; j < kl->n; ++j)
@@ -1311,6 +1361,264 @@ static void events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl) {
     free(order);
 }
 
+/* ---- IK chains Spine's solver cannot reproduce: baked ---------------------------------------- */
+
+#define BAKE_PER_FRAME 32 /* samples per frame of a baked bone, thinned where straight within: */
+#define BAKE_TOL_UNITS 0.002
+#define BAKE_TOL_DEG 0.0005
+#define BAKE_TOL_SCALE 0.00002
+
+/* Whether Spine's IK solver places constraint k as DragonBones' does: not for a two-bone chain on
+ * bones that do not inherit rotation and scale (spine-core's apply2 skips them), nor under a
+ * non-uniform scale or skew of the chain's root or any bone above it (Spine solves from the local
+ * scales, DragonBones from world positions), in the setup pose or in an animation. */
+static bool ik_exact(const sp_ctx *c, const sinew_model_ik *k) {
+    const sinew_model_armature *a = c->arm;
+    if (k->root != k->bone && (strcmp(inherit_name(&a->bones[k->root]), "normal") != 0 ||
+                               strcmp(inherit_name(&a->bones[k->bone]), "normal") != 0))
+        return false;
+    uint32_t first = k->root != k->bone ? k->root : a->bones[k->root].parent;
+    for (uint32_t p = first; p != SINEW_INVALID_INDEX; p = a->bones[p].parent) {
+        if (nonuniform_scale(a, p, NULL))
+            return false;
+        for (uint32_t n = 0; n < a->animation_count; ++n)
+            if (nonuniform_scale(a, p, &a->animations[n]))
+                return false;
+    }
+    return true;
+}
+
+/* Spine's local transform (x y rotation scaleX scaleY shearY, y up, degrees) of a bone whose
+ * DragonBones world matrix is w under a parent world pw (NULL: a root): pw^-1 w seen through the
+ * mirror, with rotation and shearY unwrapped towards prev (NULL: none). */
+static void spine_local(const sinew_affine *pw, const sinew_affine *w, const double *prev, double out[6]) {
+    double l[6] = {w->a, w->b, w->c, w->d, w->tx, w->ty};
+    if (pw) {
+        double det = (double)pw->a * pw->d - (double)pw->b * pw->c;
+        if (det == 0.0)
+            det = 1e-12;
+        double ia = pw->d / det, ib = -pw->b / det, ic = -pw->c / det, id = pw->a / det;
+        double itx = -(ia * pw->tx + ic * pw->ty), ity = -(ib * pw->tx + id * pw->ty);
+        l[0] = ia * w->a + ic * w->b;
+        l[1] = ib * w->a + id * w->b;
+        l[2] = ia * w->c + ic * w->d;
+        l[3] = ib * w->c + id * w->d;
+        l[4] = ia * w->tx + ic * w->ty + itx;
+        l[5] = ib * w->tx + id * w->ty + ity;
+    }
+    /* mirrored: x axis (a, -b), y axis (-c, d) */
+    double rot = atan2(-l[1], l[0]) * RAD2DEG;
+    double ya = atan2(l[3], -l[2]) * RAD2DEG;
+    out[0] = l[4];
+    out[1] = -l[5];
+    out[3] = hypot(l[0], l[1]);
+    out[4] = hypot(l[2], l[3]);
+    double shear = ya - 90.0 - rot;
+    shear -= 360.0 * floor((shear + 180.0) / 360.0);
+    if (prev) {
+        rot += 360.0 * floor((prev[2] - rot) / 360.0 + 0.5);
+        shear += 360.0 * floor((prev[5] - shear) / 360.0 + 0.5);
+    }
+    out[2] = rot;
+    out[5] = shear;
+}
+
+static bool bake_world(sinew_instance *inst, uint32_t b, const sinew_model_armature *a, const double *prev,
+                       double out[6]) {
+    sinew_affine w, pw;
+    const char *nm;
+    uint32_t parent;
+    if (!sinew_instance_bone(inst, 0, b, &nm, &parent, &w))
+        return false;
+    bool root = a->bones[b].parent == SINEW_INVALID_INDEX;
+    if (!root && !sinew_instance_bone(inst, 0, a->bones[b].parent, &nm, &parent, &pw))
+        return false;
+    spine_local(root ? NULL : &pw, &w, prev, out);
+    return true;
+}
+
+/* The bone above b (or NULL) under whose non-uniform scale or skew Spine's inherit mode of b turns
+ * b otherwise than DragonBones' (see warn_inherit), in the setup pose or any animation. */
+static const sinew_model_bone *inherit_inexact(const sinew_model_armature *a, uint32_t b) {
+    const char *mode = inherit_name(&a->bones[b]);
+    if (strcmp(mode, "normal") == 0 || strcmp(mode, "onlyTranslation") == 0)
+        return NULL;
+    for (uint32_t p = a->bones[b].parent; p != SINEW_INVALID_INDEX; p = a->bones[p].parent) {
+        if (nonuniform_scale(a, p, NULL))
+            return &a->bones[p];
+        for (uint32_t n = 0; n < a->animation_count; ++n)
+            if (nonuniform_scale(a, p, &a->animations[n]))
+                return &a->bones[p];
+    }
+    return NULL;
+}
+
+/* Decides which bones are baked and computes their setup: the bones of IK chains Spine's solver
+ * would place otherwise, bones whose inherit flags Spine cannot reproduce (inheritTranslation
+ * false; inheritScale or inheritRotation false under a non-uniform scale or skew), and the chains
+ * of IK constraints on baked bones. Their setup is the pose sinew computes as the official
+ * runtime does (IK solved). */
+static void bake_setup(sp_ctx *c) {
+    const sinew_model_armature *a = c->arm;
+    c->ik_baked = calloc(a->ik_count + 1, sizeof *c->ik_baked);
+    c->bone_baked = calloc(a->bone_count + 1, sizeof *c->bone_baked);
+    c->bone_setup = calloc(6 * (size_t)a->bone_count + 1, sizeof *c->bone_setup);
+    if (!c->ik_baked || !c->bone_baked || !c->bone_setup) {
+        c->nomem = true;
+        return;
+    }
+    bool any = false;
+    bool *by_inherit = calloc(a->bone_count + 1, sizeof *by_inherit);
+    if (!by_inherit) {
+        c->nomem = true;
+        return;
+    }
+    for (uint32_t b = 0; b < a->bone_count; ++b)
+        if (!a->bones[b].is_surface && (!a->bones[b].inherit_translation || inherit_inexact(a, b)))
+            c->bone_baked[b] = by_inherit[b] = any = true;
+    for (uint32_t i = 0; i < a->ik_count; ++i) {
+        const sinew_model_ik *k = &a->iks[i];
+        if (!ik_exact(c, k) || c->bone_baked[k->bone] || c->bone_baked[k->root]) {
+            c->ik_baked[i] = any = true;
+            c->bone_baked[k->bone] = c->bone_baked[k->root] = true;
+        }
+    }
+    if (!any) {
+        free(by_inherit);
+        return;
+    }
+    sinew_instance_options io;
+    memset(&io, 0, sizeof io);
+    io.armature = a->name;
+    sinew_instance *inst = NULL;
+    sinew_error e;
+    memset(&e, 0, sizeof e);
+    bool ok = sinew_instance_create(c->data, &io, &inst, &e) == SINEW_OK;
+    if (ok) {
+        sinew_instance_update(inst, 0.0);
+        while (sinew_instance_poll_event(inst, NULL)) {
+        }
+        for (uint32_t b = 0; b < a->bone_count && ok; ++b)
+            if (c->bone_baked[b])
+                ok = bake_world(inst, b, a, NULL, c->bone_setup + 6 * (size_t)b);
+    }
+    sinew_instance_destroy(inst);
+    if (!ok) { /* keep the bones as they are; warn_ik_scale and warn_inherit name them */
+        memset(c->ik_baked, 0, (a->ik_count + 1) * sizeof *c->ik_baked);
+        memset(c->bone_baked, 0, (a->bone_count + 1) * sizeof *c->bone_baked);
+        free(by_inherit);
+        return;
+    }
+    for (uint32_t b = 0; b < a->bone_count; ++b) {
+        if (!by_inherit[b])
+            continue;
+        const sinew_model_bone *p = inherit_inexact(a, b);
+        if (!a->bones[b].inherit_translation)
+            warn(c, "bone '%s': inheritTranslation false has no Spine equivalent: baked into keys (%d per frame, "
+                    "written with inherit normal)",
+                 a->bones[b].name, BAKE_PER_FRAME);
+        else
+            warn(c, "bone '%s': its inherit mode (%s) under the non-uniform scale or skew of bone '%s' turns it "
+                    "otherwise in Spine: baked into keys (%d per frame, written with inherit normal)",
+                 a->bones[b].name, inherit_name(&a->bones[b]), p ? p->name : "", BAKE_PER_FRAME);
+    }
+    free(by_inherit);
+    for (uint32_t i = 0; i < a->ik_count; ++i) {
+        if (!c->ik_baked[i])
+            continue;
+        const sinew_model_ik *k = &a->iks[i];
+        if (k->root != k->bone)
+            warn(c, "IK '%s': Spine's solver would place this chain differently (non-uniform scale or skew above "
+                    "it, or bones that do not inherit rotation and scale): baked into keys of bones '%s' and '%s' "
+                    "(%d per frame, the constraint is not written)",
+                 k->name, a->bones[k->root].name, a->bones[k->bone].name, BAKE_PER_FRAME);
+        else
+            warn(c, "IK '%s': Spine's solver would place this bone differently (non-uniform scale or skew above "
+                    "it): baked into keys of bone '%s' (%d per frame, the constraint is not written)",
+                 k->name, a->bones[k->bone].name, BAKE_PER_FRAME);
+    }
+}
+
+/* Writes the baked bones' keys of animation an: sinew plays it as `sinew poses` does (the
+ * official runtime's way) and each baked bone's local transform is read every 1 / BAKE_PER_FRAME
+ * frame, as linear keys relative to the baked setup. */
+static void bake_animation(sp_ctx *c, cJSON *anim_obj) {
+    const sinew_model_armature *a = c->arm;
+    const sinew_model_animation *an = c->anim;
+    uint32_t nb = 0;
+    for (uint32_t b = 0; b < a->bone_count; ++b)
+        nb += c->bone_baked[b];
+    if (!nb)
+        return;
+    sinew_instance_options io;
+    memset(&io, 0, sizeof io);
+    io.armature = a->name;
+    sinew_instance *inst = NULL;
+    sinew_error e;
+    memset(&e, 0, sizeof e);
+    if (sinew_instance_create(c->data, &io, &inst, &e) != SINEW_OK || sinew_instance_play(inst, an->name, -1, &e) != SINEW_OK) {
+        sinew_instance_destroy(inst);
+        warn(c, "IK chains could not be baked (%s); their bones keep the setup pose", e.message);
+        return;
+    }
+    uint32_t steps = an->frame_count * BAKE_PER_FRAME;
+    double dt = 1.0 / (a->frame_rate * BAKE_PER_FRAME);
+    keylist *kls = calloc((size_t)a->bone_count * 4 + 1, sizeof *kls);
+    double *prev = calloc(6 * (size_t)a->bone_count + 1, sizeof *prev);
+    bool ok = kls && prev;
+    for (uint32_t b = 0; ok && b < a->bone_count; ++b) {
+        kls[4 * b].n = 2;
+        kls[4 * b + 1].n = 1;
+        kls[4 * b + 2].n = 2;
+        kls[4 * b + 3].n = 2;
+        memcpy(prev + 6 * (size_t)b, c->bone_setup + 6 * (size_t)b, 6 * sizeof *prev);
+    }
+    for (uint32_t k = 0; ok && k <= steps; ++k) {
+        sinew_instance_update(inst, k ? dt * c->time_scale : 0.0);
+        while (sinew_instance_poll_event(inst, NULL)) {
+        }
+        double t = k * dt;
+        for (uint32_t b = 0; ok && b < a->bone_count; ++b) {
+            if (!c->bone_baked[b])
+                continue;
+            double l[6];
+            const double *su = c->bone_setup + 6 * (size_t)b;
+            ok = bake_world(inst, b, a, prev + 6 * (size_t)b, l);
+            memcpy(prev + 6 * (size_t)b, l, sizeof l);
+            double tr[2] = {l[0] - su[0], l[1] - su[1]}, ro[1] = {l[2] - su[2]};
+            double sc[2] = {su[3] != 0.0 ? l[3] / su[3] : 1.0, su[4] != 0.0 ? l[4] / su[4] : 1.0};
+            double sh[2] = {0.0, l[5] - su[5]};
+            ok = ok && kl_push(&kls[4 * b], t, false, tr) && kl_push(&kls[4 * b + 1], t, false, ro) &&
+                 kl_push(&kls[4 * b + 2], t, false, sc) && kl_push(&kls[4 * b + 3], t, false, sh);
+        }
+    }
+    sinew_instance_destroy(inst);
+    cJSON *bones = NULL;
+    static const char *const xy[2] = {"x", "y"}, *const val[1] = {"value"};
+    static const char *const tl[4] = {"translate", "rotate", "scale", "shear"};
+    for (uint32_t b = 0; ok && b < a->bone_count; ++b) {
+        if (!c->bone_baked[b])
+            continue;
+        if (!bones && !(bones = cJSON_GetObjectItemCaseSensitive(anim_obj, "bones")) &&
+            !(bones = add_obj(c, anim_obj, "bones")))
+            break;
+        cJSON *bo = cJSON_GetObjectItemCaseSensitive(bones, a->bones[b].name);
+        if (!bo && !(bo = add_obj(c, bones, a->bones[b].name)))
+            break;
+        static const double tol[4] = {BAKE_TOL_UNITS, BAKE_TOL_DEG, BAKE_TOL_SCALE, BAKE_TOL_DEG};
+        for (int i = 0; i < 4; ++i) {
+            kl_thin(&kls[4 * b + (uint32_t)i], tol[i]);
+            write_kl(c, bo, tl[i], &kls[4 * b + (uint32_t)i], i == 1 ? val : xy);
+        }
+    }
+    if (!ok)
+        c->nomem = true;
+    for (uint32_t i = 0; kls && i < 4 * a->bone_count; ++i)
+        kl_free(&kls[i]);
+    free(kls);
+    free(prev);
+}
+
 static void write_animations(sp_ctx *c, cJSON *root) {
     const sinew_model_armature *a = c->arm;
     cJSON *events_decl = add_obj(c, root, "events");
@@ -1337,6 +1645,8 @@ static void write_animations(sp_ctx *c, cJSON *root) {
             case SINEW_TL_BONE_TRANSLATE:
             case SINEW_TL_BONE_ROTATE:
             case SINEW_TL_BONE_SCALE:
+                if (c->bone_baked[T->target])
+                    break; /* baked below */
                 if (!bones && !(bones = add_obj(c, ao, "bones")))
                     break;
                 bone_timeline(c, bones, T);
@@ -1355,6 +1665,8 @@ static void write_animations(sp_ctx *c, cJSON *root) {
                 deform_timeline(c, ao, T);
                 break;
             case SINEW_TL_IK:
+                if (c->ik_baked[T->target])
+                    break;
                 if (!ik && !(ik = add_obj(c, ao, "ik")))
                     break;
                 ik_timeline(c, ik, T);
@@ -1367,6 +1679,7 @@ static void write_animations(sp_ctx *c, cJSON *root) {
                 break;
             }
         }
+        bake_animation(c, ao);
         events_of(c, ao, events_decl);
     }
     c->anim = NULL;
@@ -1604,6 +1917,11 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     cJSON *sk = add_obj(&c, root, "skeleton");
     str(&c, sk, "spine", "4.2.0");
     num(&c, sk, "fps", c.arm->frame_rate);
+    bake_setup(&c);
+    if (c.nomem) {
+        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        goto out;
+    }
     write_bones(&c, root);
     write_slots(&c, root);
     write_ik(&c, root);
@@ -1650,6 +1968,9 @@ out:
     free(page_used);
     cJSON_Delete(root);
     free_keys(&c);
+    free(c.ik_baked);
+    free(c.bone_baked);
+    free(c.bone_setup);
     sinew_atlas_destroy(atlas);
     sinew_data_destroy(data);
     return st;
