@@ -4,6 +4,10 @@
  * Spine 4.2 skeleton (`NAME.json`) and a Spine atlas (`NAME.atlas`) over the DragonBones atlas
  * pages. docs/convert.md has the table of what maps to what and the warnings.
  *
+ * Bones Spine would move otherwise (IK chains its solver places differently, inherit flags its
+ * inherit modes do not reproduce) are baked: sinew plays the animation, and their local transforms
+ * are written as keys (bake_setup, bake_animation).
+ *
  * Coordinates. DragonBones is y-down, Spine y-up: every position is written with y negated and
  * every angle negated, which is the DragonBones pose seen through the mirror y -> -y (a Spine
  * runtime with `Skeleton.yDown` set shows it exactly as DragonBones does). A DragonBones local
@@ -683,7 +687,9 @@ static void map_translate(const channel *ch, const float *raw, double *out) {
     out[0] = raw[ch->idx[0]];
     out[1] = -(double)raw[ch->idx[1]];
 }
-static void map_rotate(const channel *ch, const float *raw, double *out) { out[0] = -(double)raw[ch->idx[0]] * RAD2DEG; }
+static void map_rotate(const channel *ch, const float *raw, double *out) {
+    out[0] = -(double)raw[ch->idx[0]] * RAD2DEG;
+}
 static void map_shear(const channel *ch, const float *raw, double *out) {
     out[0] = 0.0;
     out[1] = -(double)raw[ch->idx[0]] * RAD2DEG;
@@ -917,7 +923,8 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
     kl->n = ch->n;
     double D = an->frame_count / (double)c->arm->frame_rate;
     if (loops(an) && ts != floor(ts))
-        warn(c, "a timeline's scale %g does not repeat with the animation: Spine repeats its first play", (double)T->scale);
+        warn(c, "a timeline's scale %g does not repeat with the animation: Spine repeats its first play",
+             (double)T->scale);
     /* the animation times where something happens on the timeline's clock */
     size_t cap = 16, n = 0;
     double *bp = malloc(cap * sizeof *bp);
@@ -1106,7 +1113,8 @@ static void bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_timelin
             return;
         }
         int id = strcmp(tl_names[i], "scale") == 0 ? 2 : strcmp(tl_names[i], "shear") == 0 ? 3 : 0;
-        bool keep = kl.count > 0 && !(kl_constant(&kl, ident[id]) && !cJSON_GetObjectItemCaseSensitive(bo, tl_names[i]));
+        /* a channel that stays at its identity is left out */
+        bool keep = kl.count > 0 && !kl_constant(&kl, ident[id]);
         if (keep && !cJSON_GetObjectItemCaseSensitive(bo, tl_names[i]))
             write_kl(c, bo, tl_names[i], &kl, vnames[i]);
         kl_free(&kl);
@@ -1556,7 +1564,8 @@ static void bake_animation(sp_ctx *c, cJSON *anim_obj) {
     sinew_instance *inst = NULL;
     sinew_error e;
     memset(&e, 0, sizeof e);
-    if (sinew_instance_create(c->data, &io, &inst, &e) != SINEW_OK || sinew_instance_play(inst, an->name, -1, &e) != SINEW_OK) {
+    if (sinew_instance_create(c->data, &io, &inst, &e) != SINEW_OK ||
+        sinew_instance_play(inst, an->name, -1, &e) != SINEW_OK) {
         sinew_instance_destroy(inst);
         warn(c, "IK chains could not be baked (%s); their bones keep the setup pose", e.message);
         return;
