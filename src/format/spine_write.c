@@ -1949,6 +1949,10 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
         const char *inputs[2] = {input, atlas_path};
         join(res->skeleton_path, sizeof res->skeleton_path, out_dir, name, ".json");
         join(res->atlas_json_path, sizeof res->atlas_json_path, out_dir, name, ".atlas");
+        /* nothing is written when the skeleton or the atlas would replace an input */
+        st = sinew__check_not_input(res->skeleton_path, inputs, 2, err);
+        if (st == SINEW_OK)
+            st = sinew__check_not_input(res->atlas_json_path, inputs, 2, err);
         /* pages first, so a skeleton never refers to a missing page */
         for (uint32_t p = 0; p < atlas->page_count && st == SINEW_OK; ++p) {
             if (!page_used[p])

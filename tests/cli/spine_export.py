@@ -254,6 +254,15 @@ def refused():
     r = run_sinew("convert", bad, "--to", "spine", "--out", out)
     check(r.returncode != 0 and re.search(r"bad_ske\.json:\d+:\d+: error:", r.stderr) and not os.listdir(out),
           f"a broken file is refused with file:line:col and nothing written: rc {r.returncode}, {r.stderr.strip()}")
+    # an output that would replace an input: refused before anything is written
+    same = os.path.join(tmp, "same")
+    os.makedirs(same, exist_ok=True)
+    for n in ("demo_ske.json", "demo_tex.json", "demo_tex.png"):
+        shutil.copyfile(os.path.join(SRC, "examples", "demo", n), os.path.join(same, n))
+    r = run_sinew("convert", os.path.join(same, "demo_ske.json"), "--to", "spine", "--out", same, "--name", "demo_ske")
+    check(r.returncode != 0 and "one of the inputs" in r.stderr and sorted(os.listdir(same)) ==
+          ["demo_ske.json", "demo_tex.json", "demo_tex.png"],
+          f"an output over the input is refused, nothing written: {r.stderr.strip()} {os.listdir(same)}")
     r = run_sinew("convert", RIGS[1][1], "--to", "spine", "--spine-version", "3.8", "--out", out)
     check(r.returncode != 0 and not os.listdir(out), f"--spine-version 3.8 refused: {r.stderr.strip()}")
 
