@@ -22,7 +22,8 @@ static const cli_help help = {
     "a DragonBones JSON file; what the binary cannot carry is refused (docs/convert.md).\n"
     "--to spine writes one armature of a DragonBones JSON file as DIR/NAME.json (Spine 4.2) and\n"
     "DIR/NAME.atlas, with the atlas pages copied into DIR; what Spine cannot express is named in a\n"
-    "warning and left out (docs/convert.md).\n",
+    "warning and left out, or baked into keys where Spine would move a bone otherwise\n"
+    "(docs/convert.md).\n",
     "  --to FORMAT       dragonbones (JSON 4.5), dbbin (DragonBones binary) or spine (Spine 4.2)\n"
     "  --version 4.5     the DragonBones version written (only 4.5)\n"
     "  --spine-version V the Spine version written (only 4.2)\n"

@@ -62,7 +62,8 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
  * Writes one armature of the DragonBones JSON file `input` as Spine 4.2: `out_dir/NAME.json` (the
  * skeleton) and `out_dir/NAME.atlas` (a Spine atlas over the DragonBones atlas pages, which are
  * copied beside it). Constructs Spine cannot express are named in warnings through the log
- * callback and left out (docs/convert.md). `result->atlas_json_path` is the `.atlas` file,
+ * callback and left out, or baked into keys where Spine would move a bone otherwise
+ * (docs/convert.md). `result->atlas_json_path` is the `.atlas` file,
  * `atlas_png_path` the first page copied. XML rigs are refused (convert them to DragonBones
  * first); so is an input without an atlas.
  */
