@@ -7,28 +7,39 @@
 #include "rules.h"
 #include "sinew/convert.h"
 
-const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5 or DBBin";
+const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5, DBBin or Spine 4.2";
 
 static const cli_help help = {
-    "sinew convert INPUT --to dragonbones|dbbin [--version 4.5] --out DIR [--name NAME] [--quiet]",
+    "sinew convert INPUT --to dragonbones|dbbin [--version 4.5] --out DIR [--name NAME] [--quiet]\n"
+    "       sinew convert INPUT --to spine [--spine-version 4.2] [--armature NAME] [--atlas TEX] --out DIR\n"
+    "                     [--name NAME] [--quiet]",
     "INPUT is a DragonBones JSON file (4.0, 4.5, 5.x) or a sinew XML rig (docs/xml.md).\n"
     "Writes DIR/NAME_ske.json (DragonBones 4.5; one armature per skin for XML rigs) and, for\n"
     "an XML rig, DIR/NAME_tex.json + DIR/NAME_tex.png (every image it uses, in one atlas).\n"
     "Constructs DragonBones 4.5 can only approximate are named in warnings on stderr. Files are\n"
     "written atomically and an input is never overwritten.\n"
     "--to dbbin writes DIR/NAME_ske.dbbin, the DragonBones binary the official runtime reads, from\n"
-    "a DragonBones JSON file; what the binary cannot carry is refused (docs/convert.md).\n",
-    "  --to FORMAT       dragonbones (JSON 4.5) or dbbin (DragonBones binary)\n"
+    "a DragonBones JSON file; what the binary cannot carry is refused (docs/convert.md).\n"
+    "--to spine writes one armature of a DragonBones JSON file as DIR/NAME.json (Spine 4.2) and\n"
+    "DIR/NAME.atlas, with the atlas pages copied into DIR; what Spine cannot express is named in a\n"
+    "warning and left out, or baked into keys where Spine would move a bone otherwise\n"
+    "(docs/convert.md).\n",
+    "  --to FORMAT       dragonbones (JSON 4.5), dbbin (DragonBones binary) or spine (Spine 4.2)\n"
     "  --version 4.5     the DragonBones version written (only 4.5)\n"
+    "  --spine-version V the Spine version written (only 4.2)\n"
+    "  --armature NAME   --to spine: the armature written (default: the first)\n"
+    "  --atlas TEX       --to spine: the DragonBones atlas JSON (default: found beside INPUT)\n"
     "  --out DIR         the output folder (created when missing; its parent must exist)\n"
     "  --name NAME       the output base name (default: the data's name)\n"
     "  --quiet           no approximation warnings\n",
     "  sinew convert cat.xml --to dragonbones --out out/\n"
-    "  sinew convert hero.json --to dragonbones --out converted --name hero45\n",
+    "  sinew convert hero.json --to dragonbones --out converted --name hero45\n"
+    "  sinew convert hero_ske.json --to spine --out spine/\n",
     NULL};
 
 int sinew_cmd_convert(int argc, char **argv) {
     const char *input = NULL, *to = NULL, *version = "4.5", *out = NULL, *name = NULL;
+    const char *spine_version = NULL, *armature = NULL, *atlas = NULL;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -45,6 +56,12 @@ int sinew_cmd_convert(int argc, char **argv) {
             out = argv[++i];
         else if (strcmp(a, "--name") == 0 && has_value)
             name = argv[++i];
+        else if (strcmp(a, "--spine-version") == 0 && has_value)
+            spine_version = argv[++i];
+        else if (strcmp(a, "--armature") == 0 && has_value)
+            armature = argv[++i];
+        else if (strcmp(a, "--atlas") == 0 && has_value)
+            atlas = argv[++i];
         else if (strcmp(a, "--quiet") == 0)
             quiet = true;
         else if (a[0] == '-' && a[1])
@@ -57,10 +74,14 @@ int sinew_cmd_convert(int argc, char **argv) {
     if (!input)
         return cli_usage_error("convert", "missing INPUT");
     if (!to)
-        return cli_usage_error("convert", "missing --to (dragonbones or dbbin)");
-    bool dbbin = strcmp(to, "dbbin") == 0;
-    if (strcmp(to, "dragonbones") != 0 && !dbbin)
-        return cli_usage_error("convert", "--to %s: only 'dragonbones' and 'dbbin' are supported", to);
+        return cli_usage_error("convert", "missing --to (dragonbones, dbbin or spine)");
+    bool dbbin = strcmp(to, "dbbin") == 0, spine = strcmp(to, "spine") == 0;
+    if (strcmp(to, "dragonbones") != 0 && !dbbin && !spine)
+        return cli_usage_error("convert", "--to %s: only 'dragonbones', 'dbbin' and 'spine' are supported", to);
+    if (!spine && (spine_version || armature || atlas))
+        return cli_usage_error("convert", "--spine-version, --armature and --atlas go with --to spine");
+    if (spine_version && strcmp(spine_version, "4.2") != 0)
+        return cli_usage_error("convert", "--spine-version %s: only 4.2 is written", spine_version);
     if (strcmp(version, "4.5") != 0)
         return cli_usage_error("convert", "--version %s: only 4.5 is written", version);
     if (!out)
@@ -77,10 +98,14 @@ int sinew_cmd_convert(int argc, char **argv) {
     co.log = quiet ? NULL : cli_log;
     co.log_user = (void *)input;
     co.name = name;
+    co.armature = armature;
+    co.atlas = atlas;
+    co.spine_version = spine_version;
     sinew_convert_result res;
     sinew_error err = {0};
-    sinew_status st = dbbin ? sinew_convert_dbbin(input, out, &co, &res, &err)
-                            : sinew_convert_dragonbones(input, out, &co, &res, &err);
+    sinew_status st = spine   ? sinew_convert_spine(input, out, &co, &res, &err)
+                      : dbbin ? sinew_convert_dbbin(input, out, &co, &res, &err)
+                              : sinew_convert_dragonbones(input, out, &co, &res, &err);
     if (st != SINEW_OK) {
         cli_print_error(input, &err);
         return cli_exit_code(st);
@@ -91,6 +116,7 @@ int sinew_cmd_convert(int argc, char **argv) {
     if (res.atlas_png_path[0])
         printf("%s\n", res.atlas_png_path);
     if (res.warning_count && !quiet)
-        fprintf(stderr, "sinew convert: %u construct(s) approximated (see the warnings above)\n", res.warning_count);
+        fprintf(stderr, "sinew convert: %u construct(s) %s (see the warnings above)\n", res.warning_count,
+                spine ? "not carried or approximated" : "approximated");
     return SINEW_EXIT_OK;
 }

@@ -41,6 +41,9 @@ static const cli_help help = {
     "                    going past it is reported\n"
     "  --states          with --script: each sample's animation states (name, layer, times,\n"
     "                    weight, fade)\n"
+    "  --drawlist        each sample's draw list (not in the oracle schema): per command its slot,\n"
+    "                    display, armature depth, blend mode, colour, world vertices and page UVs\n"
+    "                    (needs --atlas)\n"
     "  --replace SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]]\n"
     "                    after play, put the default skin's display DISPLAY of slot SOURCE into\n"
     "                    SLOT at INDEX (-1: the current one), as the official replaceSlotDisplay;\n"
@@ -249,6 +252,7 @@ typedef struct opts {
     double cache_fps;
     sinew_frame_cache *cache; /* made from cache_fps once the data is loaded */
     bool states;
+    bool drawlist;            /* --drawlist: each sample's draw list (not in the oracle schema) */
     /* --replace SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]] (sinew_instance_replace_display_from after
      * play) */
     struct replace_op {
@@ -320,6 +324,54 @@ static bool arm_selected(const opts *op, const sinew_data *data, uint32_t a, con
 
 static void put_input(out_ctx *o, const opts *op, const sinew_data *data, const char *mode);
 
+/* ,"KEY":[...]: the instance's draw list (--drawlist; not in the oracle schema): per command
+ * the slot and display it draws, its armature depth, blend mode, colour (r g b a multipliers, then
+ * r g b a offsets), the world vertices (x, y pairs, armature
+ * space, y down) and the page UVs, back to front. */
+static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
+    FILE *f = o->f;
+    sinew_drawlist dl;
+    sinew_instance_drawlist(inst, &dl);
+    fprintf(f, ",\"%s\":[", key);
+    for (uint32_t i = 0; i < dl.cmd_count; ++i) {
+        const sinew_draw_cmd *cmd = &dl.cmds[i];
+        sinew_slot_state ss;
+        memset(&ss, 0, sizeof ss);
+        bool found = false;
+        uint32_t n = sinew_instance_slot_count(inst, cmd->armature);
+        for (uint32_t d = 0; d < n && !found; ++d)
+            found = sinew_instance_slot(inst, cmd->armature, d, &ss) && ss.index == cmd->slot;
+        fputs(i ? ",{\"slot\":" : "{\"slot\":", f);
+        put_str(o, found ? ss.name : "");
+        fputs(",\"display\":", f);
+        put_str(o, found && ss.display_name ? ss.display_name : "");
+        fprintf(f, ",\"depth\":%u,\"blend\":", cmd->depth);
+        put_str(o, sinew_blend_mode_name(cmd->blend) ? sinew_blend_mode_name(cmd->blend) : "");
+        fputs(",\"color\":[", f);
+        const float col[8] = {cmd->color.r_mul, cmd->color.g_mul, cmd->color.b_mul, cmd->color.a_mul,
+                              cmd->color.r_add, cmd->color.g_add, cmd->color.b_add, cmd->color.a_add};
+        for (int c = 0; c < 8; ++c) {
+            if (c)
+                fputc(',', f);
+            put_num(o, col[c]);
+        }
+        fputs("],\"vertices\":[", f);
+        for (uint32_t v = 0; v < 2 * cmd->vertex_count; ++v) {
+            if (v)
+                fputc(',', f);
+            put_num(o, dl.positions[2 * (size_t)cmd->first_vertex + v]);
+        }
+        fputs("],\"uvs\":[", f);
+        for (uint32_t v = 0; v < 2 * cmd->vertex_count; ++v) {
+            if (v)
+                fputc(',', f);
+            put_num(o, dl.uvs[2 * (size_t)cmd->first_vertex + v]);
+        }
+        fputs("]}", f);
+    }
+    fputc(']', f);
+}
+
 static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas) {
     out_ctx o = {f, op->precision};
     put_input(&o, op, data, "step");
@@ -363,6 +415,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
             }
             fputs(",\"setupPose\":", f);
             put_pose(&o, inst, 0, 0);
+            if (op->drawlist)
+                put_drawlist(&o, inst, "setupDrawlist");
             sinew_instance_destroy(inst);
         }
         fputs(",\"animations\":[", f);
@@ -423,6 +477,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 put_events(&o, inst);
                 fputc(',', f);
                 put_pose_members(&o, inst, 0, 0);
+                if (op->drawlist)
+                    put_drawlist(&o, inst, "drawlist");
                 fputc('}', f);
             }
             fputs("]}", f);
@@ -646,6 +702,8 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.replace_count++;
         } else if (strcmp(a, "--states") == 0)
             op.states = true;
+        else if (strcmp(a, "--drawlist") == 0)
+            op.drawlist = true;
         else if (strcmp(a, "--cache-fps") == 0 && has_val) {
             if ((rc = cli_number("poses", a, argv[++i], &op.cache_fps)))
                 return rc;
@@ -675,6 +733,10 @@ int sinew_cmd_poses(int argc, char **argv) {
     }
     if (!op.file)
         return cli_usage_error("poses", "missing FILE");
+    if (op.drawlist && op.script)
+        return cli_usage_error("poses", "--drawlist goes with the step mode, not --script");
+    if (op.drawlist && !op.atlas)
+        return cli_usage_error("poses", "--drawlist needs --atlas (images are sized by their regions)");
     if (op.script && (op.armature || op.animation || op.fps > 0.0 || op.frames > 0))
         return cli_usage_error("poses", "--script takes its armatures, animations, fps and frames from the script");
     sinew_error err;

@@ -27,6 +27,10 @@ typedef struct sinew_convert_options {
     sinew_log_fn log;                 /**< approximation warnings of the writer; NULL = silent */
     void *log_user;
     const char *name;                 /**< output base name; NULL = the data's name */
+    /* sinew_convert_spine only: */
+    const char *armature;             /**< the armature written; NULL = the first */
+    const char *atlas;                /**< the DragonBones atlas JSON; NULL = found beside the input */
+    const char *spine_version;        /**< NULL or "4.2" (the only one written) */
 } sinew_convert_options;
 
 /** What a conversion wrote (empty strings for files not written). */
@@ -52,6 +56,18 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
  * nothing is written then. XML rigs are refused (convert them to DragonBones JSON first).
  */
 sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const sinew_convert_options *opts,
+                                 sinew_convert_result *result, sinew_error *err);
+
+/**
+ * Writes one armature of the DragonBones JSON file `input` as Spine 4.2: `out_dir/NAME.json` (the
+ * skeleton) and `out_dir/NAME.atlas` (a Spine atlas over the DragonBones atlas pages, which are
+ * copied beside it). Constructs Spine cannot express are named in warnings through the log
+ * callback and left out, or baked into keys where Spine would move a bone otherwise
+ * (docs/convert.md). `result->atlas_json_path` is the `.atlas` file,
+ * `atlas_png_path` the first page copied. XML rigs are refused (convert them to DragonBones
+ * first); so is an input without an atlas.
+ */
+sinew_status sinew_convert_spine(const char *input, const char *out_dir, const sinew_convert_options *opts,
                                  sinew_convert_result *result, sinew_error *err);
 
 #ifdef __cplusplus
