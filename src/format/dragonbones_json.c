@@ -79,6 +79,11 @@ typedef struct db {
     sinew_model_mesh **share_wait; /* shared meshes built before that display, filled after */
     uint32_t share_wait_count;
     bool warned_generic;           /* the 5.6 `timeline` arrays were reported */
+    /* DBBin (format/dbbin_read.c builds the document from a binary): timeline frames carry their
+     * played values as an index into `bin_vals` (SINEW_DBBIN_VALUES), curves are easing samples
+     * (SINEW_DBBIN_SAMPLED) and rotations are unwrapped already. NULL for JSON. */
+    const float *bin_vals;
+    size_t bin_val_count;
 } db;
 
 static uint32_t hash_str(const char *s) {
@@ -1863,7 +1868,7 @@ static sinew_status frame_fields(db *d, const cJSON *v, frame_kind kind, bool qu
     for (uint32_t i = 0; i < F_COUNT; i++)
         if (f[i] && !(frame_allowed[kind] & FB(i)))
             f[i] = NULL;
-    if (saved && !quiet) {
+    if (saved && !quiet && !d->bin_vals) {
         for (const cJSON *m = v->child; m; m = m->next) {
             uint32_t i = 0;
             while (i < F_COUNT && (!m->string || strcmp(m->string, frame_keys[i]) != 0))
@@ -1901,7 +1906,17 @@ static sinew_status parse_tween(db *d, const cJSON *te, const cJSON *curve, sine
     const cJSON *cf;
     uint32_t cn;
     TRY(sinew__jarray(d->c, curve, "curve", &cf, &cn));
-    if (cn) {
+    bool sampled = d->bin_vals && cn;
+    if (sampled) {
+        if (d->curves_used + cn > N->curve_count)
+            return sinew__jfail_key(d->c, "curve", SINEW_E_LAYOUT, "internal: curve pool overflow");
+        TRY(sinew__jfloats(d->c, cf, "curve", N->curves + d->curves_used, cn));
+        k->tween = SINEW_TWEEN_CURVE;
+        k->curve_sampled = 1;
+        k->curve_first = d->curves_used;
+        k->curve_count = cn;
+        d->curves_used += cn;
+    } else if (cn) {
         if (cn < 4u || (cn - 4u) % 6u != 0)
             return sinew__jfail_key(d->c, "curve", SINEW_E_LAYOUT,
                                     "'curve' must have 4 + 6k numbers ([x1, y1, x2, y2, ...]); it has %u", cn);
@@ -2043,6 +2058,23 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
                 k->tween_easing = (float)te;
         } else {
             TRY(parse_tween(d, f[F_TWEEN], f[F_CURVE], k));
+        }
+        if (d->bin_vals) {
+            /* DBBin: the values as played, at the index the reader gave */
+            const cJSON *vi = cJSON_GetObjectItemCaseSensitive(fr, SINEW_DBBIN_VALUES);
+            double at = cJSON_IsNumber(vi) ? vi->valuedouble : -1.0;
+            if (!(at >= 0.0) || at + sp->vpk > (double)d->bin_val_count)
+                return sinew__jfail(d->c, SINEW_E_LAYOUT, "internal: DBBin key values out of range");
+            if (sp->vpk)
+                memcpy(val, d->bin_vals + (size_t)at, sp->vpk * sizeof *val);
+            if ((sp->kind == FK_SLOT_DISPLAY || sp->kind == FK_DISPLAY) && !display_index_ok(d, sp->target, val[0]))
+                return sinew__jfail_key(d->c, "value", SINEW_E_RANGE,
+                                        "display index %g is out of range for slot '%s' (%u displays)", (double)val[0],
+                                        A->slots[sp->target].name, d->slot_display_max[sp->target]);
+            T->rotation_unwrapped = true;
+            pos += (float)dur;
+            sinew__jpop(d->c);
+            continue;
         }
         switch (sp->kind) {
         case FK_BONE_ALL: {
@@ -3040,50 +3072,61 @@ static sinew_status build_file(db *d, const cJSON *root) {
     return SINEW_OK;
 }
 
+sinew_status sinew__dragonbones_build(sinew_jctx *c, const cJSON *root, const float *bin_vals, size_t bin_val_count,
+                                      struct sinew_data **out) {
+    *out = NULL;
+    sinew_status st = SINEW_OK;
+    sinew_arena arena;
+    db d;
+    memset(&d, 0, sizeof d);
+    sinew__arena_init(&arena, c->allocator, (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX));
+    sinew__arena_init(&d.scratch, c->allocator, (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX));
+    d.c = c;
+    d.arena = &arena;
+    d.bin_vals = bin_vals;
+    d.bin_val_count = bin_val_count;
+    bool ok;
+    d.data = alloc_array(&d, 1, sizeof *d.data, &ok);
+    if (!ok) {
+        st = c->err.code;
+        goto done;
+    }
+    st = build_file(&d, root);
+    if (st == SINEW_OK && c->err.code == SINEW_OK) {
+        d.data->arena = arena; /* the data now owns its own arena */
+        st = sinew__model_prepare(d.data, &c->err);
+        if (st == SINEW_OK) {
+            *out = d.data;
+        } else {
+            if (!c->err.file)
+                c->err.file = c->file;
+            arena = d.data->arena;
+        }
+    } else if (st == SINEW_OK) {
+        st = c->err.code;
+    }
+done:
+    sinew__arena_destroy(&d.scratch);
+    if (!*out)
+        sinew__arena_destroy(&arena);
+    if (st != SINEW_OK && c->err.code == SINEW_OK)
+        sinew__jfail(c, st, "%s", sinew_status_str(st));
+    return st;
+}
+
 sinew_status sinew__dragonbones_load(const char *text, size_t len, const char *file,
                                      const sinew_load_options *opts, struct sinew_data **out, sinew_error *err) {
     sinew_jctx c;
     sinew__jctx_init(&c, text, len, file, opts);
     *out = NULL;
-    sinew_status st = SINEW_OK;
+    sinew_status st;
     cJSON *root = sinew__json_parse(&c);
-    sinew_arena arena;
-    db d;
-    memset(&d, 0, sizeof d);
-    sinew__arena_init(&arena, c.allocator, (size_t)(c.limits.max_memory_bytes < SIZE_MAX ? c.limits.max_memory_bytes : SIZE_MAX));
-    sinew__arena_init(&d.scratch, c.allocator, (size_t)(c.limits.max_memory_bytes < SIZE_MAX ? c.limits.max_memory_bytes : SIZE_MAX));
-    if (!root) {
+    if (!root)
         st = c.err.code;
-        goto done;
-    }
-    d.c = &c;
-    d.arena = &arena;
-    bool ok;
-    d.data = alloc_array(&d, 1, sizeof *d.data, &ok);
-    if (!ok) {
-        st = c.err.code;
-        goto done;
-    }
-    st = build_file(&d, root);
-    if (st == SINEW_OK && c.err.code == SINEW_OK) {
-        d.data->arena = arena; /* the data now owns its own arena */
-        st = sinew__model_prepare(d.data, &c.err);
-        if (st == SINEW_OK) {
-            *out = d.data;
-        } else {
-            if (!c.err.file)
-                c.err.file = file;
-            arena = d.data->arena;
-        }
-    } else if (st == SINEW_OK) {
-        st = c.err.code;
-    }
-done:
+    else
+        st = sinew__dragonbones_build(&c, root, NULL, 0, out);
     if (root)
         sinew__json_free(&c, root);
-    sinew__arena_destroy(&d.scratch);
-    if (!*out)
-        sinew__arena_destroy(&arena);
     if (st != SINEW_OK && c.err.code == SINEW_OK)
         sinew__jfail(&c, st, "%s", sinew_status_str(st));
     if (err && st != SINEW_OK && err->code == SINEW_OK)
