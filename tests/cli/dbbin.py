@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
-"""DragonBones binary (DBBin): `sinew convert --to dbbin` against the official runtime.
+"""DragonBones binary (DBBin): `sinew convert --to dbbin` and sinew's reader.
 
-Each skeleton is converted to NAME_ske.dbbin, the official runtime (the oracle, whose
-BinaryDataParser reads .dbbin files) plays both the source JSON and the binary, and the two dumps
-must agree at posediff's default tolerances. Files the binary cannot carry must be refused with an
-error naming the construct, and nothing written. Own fixtures always (skipped only without the
-live oracle); the shared characters when ../shared exists.
+Without ../shared (a bare clone): every committed fixture and the demo is converted, and `sinew
+poses` of the .dbbin must equal `sinew poses` of its JSON (tests/lib/posecmp.py, posediff's
+default tolerances); broken binaries (truncated, misaligned, out-of-range offsets, counts and
+indices) must fail with an error naming a byte offset.
+
+With ../shared and the live oracle: each skeleton (own fixtures, oracle fixtures, the demo, the
+shared characters) is converted to NAME_ske.dbbin, and the official runtime's dump of the JSON must
+agree at posediff's default tolerances with both the official runtime's dump of the binary (its
+BinaryDataParser) and `sinew poses` of the binary. Files the binary cannot carry must be refused
+with an error naming the construct, and nothing written.
 """
 import os
+import json
 import shutil
 import struct
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import (CORPUS, SRC, check, corpus_path, finish, have_shared, need_oracle, posediff,  # noqa: E402
-                     run_oracle, run_sinew, skip)
+from testkit import (CORPUS, SRC, check, corpus_path, finish, have_shared, need_oracle, posecmp,  # noqa: E402
+                     posediff, run_oracle, run_sinew, sinew_poses, skip)
 
 OWN = os.path.join(SRC, "tests", "fixtures", "own")
 ORACLE_FIX = os.path.join(SRC, "tests", "fixtures", "oracle")
@@ -69,7 +75,75 @@ def one(odir, src, tag):
         return
     ok, rep = posediff(a, b)
     check(ok, f"{tag}: official(JSON) = official(sinew's .dbbin): {rep[-400:]}")
+    c = os.path.join(tmp, tag + ".sinew-bin.poses")
+    ok, err = sinew_poses(out, c)
+    if check(ok, f"{tag}: sinew reads its .dbbin: {err[:300]}"):
+        ok, rep = posediff(a, c)
+        check(ok, f"{tag}: official(JSON) = sinew(.dbbin): {rep[-400:]}")
 
+
+def same_as_json(src, tag):
+    """No oracle: sinew's poses of the .dbbin = sinew's poses of the JSON."""
+    r, out = convert(src, tag)
+    if not check(r.returncode == 0 and os.path.exists(out), f"{tag}: sinew convert --to dbbin: {r.stderr.strip()[:300]}"):
+        return
+    a, b = os.path.join(tmp, tag + ".sj.poses"), os.path.join(tmp, tag + ".sb.poses")
+    ok_a, err_a = sinew_poses(src, a)
+    ok_b, err_b = sinew_poses(out, b)
+    if check(ok_a and ok_b, f"{tag}: sinew reads the JSON and the .dbbin: {(err_a + err_b)[:300]}"):
+        ok, rep = posecmp(a, b)
+        check(ok, f"{tag}: sinew(.dbbin) = sinew(JSON): {rep[-400:]}")
+
+
+for f in FIXTURES:
+    rel = os.path.relpath(f, SRC)
+    if f not in REFUSED:
+        same_as_json(f, "self_" + rel.replace("/", "_"))
+
+# The reader: broken binaries are errors naming a byte offset, never a crash.
+demo_bin = os.path.join(tmp, "self_examples_demo_demo_ske.json", "x_ske.dbbin")
+if check(os.path.exists(demo_bin), "the demo's .dbbin exists for the reader checks"):
+    data = open(demo_bin, "rb").read()
+    (hl,) = struct.unpack_from("<I", data, 8)
+    head = data[12:12 + hl]
+    arrays = data[12 + hl:]
+    offs = json.loads(head)["offset"]
+
+    def with_header(h):
+        h = h.encode() if isinstance(h, str) else h
+        h += b" " * (-(12 + len(h)) % 4)
+        return data[:8] + struct.pack("<I", len(h)) + h + arrays
+
+    def poke(array, index, value, fmt="<h"):
+        """The file with element `index` of array number `array` (0 intArray .. 5 timelineArray) set."""
+        b = bytearray(data)
+        struct.pack_into(fmt, b, 12 + hl + offs[2 * array] + index * struct.calcsize(fmt), value)
+        return bytes(b)
+
+    mesh_off = json.loads(head)["armature"][0]["skin"][0]["slot"]
+    mesh_off = [d["offset"] for s in mesh_off for d in s["display"] if "offset" in d][0]
+    cases = {
+        "truncated header": data[:10],
+        "truncated JSON header": data[:100],
+        "truncated arrays": data[:-6],
+        "misaligned arrays": data[:8] + struct.pack("<I", hl + 2) + data[12:12 + hl] + b"  " + data[12 + hl:],
+        "bad JSON header": data[:12] + b"[" + data[13:],
+        "an array offset past the end": with_header(json.dumps(dict(json.loads(head), offset=[4000000] + offs[1:]))),
+        "an odd array length": with_header(json.dumps(dict(json.loads(head), offset=offs[:1] + [offs[1] - 1] + offs[2:]))),
+        "a mesh vertex count that overflows": poke(0, mesh_off, -2),
+        "a triangle index past the vertices": poke(0, mesh_off + 4, 30000),
+        "a timeline key count past the array": poke(5, 2, 60000, "<H"),
+        "a key offset past frameArray": poke(5, 5, 65000, "<H"),
+    }
+    for what, blob in cases.items():
+        p = os.path.join(tmp, "bad.dbbin")
+        open(p, "wb").write(blob)
+        for cmd in ("info", "poses"):
+            r = run_sinew(cmd, p)
+            check(r.returncode not in (0,) and r.returncode < 128 and "byte offset" in r.stderr,
+                  f"reader, {what} ({cmd}): rc {r.returncode}, {r.stderr.strip()[:200]}")
+    r = run_sinew("info", demo_bin)
+    check(r.returncode == 0 and "Bolt" in r.stdout, f"reader: info reads the demo's .dbbin: {r.stderr.strip()[:200]}")
 
 odir = need_oracle(len(FIXTURES) + 2 + len(CORPUS), "DBBin against the official runtime")
 for f in FIXTURES:
@@ -85,27 +159,6 @@ if xml_files:
     r, out = convert(xml_files[0], "xml")
     check(r.returncode != 0 and "DragonBones JSON only" in r.stderr and not os.path.exists(out),
           f"an XML rig is refused: {r.stderr.strip()[:200]}")
-
-# The reader: layout errors name a byte offset; a consistent file is refused (not read yet).
-demo_bin = os.path.join(tmp, "examples_demo_demo_ske.json", "x_ske.dbbin")
-if check(os.path.exists(demo_bin), "the demo's .dbbin exists for the reader checks"):
-    data = open(demo_bin, "rb").read()
-    (hl,) = struct.unpack_from("<I", data, 8)
-    cases = {
-        "truncated header": data[:10],
-        "truncated JSON header": data[:100],
-        "truncated arrays": data[:-6],
-        "misaligned arrays": data[:8] + struct.pack("<I", hl + 2) + data[12:12 + hl] + b"  " + data[12 + hl:],
-        "bad JSON header": data[:12] + b"[" + data[13:],
-    }
-    for what, blob in cases.items():
-        p = os.path.join(tmp, "bad.dbbin")
-        open(p, "wb").write(blob)
-        r = run_sinew("info", p)
-        check(r.returncode != 0 and "at byte offset" in r.stderr, f"reader, {what}: {r.stderr.strip()[:200]}")
-    r = run_sinew("poses", demo_bin)
-    check(r.returncode != 0 and "not implemented yet" in r.stderr,
-          f"reader: a consistent file is refused, not read: {r.stderr.strip()[:200]}")
 
 if have_shared():
     for name in sorted(CORPUS):
