@@ -283,8 +283,7 @@ static cJSON *node(bctx *B, int type) {
         B->nomem = true;
         return NULL;
     }
-    memset(n, 0, sizeof *n);
-    n->type = type;
+    n->type = type; /* the arena gives zeroed memory */
     return n;
 }
 
@@ -607,7 +606,13 @@ static cJSON *tween_key(bctx *B, const tl_info *t, uint32_t k, double span, cons
                 "DBBin %s: a curve of %d samples on a key of %.0f frames (needs %.0f)", what, v, span, span + 1);
             return NULL;
         }
-        put(f, "curve", numbers(B, R_FRAME, fo + 3, (size_t)v));
+        size_t at = vals(B, (size_t)v);
+        if (at == SIZE_MAX)
+            return NULL;
+        for (int32_t i = 0; i < v; i++)
+            B->vals[at + (size_t)i] = (float)i16(r, R_FRAME, fo + 3 + (size_t)i);
+        put(f, "curve", num_node(B, v));
+        put(f, SINEW_DBBIN_SAMPLES, num_node(B, (double)at));
         return f;
     }
     /* quad in (3), out (4), in-out (5) with the strength x100, as the tweenEasing the JSON

@@ -1881,7 +1881,7 @@ static sinew_status frame_fields(db *d, const cJSON *v, frame_kind kind, bool qu
     return SINEW_OK;
 }
 
-static sinew_status parse_tween(db *d, const cJSON *te, const cJSON *curve, sinew_model_keyframe *k) {
+static sinew_status parse_tween(db *d, const cJSON *frame, const cJSON *te, const cJSON *curve, sinew_model_keyframe *k) {
     sinew_model_animation *N = d->anim;
     k->tween = SINEW_TWEEN_NONE;
     k->tween_easing = NAN;
@@ -1905,18 +1905,23 @@ static sinew_status parse_tween(db *d, const cJSON *te, const cJSON *curve, sine
     }
     const cJSON *cf;
     uint32_t cn;
-    TRY(sinew__jarray(d->c, curve, "curve", &cf, &cn));
-    bool sampled = d->bin_vals && cn;
-    if (sampled) {
-        if (d->curves_used + cn > N->curve_count)
-            return sinew__jfail_key(d->c, "curve", SINEW_E_LAYOUT, "internal: curve pool overflow");
-        TRY(sinew__jfloats(d->c, cf, "curve", N->curves + d->curves_used, cn));
+    if (d->bin_vals && cJSON_IsNumber(curve)) {
+        /* DBBin: `curve` is the sample count, SINEW_DBBIN_SAMPLES where they are in bin_vals */
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(frame, SINEW_DBBIN_SAMPLES);
+        double n = curve->valuedouble, i = cJSON_IsNumber(at) ? at->valuedouble : -1.0;
+        if (!(n >= 1.0 && i >= 0.0 && i + n <= (double)d->bin_val_count) || d->curves_used + n > N->curve_count)
+            return sinew__jfail_key(d->c, "curve", SINEW_E_LAYOUT, "internal: DBBin curve samples out of range");
+        cn = (uint32_t)n;
+        memcpy(N->curves + d->curves_used, d->bin_vals + (size_t)i, cn * sizeof(float));
         k->tween = SINEW_TWEEN_CURVE;
         k->curve_sampled = 1;
         k->curve_first = d->curves_used;
         k->curve_count = cn;
         d->curves_used += cn;
-    } else if (cn) {
+        return SINEW_OK;
+    }
+    TRY(sinew__jarray(d->c, curve, "curve", &cf, &cn));
+    if (cn) {
         if (cn < 4u || (cn - 4u) % 6u != 0)
             return sinew__jfail_key(d->c, "curve", SINEW_E_LAYOUT,
                                     "'curve' must have 4 + 6k numbers ([x1, y1, x2, y2, ...]); it has %u", cn);
@@ -1931,12 +1936,14 @@ static sinew_status parse_tween(db *d, const cJSON *te, const cJSON *curve, sine
     return SINEW_OK;
 }
 
-static uint32_t count_curves(const cJSON *frames) {
-    uint32_t n = 0;
+static uint64_t count_curves(const cJSON *frames, bool bin) {
+    uint64_t n = 0;
     for (const cJSON *f = frames->child; f; f = f->next) {
         const cJSON *c = cJSON_IsObject(f) ? cJSON_GetObjectItemCaseSensitive(f, "curve") : NULL;
         if (cJSON_IsArray(c))
             n += (uint32_t)cJSON_GetArraySize(c);
+        else if (bin && cJSON_IsNumber(c) && c->valuedouble >= 0 && c->valuedouble < 65536) /* DBBin: a count */
+            n += (uint64_t)c->valuedouble;
     }
     return n;
 }
@@ -2057,7 +2064,7 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
             if (cJSON_IsNumber(f[F_TWEEN]))
                 k->tween_easing = (float)te;
         } else {
-            TRY(parse_tween(d, f[F_TWEEN], f[F_CURVE], k));
+            TRY(parse_tween(d, fr, f[F_TWEEN], f[F_CURVE], k));
         }
         if (d->bin_vals) {
             /* DBBin: the values as played, at the index the reader gave */
@@ -2237,7 +2244,7 @@ static const cJSON *obj_get(const cJSON *o, const char *k) {
 }
 
 /* Counts the timelines, keys and curve numbers one animation will need. */
-static void count_animation(const cJSON *an, uint32_t *tl, uint64_t *keys, uint64_t *curves) {
+static void count_animation(const cJSON *an, bool bin, uint32_t *tl, uint64_t *keys, uint64_t *curves) {
     *tl = 0;
     *keys = 0;
     *curves = 0;
@@ -2249,7 +2256,7 @@ static void count_animation(const cJSON *an, uint32_t *tl, uint64_t *keys, uint6
             (*tl)++;                                          \
             *keys += (uint64_t)cJSON_GetArraySize(a_);        \
             if (with_curves)                                  \
-                *curves += count_curves(a_);                  \
+                *curves += count_curves(a_, bin);                  \
         }                                                     \
     } while (0)
     COUNT_FRAMES(obj_get(obj_get(an, "zOrder"), "frame"), 0);
@@ -2480,7 +2487,7 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     /* sizes */
     uint32_t ntl;
     uint64_t nkeys, ncurves;
-    count_animation(an, &ntl, &nkeys, &ncurves);
+    count_animation(an, d->bin_vals != NULL, &ntl, &nkeys, &ncurves);
     if (nkeys > UINT32_MAX / 4 || ncurves > UINT32_MAX / 4)
         return sinew__jfail(d->c, SINEW_E_LIMIT, "animation '%s' has too many keyframes", name);
     N->key_count = (uint32_t)nkeys;
@@ -2719,7 +2726,7 @@ static sinew_status build_animations(db *d, const cJSON *arr) {
     for (const cJSON *an = first; an; an = an->next) {
         uint32_t t;
         uint64_t k, c;
-        count_animation(an, &t, &k, &c);
+        count_animation(an, d->bin_vals != NULL, &t, &k, &c);
         total += t;
     }
     if (total > UINT32_MAX / 4)
