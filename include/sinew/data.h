@@ -64,7 +64,8 @@ typedef struct sinew_load_options {
 void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *out);
 
 /**
- * Loads a skeleton file (DragonBones JSON 4.0, 4.5, 5.0-5.6). On success `*out` owns the data;
+ * Loads a skeleton file (DragonBones JSON 4.0, 4.5, 5.0-5.6, or DragonBones binary `.dbbin`, told by
+ * its DBDT tag; docs/convert.md). On success `*out` owns the data;
  * on failure `*out` is NULL, nothing is leaked and `err` (optional) says what and where.
  * `err->file` borrows `path`.
  */
