@@ -256,8 +256,13 @@ typedef struct bctx {
     const cJSON *actions;      /* its `actions` (action frames index them) */
     uint32_t action_count;
     const cJSON *bones;        /* its `bone` list */
+    int32_t bone_count;
     const cJSON *slots;
     const cJSON *arm;
+    const cJSON **action_list;  /* B->actions' members, by index */
+    const char **slot_names;   /* the armature's slots (header order) and, per slot, the most */
+    uint32_t *slot_displays;   /* displays any skin gives it; slot_hash: name -> index + 1 */
+    uint32_t *slot_hash, slot_count, slot_mask;
     struct bmesh *meshes;
     size_t mesh_count, mesh_cap;
     uint32_t display_max;      /* the slot being read: most displays a skin gives it */
@@ -490,10 +495,10 @@ static bool read_mesh(bctx *B, cJSON *d, const char *skin, const char *slot) {
         for (int32_t j = 0; j < k; j++, inf++) {
             int32_t bi = i16(r, R_INT, ib++);
             int32_t raw = i16(r, R_INT, list + (size_t)bi);
-            if (raw < 0 || !B->bones || raw >= cJSON_GetArraySize(B->bones)) {
+            if (raw < 0 || raw >= B->bone_count) {
                 bad(r, at_byte(r, R_INT, list + (size_t)bi), SINEW_E_RANGE,
                     "DBBin mesh \"%s\": a weight on bone %d of the armature's %d", m.name, raw,
-                    B->bones ? cJSON_GetArraySize(B->bones) : 0);
+                    B->bone_count);
                 return false;
             }
             put(w, NULL, num_node(B, raw));
@@ -855,12 +860,8 @@ out:
 
 /* ---- animations ---------------------------------------------------------------------------------- */
 
+/* A new timeline object named `name` in `list` (each key of a header map is one target). */
 static cJSON *named(bctx *B, cJSON *list, const char *name) {
-    for (cJSON *e = list->child; e; e = e->next) {
-        const cJSON *n = member(e, "name");
-        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
-            return e;
-    }
     cJSON *o = node(B, cJSON_Object);
     put(o, "name", str_node(B, name));
     put(list, NULL, o);
@@ -874,13 +875,6 @@ static const cJSON *find_named(const cJSON *list, const char *name) {
             return e;
     }
     return NULL;
-}
-
-static uint32_t slot_count(const bctx *B) {
-    uint32_t n = 0;
-    for (const cJSON *s = cJSON_IsArray(B->slots) ? B->slots->child : NULL; s; s = s->next)
-        n++;
-    return n;
 }
 
 /* The action timeline -> the animation's `frame` list, each key with its actions. */
@@ -921,7 +915,7 @@ static bool action_frames(bctx *B, cJSON *anim, double tl) {
                         "DBBin: action frame %u names action %d of the armature's %u", k, ai, B->action_count);
                     return false;
                 }
-                const cJSON *a = cJSON_GetArrayItem(B->actions, ai);
+                const cJSON *a = B->action_list[ai];
                 cJSON *c = node(B, a->type);
                 if (c) { /* a second parent for the same members (read-only) */
                     c->child = a->child;
@@ -939,17 +933,97 @@ static bool action_frames(bctx *B, cJSON *anim, double tl) {
     return !B->nomem;
 }
 
+static uint32_t hash(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The slot named `name`, or UINT32_MAX. */
+static uint32_t slot_index(const bctx *B, const char *name) {
+    if (!B->slot_hash)
+        return UINT32_MAX;
+    for (uint32_t i = hash(name) & B->slot_mask;; i = (i + 1) & B->slot_mask) {
+        uint32_t v = B->slot_hash[i];
+        if (v == 0)
+            return UINT32_MAX;
+        if (strcmp(B->slot_names[v - 1], name) == 0)
+            return v - 1;
+    }
+}
+
+static void free_tables(bctx *B) {
+    size_t cap = (size_t)B->slot_mask + 1, ns = B->slot_count ? B->slot_count : 1,
+           na = B->action_count ? B->action_count : 1; /* the sizes index_armature allocated */
+    sinew__free(B->allocator, B->slot_names, ns * sizeof *B->slot_names);
+    sinew__free(B->allocator, B->slot_displays, ns * sizeof *B->slot_displays);
+    sinew__free(B->allocator, B->slot_hash, cap * sizeof *B->slot_hash);
+    sinew__free(B->allocator, B->action_list, na * sizeof *B->action_list);
+    B->slot_names = NULL;
+    B->slot_displays = NULL;
+    B->slot_hash = NULL;
+    B->action_list = NULL;
+    B->slot_count = B->slot_mask = 0;
+}
+
+/* Per armature: its slots by name with the most displays any skin gives each, its bone count and
+ * its actions by index. */
+static bool index_armature(bctx *B) {
+    uint32_t n = 0, cap = 16;
+    for (const cJSON *e = cJSON_IsArray(B->slots) ? B->slots->child : NULL; e; e = e->next)
+        n++;
+    while (cap < 2 * (uint64_t)n)
+        cap *= 2;
+    B->bone_count = 0;
+    for (const cJSON *e = cJSON_IsArray(B->bones) ? B->bones->child : NULL; e; e = e->next)
+        B->bone_count++;
+    uint32_t na = 0;
+    for (const cJSON *e = cJSON_IsArray(B->actions) ? B->actions->child : NULL; e; e = e->next)
+        na++;
+    B->slot_count = n;
+    B->slot_mask = cap - 1;
+    B->action_count = na;
+    B->slot_names = sinew__calloc(B->allocator, n ? n : 1, sizeof *B->slot_names);
+    B->slot_displays = sinew__calloc(B->allocator, n ? n : 1, sizeof *B->slot_displays);
+    B->slot_hash = sinew__calloc(B->allocator, cap, sizeof *B->slot_hash);
+    B->action_list = sinew__calloc(B->allocator, na ? na : 1, sizeof *B->action_list);
+    if (!B->slot_names || !B->slot_displays || !B->slot_hash || !B->action_list) {
+        B->nomem = true;
+        return false;
+    }
+    uint32_t i = 0;
+    for (const cJSON *e = cJSON_IsArray(B->actions) ? B->actions->child : NULL; e; e = e->next)
+        B->action_list[i++] = e;
+    i = 0;
+    for (const cJSON *e = cJSON_IsArray(B->slots) ? B->slots->child : NULL; e; e = e->next, i++) {
+        const cJSON *nm = member(e, "name");
+        B->slot_names[i] = cJSON_IsString(nm) ? nm->valuestring : "";
+        if (slot_index(B, B->slot_names[i]) != UINT32_MAX)
+            continue; /* a second slot of that name: the first is the one found */
+        uint32_t h = hash(B->slot_names[i]) & B->slot_mask;
+        while (B->slot_hash[h])
+            h = (h + 1) & B->slot_mask;
+        B->slot_hash[h] = i + 1;
+    }
+    const cJSON *skins = member(B->arm, "skin");
+    for (const cJSON *sk = cJSON_IsArray(skins) ? skins->child : NULL; sk; sk = sk->next) {
+        const cJSON *sl = member(sk, "slot");
+        for (const cJSON *e = cJSON_IsArray(sl) ? sl->child : NULL; e; e = e->next) {
+            const cJSON *nm = member(e, "name"), *ds = member(e, "display");
+            uint32_t k = slot_index(B, cJSON_IsString(nm) ? nm->valuestring : "");
+            uint32_t c = cJSON_IsArray(ds) ? (uint32_t)cJSON_GetArraySize(ds) : 0;
+            if (k != UINT32_MAX && c > B->slot_displays[k])
+                B->slot_displays[k] = c;
+        }
+    }
+    return true;
+}
+
 /* The most displays any skin gives the slot `name`. */
 static uint32_t display_max(const bctx *B, const char *name) {
-    uint32_t most = 0;
-    const cJSON *skins = member(B->arm, "skin");
-    for (const cJSON *s = cJSON_IsArray(skins) ? skins->child : NULL; s; s = s->next) {
-        const cJSON *sl = find_named(member(s, "slot"), name);
-        const cJSON *ds = sl ? member(sl, "display") : NULL;
-        uint32_t n = cJSON_IsArray(ds) ? (uint32_t)cJSON_GetArraySize(ds) : 0;
-        most = n > most ? n : most;
-    }
-    return most;
+    uint32_t i = slot_index(B, name);
+    return i == UINT32_MAX ? 0 : B->slot_displays[i];
 }
 
 static bool read_animation(bctx *B, cJSON *a) {
@@ -974,7 +1048,7 @@ static bool read_animation(bctx *B, cJSON *a) {
     if (zorder) {
         tl_info t = tl_at(B, zorder->valuedouble);
         cJSON *z = node(B, cJSON_Object);
-        put(z, "frame", keys(B, &t, slot_count(B), V_ZORDER, NULL, "zOrder timeline"));
+        put(z, "frame", keys(B, &t, B->slot_count, V_ZORDER, NULL, "zOrder timeline"));
         if (!member(z, "frame"))
             return false;
         put(a, "zOrder", z);
@@ -1115,8 +1189,10 @@ static bool read_armature(bctx *B, cJSON *arm) {
         return false;
     }
     B->actions = take(arm, "actions");
-    B->action_count = cJSON_IsArray(B->actions) ? (uint32_t)cJSON_GetArraySize(B->actions) : 0;
-    if (!read_skins(B, arm))
+    if (!cJSON_IsArray(B->actions))
+        B->actions = NULL;
+    free_tables(B);
+    if (!index_armature(B) || !read_skins(B, arm))
         return false;
     const cJSON *anims = member(arm, "animation");
     for (cJSON *a = cJSON_IsArray(anims) ? anims->child : NULL; a; a = a->next)
@@ -1158,6 +1234,7 @@ static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data
     if (st != SINEW_OK && r->err && r->err->code == SINEW_OK)
         *r->err = c->err;
 done:
+    free_tables(&B);
     sinew__free(B.allocator, B.vals, B.cap * sizeof *B.vals);
     sinew__free(B.allocator, B.meshes, B.mesh_cap * sizeof *B.meshes);
     sinew__arena_destroy(&B.nodes);
