@@ -13,6 +13,7 @@ BinaryDataParser) and `sinew poses` of the binary. Files the binary cannot carry
 with an error naming the construct, and nothing written.
 """
 import os
+import atexit
 import json
 import shutil
 import struct
@@ -39,6 +40,7 @@ REFUSED = {
 }
 
 tmp = tempfile.mkdtemp(prefix="sinew_dbbin_")
+atexit.register(shutil.rmtree, tmp, True)
 
 
 def convert(src, tag):
@@ -95,8 +97,25 @@ def same_as_json(src, tag):
         check(ok, f"{tag}: sinew(.dbbin) = sinew(JSON): {rep[-400:]}")
 
 
-for f in FIXTURES:
-    rel = os.path.relpath(f, SRC)
+# Extra turns (5.x clockwise, 4.x tweenRotate): the binary holds the parser's unwrapped rotations,
+# which the reader must not unwrap again.
+TURNS = os.path.join(tmp, "turns_ske.json")
+with open(TURNS, "w") as f:
+    json.dump({"name": "turns", "version": "5.5", "frameRate": 24, "armature": [{
+        "name": "a", "bone": [{"name": "root"}, {"name": "b", "parent": "root", "length": 40},
+                              {"name": "c", "parent": "root", "length": 40}],
+        "slot": [{"name": "s", "parent": "b"}],
+        "skin": [{"slot": [{"name": "s", "display": [{"name": "i", "type": "boundingBox", "subType": "rectangle",
+                                                      "width": 10, "height": 10}]}]}],
+        "animation": [{"name": "spin", "duration": 12, "bone": [
+            {"name": "b", "rotateFrame": [{"duration": 6, "tweenEasing": 0, "rotate": 0, "clockwise": 2},
+                                          {"duration": 6, "tweenEasing": 0, "rotate": 30, "clockwise": -1},
+                                          {"duration": 0, "rotate": -20}]},
+            {"name": "c", "frame": [{"duration": 6, "tweenEasing": 0, "tweenRotate": 1, "transform": {"skX": 10, "skY": 10}},
+                                    {"duration": 6, "tweenEasing": 0, "transform": {"skX": 350, "skY": 350}}]}]}]}]}, f)
+
+for f in FIXTURES + [TURNS]:
+    rel = os.path.relpath(f, SRC) if f != TURNS else "turns"
     if f not in REFUSED:
         same_as_json(f, "self_" + rel.replace("/", "_"))
 
@@ -145,12 +164,43 @@ if check(os.path.exists(demo_bin), "the demo's .dbbin exists for the reader chec
     r = run_sinew("info", demo_bin)
     check(r.returncode == 0 and "Bolt" in r.stdout, f"reader: info reads the demo's .dbbin: {r.stderr.strip()[:200]}")
 
-odir = need_oracle(len(FIXTURES) + 2 + len(CORPUS), "DBBin against the official runtime")
+
+def without_poses(path, out):
+    """The .dbbin at `path` with its meshes' slotPose/bonePose taken out of the header (as another
+    tool might write it)."""
+    b = open(path, "rb").read()
+    (n,) = struct.unpack_from("<I", b, 8)
+    h = json.loads(b[12:12 + n])
+    for a in h["armature"]:
+        for sk in a.get("skin", []):
+            for sl in sk.get("slot", []):
+                for d in sl.get("display", []):
+                    d.pop("slotPose", None)
+                    d.pop("bonePose", None)
+    t = json.dumps(h).encode()
+    t += b" " * (-(12 + len(t)) % 4)
+    open(out, "wb").write(b[:8] + struct.pack("<I", len(t)) + t + b[12 + n:])
+
+
+# Weighted deforms without the poses: read when each vertex's offsets agree over its bones (Pip's),
+# with the JSON's poses.
+tag = "self_tests_fixtures_own_Pip_5.5_pip_ske.json"
+pip_bin = os.path.join(tmp, tag, "x_ske.dbbin")
+if check(os.path.exists(pip_bin), "Pip 5.5's .dbbin exists"):
+    np_bin, np_poses = os.path.join(tmp, "np_ske.dbbin"), os.path.join(tmp, "np.poses")
+    without_poses(pip_bin, np_bin)
+    ok, err = sinew_poses(np_bin, np_poses)
+    if check(ok, f"Pip 5.5 without slotPose/bonePose is read: {err[:300]}"):
+        ok, rep = posecmp(os.path.join(tmp, tag + ".sj.poses"), np_poses)
+        check(ok, f"Pip 5.5 without slotPose/bonePose = its JSON: {rep[-400:]}")
+
+odir = need_oracle(len(FIXTURES) + 3 + len(CORPUS), "DBBin against the official runtime")
 for f in FIXTURES:
     rel = os.path.relpath(f, SRC)
     one(odir, f, rel.replace("/", "_"))
 for f in (os.path.join(OWN, "Pip_4.5_triples", "pip_ske.json"),):
     one(odir, f, "Pip_4.5_triples")
+one(odir, TURNS, "turns")
 
 # An XML rig is refused (DBBin is written from DragonBones JSON), nothing written.
 xml = os.path.join(OWN, "Pip_xml")
@@ -163,6 +213,16 @@ if xml_files:
 if have_shared():
     for name in sorted(CORPUS):
         one(odir, corpus_path(name), name)
+    # you_xin's weighted deforms differ between a vertex's bones: without the poses the reader
+    # cannot turn them into per-vertex deltas, and refuses naming the byte
+    yx = os.path.join(tmp, "you_xin_body_5.5", "x_ske.dbbin")
+    if check(os.path.exists(yx), "you_xin's .dbbin exists"):
+        np_bin = os.path.join(tmp, "np_yx_ske.dbbin")
+        without_poses(yx, np_bin)
+        r = run_sinew("poses", np_bin)
+        check(r.returncode not in (0,) and r.returncode < 128 and "differ between its bones" in r.stderr
+              and "byte offset" in r.stderr,
+              f"you_xin without slotPose/bonePose is refused: rc {r.returncode}, {r.stderr.strip()[:300]}")
 else:
     skip(len(CORPUS), "DBBin of the shared characters")
 shutil.rmtree(tmp)
