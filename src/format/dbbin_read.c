@@ -1292,15 +1292,13 @@ sinew_status sinew__dbbin_load(const void *buf, size_t len, const char *file, co
         r.count[i] = (size_t)l / ELEM[i];
     }
     const cJSON *arms = cJSON_GetObjectItemCaseSensitive(root, "armature");
-    uint32_t n_arm = 0;
-    for (const cJSON *a = cJSON_IsArray(arms) ? arms->child : NULL; a; a = a->next, n_arm++)
+    for (const cJSON *a = cJSON_IsArray(arms) ? arms->child : NULL; a; a = a->next)
         if (!check_armature(&r, a)) {
             st = err && err->code ? err->code : SINEW_E_LAYOUT;
             if (err && !err->message[0]) /* every failure names its byte; this is a safety net */
                 bad(&r, 12, st, "inconsistent DBBin");
             goto done;
         }
-    (void)n_arm;
     st = build(&r, &c, root, out);
 done:
     sinew__json_free(&c, root);
