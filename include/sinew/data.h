@@ -106,7 +106,7 @@ sinew_status sinew_atlas_from_images(const sinew_data *data, const char *dir, co
 
 /**
  * Finds the atlas JSON that belongs to a skeleton file, in the skeleton's folder:
- * `X_ske.json` -> `X_tex.json`; otherwise `texture.json`; otherwise the first (by name)
+ * `X_ske.json` (or `X_ske.dbbin`) -> `X_tex.json`; otherwise `texture.json`; otherwise the first (by name)
  * `*_texture_*.json`. Writes the path (NUL-terminated) to `out_path`.
  * Returns SINEW_OK, SINEW_E_NOT_FOUND when there is none, SINEW_E_ARG when `size` is too small.
  */

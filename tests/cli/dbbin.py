@@ -165,6 +165,23 @@ if check(os.path.exists(demo_bin), "the demo's .dbbin exists for the reader chec
     check(r.returncode == 0 and "Bolt" in r.stdout, f"reader: info reads the demo's .dbbin: {r.stderr.strip()[:200]}")
 
 
+# Beside its atlas (X_ske.dbbin -> X_tex.json), the demo's .dbbin renders the JSON's image.
+demo_dir = os.path.join(tmp, "demo_atlas")
+os.makedirs(demo_dir, exist_ok=True)
+for f in ("demo_ske.json", "demo_tex.json", "demo_tex.png"):
+    shutil.copy(os.path.join(SRC, "examples", "demo", f), demo_dir)
+r, _ = convert(os.path.join(demo_dir, "demo_ske.json"), "demo_atlas")
+shutil.move(os.path.join(tmp, "demo_atlas", "x_ske.dbbin"), os.path.join(demo_dir, "demo_ske.dbbin"))
+r = run_sinew("info", os.path.join(demo_dir, "demo_ske.dbbin"))
+check(r.returncode == 0 and "demo_tex.json" in r.stdout, f"the atlas is found beside a .dbbin: {r.stdout[:200]}")
+pngs = []
+for src in ("demo_ske.json", "demo_ske.dbbin"):
+    out = os.path.join(demo_dir, src + ".png")
+    r = run_sinew("render", os.path.join(demo_dir, src), "--out", out)
+    pngs.append(open(out, "rb").read() if r.returncode == 0 and os.path.exists(out) else None)
+check(pngs[0] is not None and pngs[0] == pngs[1], "render: the demo's .dbbin draws the JSON's image, byte for byte")
+
+
 def without_poses(path, out):
     """The .dbbin at `path` with its meshes' slotPose/bonePose taken out of the header (as another
     tool might write it)."""
