@@ -1231,8 +1231,18 @@ static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data
         goto done;
     }
     st = sinew__dragonbones_build(c, root, B.vals, B.nvals, out);
-    if (st != SINEW_OK && r->err && r->err->code == SINEW_OK)
+    if (st != SINEW_OK && r->err && r->err->code == SINEW_OK) {
+        /* the builder located the error in the header text (its JSON path, or the nearest part of
+           it the header holds): give the file's byte offset instead of a line and column */
         *r->err = c->err;
+        if (c->err.line > 0) {
+            uint64_t at = 12 + c->err.offset;
+            size_t n = strlen(r->err->message);
+            snprintf(r->err->message + n, sizeof r->err->message - n, " at byte offset %llu", (unsigned long long)at);
+            r->err->offset = at;
+            r->err->line = r->err->column = 0;
+        }
+    }
 done:
     free_tables(&B);
     sinew__free(B.allocator, B.vals, B.cap * sizeof *B.vals);
