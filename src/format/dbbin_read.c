@@ -353,7 +353,7 @@ static cJSON *member(const cJSON *o, const char *key) { return cJSON_GetObjectIt
 
 /* Reserves n values in the table; returns their index (SIZE_MAX when out of memory). */
 static size_t vals(bctx *B, size_t n) {
-    if (B->nvals + n > B->cap) {
+    if (B->nvals + n > B->cap || !B->vals) {
         size_t cap = B->cap ? B->cap : 1024;
         while (cap < B->nvals + n)
             cap *= 2;

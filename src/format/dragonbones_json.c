@@ -2038,7 +2038,7 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
     uint32_t i = 0;
     for (const cJSON *fr = frames->child; fr; fr = fr->next, i++) {
         sinew_model_keyframe *k = &N->keys[T->first_key + i];
-        float *val = T->values + (size_t)i * sp->vpk;
+        float *val = sp->vpk ? T->values + (size_t)i * sp->vpk : NULL; /* none: zOrder without slots */
         const cJSON *f[F_COUNT];
         sinew__jpush_index(d->c, i);
         TRY(frame_fields(d, fr, sp->kind, sp->quiet, f));

@@ -144,6 +144,26 @@ static void test_read(void) {
     sinew_data_destroy(j);
 }
 
+/* An armature without slots whose animation has a draw-order timeline: keys of no values (the
+ * fuzzer's find: the value table was still empty). */
+static void test_empty_values(void) {
+    const char *doc = "{\"version\":\"5.5\",\"armature\":[{\"name\":\"a\",\"bone\":[{\"name\":\"r\"}],"
+                      "\"animation\":[{\"name\":\"z\",\"duration\":2,\"zOrder\":{\"frame\":[{\"duration\":1},"
+                      "{\"duration\":1}]}}]}]}";
+    void *b = NULL;
+    size_t n = 0;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    CHECK(sinew__dbbin_write(doc, strlen(doc), "z", &b, &n, &err) == SINEW_OK);
+    sinew_data *d = NULL;
+    memset(&err, 0, sizeof err);
+    CHECK(b && sinew_data_load_buffer(b, n, "z.dbbin", NULL, &d, &err) == SINEW_OK);
+    if (!d)
+        fprintf(stderr, "%s\n", err.message);
+    sinew_data_destroy(d);
+    free(b);
+}
+
 /* Every 16-bit element of the arrays of the binary of `json` overwritten with bad values: a model
  * or an error, never a crash or a read out of bounds (ASan); an error names a byte. */
 static void corrupt(const char *json) {
@@ -250,6 +270,7 @@ int main(void) {
     RUN(test_convert_api);
     RUN(test_truncations);
     RUN(test_read);
+    RUN(test_empty_values);
     RUN(test_corruptions);
     RUN(test_alloc_failures);
     free(bin);
