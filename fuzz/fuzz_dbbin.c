@@ -1,6 +1,7 @@
 /* libFuzzer target: DragonBones binary (DBBin). An input that starts with '{' is a DragonBones JSON
- * document: the writer converts it and the reader checks the result. Anything else goes to the
- * reader as a DBBin file (its tag forced). Neither may crash, hang, leak or read out of bounds. */
+ * document: the writer converts it and the reader reads the result into a model. Anything else
+ * goes to the reader as a DBBin file (its tag forced): layout checks, then the full build. Neither
+ * may crash, hang, leak or read out of bounds. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -64,7 +64,8 @@ typedef struct sinew_load_options {
 void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *out);
 
 /**
- * Loads a skeleton file (DragonBones JSON 4.0, 4.5, 5.0-5.6). On success `*out` owns the data;
+ * Loads a skeleton file (DragonBones JSON 4.0, 4.5, 5.0-5.6, or DragonBones binary `.dbbin`, told by
+ * its DBDT tag; docs/convert.md). On success `*out` owns the data;
  * on failure `*out` is NULL, nothing is leaked and `err` (optional) says what and where.
  * `err->file` borrows `path`.
  */
@@ -105,7 +106,7 @@ sinew_status sinew_atlas_from_images(const sinew_data *data, const char *dir, co
 
 /**
  * Finds the atlas JSON that belongs to a skeleton file, in the skeleton's folder:
- * `X_ske.json` -> `X_tex.json`; otherwise `texture.json`; otherwise the first (by name)
+ * `X_ske.json` (or `X_ske.dbbin`) -> `X_tex.json`; otherwise `texture.json`; otherwise the first (by name)
  * `*_texture_*.json`. Writes the path (NUL-terminated) to `out_path`.
  * Returns SINEW_OK, SINEW_E_NOT_FOUND when there is none, SINEW_E_ARG when `size` is too small.
  */

@@ -7,8 +7,10 @@
  *     yet taken; the last key spans to the animation end; keys past the end are dropped) and a
  *     frame -> key lookup table per timeline;
  *   - Bezier easing samples: frame_span + 1 samples per key at t = (i+1)/(n+1), each found by
- *     bisection to an interval of 1e-4 and stored as round(y * 10000);
- *   - played values: rotations unwrapped along tweenRotate/clockwise or the shortest path,
+ *     bisection to an interval of 1e-4 and stored as round(y * 10000) (a DBBin key brings the
+ *     binary's own samples, taken as they are);
+ *   - played values: rotations unwrapped along tweenRotate/clockwise or the shortest path (a
+ *     DBBin timeline's are unwrapped already),
  *     colour multipliers as round(m * 100), offsets rounded, IK weights as round(w * 100);
  *   - the action timeline on the frame grid, with the empty frame at 0;
  *   - the bone update order (parents first, IK targets before the IK root).
@@ -143,7 +145,7 @@ static sinew_status prepare_timeline(sinew_arena *arena, const sinew_model_armat
     if (vcount && tl->values)
         memcpy(rv, tl->values, vcount * sizeof(float));
     int rot_index = tl->type == SINEW_TL_BONE_ALL ? 2 : tl->type == SINEW_TL_BONE_ROTATE ? 0 : -1;
-    if (rot_index >= 0 && !tl->rotation_plain) {
+    if (rot_index >= 0 && !tl->rotation_plain && !tl->rotation_unwrapped) {
         double prev = 0.0;
         double prev_cw = 0.0;
         for (uint32_t k = 0; k < fit; ++k) {
@@ -206,7 +208,14 @@ static sinew_status prepare_curves(sinew_arena *arena, sinew_model_animation *an
             continue;
         uint32_t count = key->frame_span + 1;
         const float *curve = anim->curves && key->curve_count ? anim->curves + key->curve_first : NULL;
-        if (curve)
+        if (key->curve_sampled) {
+            /* samples given by the loader (DBBin), which checked they fit the key's span */
+            if (!curve || key->curve_count != count)
+                return sinew__fail(err, SINEW_E_LAYOUT, NULL,
+                                   "animation '%s': a key with %u curve samples spans %u frames", anim->name,
+                                   key->curve_count, key->frame_span);
+            memcpy(samples + at, curve, count * sizeof(float));
+        } else if (curve)
             sample_curve(curve, key->curve_count, samples + at, count);
         else
             for (uint32_t i = 0; i < count; ++i)

@@ -257,6 +257,8 @@ void sinew__convert_name(const struct sinew_data *data, const sinew_convert_opti
     size_t nl = strlen(name);
     if (nl > 9 && strcmp(name + nl - 9, "_ske.json") == 0)
         name[nl - 9] = '\0';
+    else if (nl > 10 && strcmp(name + nl - 10, "_ske.dbbin") == 0)
+        name[nl - 10] = '\0';
     else if (nl > 5 && strcmp(name + nl - 5, ".json") == 0)
         name[nl - 5] = '\0';
 }

@@ -11,7 +11,7 @@ struct sinew_data;
 struct sinew_convert_options;
 /* convert_files.c: the base name a converted skeleton is written under (NAME_ske.json,
  * NAME_ske.dbbin): the --name option, else the data's name, else the input's file name without
- * `_ske.json`/`.json`; path separators and control characters become '_'. */
+ * `_ske.json`/`_ske.dbbin`/`.json`; path separators and control characters become '_'. */
 void sinew__convert_name(const struct sinew_data *data, const struct sinew_convert_options *opts, const char *input,
                          char *name, size_t size);
 

@@ -40,8 +40,10 @@ sinew_status sinew__dbbin_write(const char *text, size_t len, const char *file, 
 
 /*
  * The DBBin loader behind sinew_data_load_file / _buffer (chosen by the DBDT tag). It checks the
- * whole layout (errors `... at byte offset N`, never a read out of bounds); building the model
- * from the arrays is not implemented yet, so a consistent file fails with SINEW_E_UNSUPPORTED.
+ * whole layout (errors `... at byte offset N`, never a read out of bounds), then builds the model
+ * the JSON it came from gives (dbbin_read.c): the same poses. What it cannot represent (path
+ * displays and constraints, shared meshes, isGlobal data, action frames out of order, weighted
+ * deforms without the poses) fails with SINEW_E_UNSUPPORTED at a byte offset.
  */
 struct sinew_data;
 sinew_status sinew__dbbin_load(const void *buf, size_t len, const char *file, const sinew_load_options *opts,

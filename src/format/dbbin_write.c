@@ -50,7 +50,6 @@ typedef struct disp_ref {
     size_t weight_offset;   /* intArray entry of the weight block */
     size_t bone_count;
     const cJSON *slot_pose, *bone_poses;
-    cJSON *node;            /* the mesh display in the header */
 } disp_ref;
 
 typedef struct act_frame {
@@ -1081,8 +1080,8 @@ static bool mesh(wctx *w, cJSON *d, disp_ref *ref) {
         ref->slot_pose = sp;
         ref->bone_poses = bp;
     }
-    /* slotPose and bonePose stay until the armature's deform timelines have used them. */
-    ref->node = d;
+    /* slotPose and bonePose stay in the header: the official reader ignores them, and sinew's
+       reader needs them to turn the per-influence deform offsets back into per-vertex ones. */
     static const char *const drop[] = {"vertices", "uvs", "triangles", "weights"};
     for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
         cJSON_DeleteItemFromObjectCaseSensitive(d, drop[i]);
@@ -1382,12 +1381,6 @@ static bool armature(wctx *w, cJSON *arm) {
         }
         if (out)
             cJSON_ReplaceItemInObjectCaseSensitive(arm, "animation", out);
-    }
-    for (size_t i = 0; i < w->disp_n; i++) {
-        if (w->disps[i].node) {
-            cJSON_DeleteItemFromObjectCaseSensitive(w->disps[i].node, "slotPose");
-            cJSON_DeleteItemFromObjectCaseSensitive(w->disps[i].node, "bonePose");
-        }
     }
     /* Frame actions first (the action frames refer to them by index), then the armature's own. */
     const cJSON *own = get(arm, "actions");

@@ -2,6 +2,8 @@
 #ifndef SINEW_FORMAT_DRAGONBONES_JSON_H
 #define SINEW_FORMAT_DRAGONBONES_JSON_H
 
+#include <cjson/cJSON.h>
+
 #include "model/model.h"
 #include "sinew/data.h"
 
@@ -12,6 +14,20 @@
  */
 sinew_status sinew__dragonbones_load(const char *text, size_t len, const char *file,
                                      const sinew_load_options *opts, struct sinew_data **out, sinew_error *err);
+
+/*
+ * Builds a model from an already parsed DragonBones document (`root`, in c's DOM; the caller
+ * frees it). With `bin_vals` (format/dbbin_read.c), timeline frames hold no JSON values but the
+ * member SINEW_DBBIN_VALUES: the index in bin_vals[0..bin_val_count) of the key's values as the
+ * model keeps them; a Bezier key's `curve` is the number of the binary's easing samples, which
+ * are at index SINEW_DBBIN_SAMPLES in bin_vals; rotations are unwrapped already.
+ * Errors go to c->err. On success *out is prepared (sinew__model_prepare).
+ */
+#define SINEW_DBBIN_VALUES "\x01v"
+#define SINEW_DBBIN_SAMPLES "\x01s"
+struct sinew_jctx;
+sinew_status sinew__dragonbones_build(struct sinew_jctx *c, const cJSON *root, const float *bin_vals,
+                                      size_t bin_val_count, struct sinew_data **out);
 
 /* Loads a DragonBones texture atlas JSON. `dir` is the folder image paths are relative to. */
 sinew_status sinew__atlas_json_load(const char *text, size_t len, const char *file, const char *dir,

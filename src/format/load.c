@@ -162,13 +162,16 @@ sinew_status sinew_atlas_find_for(const char *skeleton_path, char *out_path, siz
     const char *dir = dir_of(skeleton_path, dbuf, sizeof dbuf);
     const char *base = strrchr(skeleton_path, '/');
     base = base ? base + 1 : skeleton_path;
-    /* X_ske.json -> X_tex.json */
+    /* X_ske.json (or the binary X_ske.dbbin) -> X_tex.json */
     size_t bl = strlen(base);
-    if (bl > 9 && strcmp(base + bl - 9, "_ske.json") == 0) {
+    size_t sl = bl > 9 && strcmp(base + bl - 9, "_ske.json") == 0    ? 9
+                : bl > 10 && strcmp(base + bl - 10, "_ske.dbbin") == 0 ? 10
+                                                                       : 0;
+    if (sl) {
         char name[1024];
-        if (bl - 9 + 10 < sizeof name) {
-            memcpy(name, base, bl - 9);
-            memcpy(name + bl - 9, "_tex.json", 10);
+        if (bl - sl + 10 < sizeof name) {
+            memcpy(name, base, bl - sl);
+            memcpy(name + bl - sl, "_tex.json", 10);
             if (put_path(cand, sizeof cand, dir, name) == SINEW_OK && is_file(cand))
                 return put_path(out_path, size, dir, name);
         }

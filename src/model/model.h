@@ -285,6 +285,9 @@ typedef struct sinew_model_keyframe {
     float strength;            /* quad strength e, rounded to 0.01 */
     uint32_t curve_first;      /* CURVE: raw control points in sinew_model_animation.curves */
     uint32_t curve_count;
+    uint8_t curve_sampled;     /* CURVE from DBBin: curves[curve_first..+curve_count) are already
+                                  the easing samples (y*10000, frame_span+1 of them, the binary's
+                                  own), which sinew__model_prepare takes as they are */
     uint32_t sample_first;     /* CURVE: easing samples, filled by sinew__model_prepare: frame_span+1
                                   values of y*10000 rounded to integers (the official sampling) */
     uint32_t sample_count;
@@ -330,6 +333,8 @@ typedef struct sinew_model_timeline {
     float *values;       /* key_count * values_per_key, raw as in the file (radians,
                                   not unwrapped: the runtime's prepare pass unwraps rotations) */
     bool rotation_plain;       /* rotations tween as plain numbers (XML rigs), never wrapped */
+    bool rotation_unwrapped;   /* rotations are stored unwrapped already (DBBin: the official parser's
+                                  values, tweenRotate/clockwise applied): prepare keeps them */
     float pivot_x, pivot_y;    /* 4.0 bone timeline `pX`/`pY` (0 when absent), kept for re-export */
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
     uint32_t grid_key_count;   /* keys that fit the frame grid (the official parser drops the rest) */
