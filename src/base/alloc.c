@@ -93,6 +93,23 @@ void sinew__arena_init(sinew_arena *arena, const sinew_allocator *allocator, siz
     arena->limit = limit;
 }
 
+bool sinew__arena_reserve(sinew_arena *arena, size_t size) {
+    if (arena->head || size <= ARENA_MIN_CHUNK)
+        return true;
+    size_t block;
+    if (!sinew__add_size(size, ARENA_HEADER, &block))
+        return false;
+    sinew_arena_chunk *c = sinew__alloc(arena->allocator, block);
+    if (!c)
+        return false;
+    c->next = NULL;
+    c->size = block;
+    arena->head = c;
+    arena->used = 0;
+    arena->capacity = size;
+    return true;
+}
+
 void *sinew__arena_alloc(sinew_arena *arena, size_t size) {
     size_t rounded;
     if (!sinew__add_size(size, 15u, &rounded))

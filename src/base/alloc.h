@@ -32,6 +32,9 @@ typedef struct sinew_arena {
 } sinew_arena;
 
 void sinew__arena_init(sinew_arena *arena, const sinew_allocator *allocator, size_t limit);
+/* A first chunk of `size` bytes (no-op once the arena has a chunk, or below the usual chunk size);
+ * false when it cannot be had (the arena then grows chunk by chunk as usual). */
+bool sinew__arena_reserve(sinew_arena *arena, size_t size);
 void *sinew__arena_alloc(sinew_arena *arena, size_t size);
 void *sinew__arena_array(sinew_arena *arena, size_t count, size_t elem_size);
 char *sinew__arena_strdup(sinew_arena *arena, const char *s);
