@@ -48,7 +48,7 @@ RIGS = [
      os.path.join(SRC, "examples", "demo", "demo_tex.json"), "copper"),
 ]
 # Warnings after which an animation may legitimately differ (the construct is not carried).
-GEOMETRY = re.compile(r"inheritTranslation|surface|path constraint|timeline's scale|'scale' is not"
+GEOMETRY = re.compile(r"inheritTranslation false is not carried|surface|path constraint|timeline's scale|'scale' is not"
                       r"|IK solver|no effect in Spine|cannot play animations|may turn differently")
 
 tmp = tempfile.mkdtemp(prefix="sinew_spine_")
