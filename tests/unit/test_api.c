@@ -583,6 +583,28 @@ static void test_convert(void) {
     CHECK(sinew_convert_dragonbones(PIP_XML, tmp_path("missing"), &o, &r, &err) == SINEW_E_IO);
 }
 
+/* sinew_convert_spine: the skeleton and the atlas written under the chosen name, a Spine 4.2
+ * skeleton with Pip's bones; an XML rig refused, nothing written. (spine-core plays the output in
+ * cli.spine_export.) */
+static void test_convert_spine(void) {
+    sinew_convert_options o = {0};
+    o.name = "pips";
+    sinew_convert_result r;
+    sinew_error err = {0};
+    CHECK(sinew_convert_spine(PIP50, tmp_root, &o, &r, &err) == SINEW_OK);
+    CHECK_STR(r.skeleton_path, tmp_path("pips.json"));
+    CHECK_STR(r.atlas_json_path, tmp_path("pips.atlas"));
+    CHECK(file_exists(r.skeleton_path) && file_exists(r.atlas_json_path) && file_exists(r.atlas_png_path));
+    static uint8_t buf[1 << 20];
+    size_t n = file_bytes(r.skeleton_path, buf, sizeof buf - 1);
+    buf[n] = 0;
+    CHECK(n > 0 && strstr((const char *)buf, "\"spine\"") && strstr((const char *)buf, "\"4.2") &&
+          strstr((const char *)buf, "\"bones\"") && strstr((const char *)buf, "\"root\""));
+    memset(&r, 0, sizeof r);
+    CHECK(sinew_convert_spine(PIP_XML, tmp_root, &o, &r, &err) == SINEW_E_UNSUPPORTED);
+    CHECK(r.skeleton_path[0] == 0);
+}
+
 static void test_export_frames(void) {
     sinew_framebuffer fb = {0};
     sinew_error err = {0};
@@ -761,6 +783,7 @@ int main(void) {
     RUN(test_script);
     RUN(test_atomic);
     RUN(test_convert);
+    RUN(test_convert_spine);
     RUN(test_export_frames);
     RUN(test_curve_helpers);
     RUN(test_input_names);
