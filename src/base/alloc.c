@@ -93,21 +93,26 @@ void sinew__arena_init(sinew_arena *arena, const sinew_allocator *allocator, siz
     arena->limit = limit;
 }
 
-bool sinew__arena_reserve(sinew_arena *arena, size_t size) {
-    if (arena->head || size <= ARENA_MIN_CHUNK)
-        return true;
+/* A new head chunk with `payload` bytes free. */
+static bool arena_push_chunk(sinew_arena *arena, size_t payload) {
     size_t block;
-    if (!sinew__add_size(size, ARENA_HEADER, &block))
+    if (!sinew__add_size(payload, ARENA_HEADER, &block))
         return false;
     sinew_arena_chunk *c = sinew__alloc(arena->allocator, block);
     if (!c)
         return false;
-    c->next = NULL;
+    c->next = arena->head;
     c->size = block;
     arena->head = c;
     arena->used = 0;
-    arena->capacity = size;
+    arena->capacity = payload;
     return true;
+}
+
+bool sinew__arena_reserve(sinew_arena *arena, size_t size) {
+    if (arena->head || size <= ARENA_MIN_CHUNK)
+        return true;
+    return arena_push_chunk(arena, size);
 }
 
 void *sinew__arena_alloc(sinew_arena *arena, size_t size) {
@@ -119,20 +124,9 @@ void *sinew__arena_alloc(sinew_arena *arena, size_t size) {
         rounded = 16;
     if (arena->limit && (rounded > arena->limit || arena->total > arena->limit - rounded))
         return NULL;
-    if (!arena->head || arena->capacity - arena->used < rounded) {
-        size_t payload = rounded > ARENA_MIN_CHUNK ? rounded : ARENA_MIN_CHUNK;
-        size_t block;
-        if (!sinew__add_size(payload, ARENA_HEADER, &block))
-            return NULL;
-        sinew_arena_chunk *c = sinew__alloc(arena->allocator, block);
-        if (!c)
-            return NULL;
-        c->next = arena->head;
-        c->size = block;
-        arena->head = c;
-        arena->used = 0;
-        arena->capacity = payload;
-    }
+    if ((!arena->head || arena->capacity - arena->used < rounded) &&
+        !arena_push_chunk(arena, rounded > ARENA_MIN_CHUNK ? rounded : ARENA_MIN_CHUNK))
+        return NULL;
     unsigned char *p = (unsigned char *)arena->head + ARENA_HEADER + arena->used;
     arena->used += rounded;
     arena->total += rounded;
