@@ -115,7 +115,7 @@ bool sinew__arena_reserve(sinew_arena *arena, size_t size) {
     return arena_push_chunk(arena, size);
 }
 
-void *sinew__arena_alloc(sinew_arena *arena, size_t size) {
+static void *arena_take(sinew_arena *arena, size_t size) {
     size_t rounded;
     if (!sinew__add_size(size, 15u, &rounded))
         return NULL;
@@ -130,7 +130,13 @@ void *sinew__arena_alloc(sinew_arena *arena, size_t size) {
     unsigned char *p = (unsigned char *)arena->head + ARENA_HEADER + arena->used;
     arena->used += rounded;
     arena->total += rounded;
-    memset(p, 0, rounded);
+    return p;
+}
+
+void *sinew__arena_alloc(sinew_arena *arena, size_t size) {
+    void *p = arena_take(arena, size);
+    if (p)
+        memset(p, 0, (size + 15u) & ~(size_t)15u);
     return p;
 }
 
@@ -139,6 +145,13 @@ void *sinew__arena_array(sinew_arena *arena, size_t count, size_t elem_size) {
     if (!sinew__mul_size(count, elem_size, &total))
         return NULL;
     return sinew__arena_alloc(arena, total);
+}
+
+void *sinew__arena_array_uninit(sinew_arena *arena, size_t count, size_t elem_size) {
+    size_t total;
+    if (!sinew__mul_size(count, elem_size, &total))
+        return NULL;
+    return arena_take(arena, total);
 }
 
 char *sinew__arena_strndup(sinew_arena *arena, const char *s, size_t len) {

@@ -37,6 +37,8 @@ void sinew__arena_init(sinew_arena *arena, const sinew_allocator *allocator, siz
 bool sinew__arena_reserve(sinew_arena *arena, size_t size);
 void *sinew__arena_alloc(sinew_arena *arena, size_t size);
 void *sinew__arena_array(sinew_arena *arena, size_t count, size_t elem_size);
+/* The same without zeroing, for an array the caller fills whole at once. */
+void *sinew__arena_array_uninit(sinew_arena *arena, size_t count, size_t elem_size);
 char *sinew__arena_strdup(sinew_arena *arena, const char *s);
 char *sinew__arena_strndup(sinew_arena *arena, const char *s, size_t len);
 void sinew__arena_destroy(sinew_arena *arena);
