@@ -69,48 +69,52 @@ static void sample_curve(const float *curve, uint32_t curve_count, float *out, u
     }
 }
 
-/* Re-times `count` keys whose raw durations come from dur(i) on the grid of frame_count frames.
- * Writes starts/spans and the frame table (frame_count + 1 entries) when table != NULL.
- * Returns how many keys fit. */
-typedef float (*duration_fn)(const void *ctx, uint32_t i);
-
-static uint32_t grid_keys(uint32_t count, uint32_t frame_count, duration_fn dur, const void *ctx,
-                          uint32_t *starts, uint32_t *spans, uint32_t *table) {
+/* Re-times the `count` keys on the grid of frame_count frames from their raw durations: each key's
+ * frame_start and frame_span, and the frame table (frame_count + 1 entries: the key in force at
+ * each whole frame) when table != NULL. Returns how many keys fit; the rest start at frame_count
+ * with no span. A key is reached at the first frame after the previous one that its predecessor's
+ * span has passed: one key per frame at most, as the official parser walks them. */
+static uint32_t grid_keys(sinew_model_keyframe *keys, uint32_t count, uint32_t frame_count, uint32_t *table) {
     if (count == 0)
         return 0;
     if (count == 1) {
-        starts[0] = 0;
-        spans[0] = 0;
+        keys[0].frame_start = 0;
+        keys[0].frame_span = 0;
         return 1;
     }
     uint32_t ik = 0;
-    uint64_t start = 0, span = 0;
-    for (uint32_t i = 0; i <= frame_count; ++i) {
-        if (start + span <= i && ik < count) {
-            start = i;
-            if (ik == count - 1) {
-                span = frame_count - start;
-            } else {
-                float d = dur(ctx, ik);
-                span = d > 0.0f && isfinite(d) ? (uint64_t)d : 0;
-                if (span > frame_count)
-                    span = frame_count;
-            }
-            starts[ik] = (uint32_t)start;
-            spans[ik] = (uint32_t)span;
-            ik++;
+    uint64_t i = 0;
+    while (ik < count && i <= frame_count) {
+        uint64_t span;
+        if (ik == count - 1) {
+            span = frame_count - i;
+        } else {
+            float d = keys[ik].duration;
+            span = d > 0.0f && isfinite(d) ? (uint64_t)d : 0;
+            if (span > frame_count)
+                span = frame_count;
         }
+        keys[ik].frame_start = (uint32_t)i;
+        keys[ik].frame_span = (uint32_t)span;
+        uint64_t next = i + span > i ? i + span : i + 1;
+        if (next > (uint64_t)frame_count + 1)
+            next = (uint64_t)frame_count + 1;
         if (table)
-            table[i] = ik - 1;
+            for (uint64_t j = i; j < next; ++j)
+                table[j] = ik;
+        i = next;
+        ik++;
     }
+    if (table)
+        for (; i <= frame_count; ++i)
+            table[i] = ik - 1;
     /* The official parser keeps the raw span for a key that is not last; a key followed by a
      * dropped key behaves as the last one reached. */
+    for (uint32_t k = ik; k < count; ++k) {
+        keys[k].frame_start = frame_count;
+        keys[k].frame_span = 0;
+    }
     return ik;
-}
-
-static float key_duration(const void *ctx, uint32_t i) {
-    const sinew_model_keyframe *keys = ctx;
-    return keys[i].duration;
 }
 
 static sinew_status prepare_timeline(sinew_arena *arena, const sinew_model_armature *arm,
@@ -118,34 +122,31 @@ static sinew_status prepare_timeline(sinew_arena *arena, const sinew_model_armat
                                      sinew_error *err) {
     uint32_t n = tl->key_count;
     sinew_model_keyframe *keys = anim->keys + tl->first_key;
-    uint32_t *starts = sinew__arena_array(arena, n ? n : 1, sizeof(uint32_t));
-    uint32_t *spans = sinew__arena_array(arena, n ? n : 1, sizeof(uint32_t));
-    if (!starts || !spans)
-        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory preparing animation '%s'",
-                           anim->name);
     uint32_t *table = NULL;
     if (n > 1) {
-        table = sinew__arena_array(arena, (size_t)anim->frame_count + 1, sizeof(uint32_t));
+        table = sinew__arena_array_uninit(arena, (size_t)anim->frame_count + 1, sizeof(uint32_t));
         if (!table)
             return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
     }
-    uint32_t fit = grid_keys(n, anim->frame_count, key_duration, keys, starts, spans, table);
-    for (uint32_t k = 0; k < n; ++k) {
-        keys[k].frame_start = k < fit ? starts[k] : anim->frame_count;
-        keys[k].frame_span = k < fit ? spans[k] : 0;
-    }
+    uint32_t fit = grid_keys(keys, n, anim->frame_count, table);
     tl->grid_key_count = fit;
     tl->frame_keys = table;
 
-    /* Played values. */
+    /* Played values: the values themselves where nothing changes them. */
     size_t vcount = (size_t)n * tl->values_per_key;
+    int rot_index = tl->type == SINEW_TL_BONE_ALL ? 2 : tl->type == SINEW_TL_BONE_ROTATE ? 0 : -1;
+    bool unwrap = rot_index >= 0 && !tl->rotation_plain && !tl->rotation_unwrapped;
+    if (vcount && tl->values && !unwrap && tl->type != SINEW_TL_SLOT_COLOR && tl->type != SINEW_TL_IK) {
+        tl->run_values = tl->values;
+        (void)arm;
+        return SINEW_OK;
+    }
     float *rv = sinew__arena_array(arena, vcount ? vcount : 1, sizeof(float));
     if (!rv)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
     if (vcount && tl->values)
         memcpy(rv, tl->values, vcount * sizeof(float));
-    int rot_index = tl->type == SINEW_TL_BONE_ALL ? 2 : tl->type == SINEW_TL_BONE_ROTATE ? 0 : -1;
-    if (rot_index >= 0 && !tl->rotation_plain && !tl->rotation_unwrapped) {
+    if (unwrap) {
         double prev = 0.0;
         double prev_cw = 0.0;
         for (uint32_t k = 0; k < fit; ++k) {
