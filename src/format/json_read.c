@@ -348,15 +348,16 @@ sinew_status sinew__jarray(sinew_jctx *c, const cJSON *v, const char *key, const
         return SINEW_OK;
     if (!j_type(v, cJSON_Array))
         return sinew__jfail_key(c, key, SINEW_E_TYPE, "'%s' must be an array", key);
-    /* json_dom.c counted the members into valueint; a tree from elsewhere is counted here */
+    /* json_dom.c counted the members into valueint (so did the DBBin reader for its floats); a
+       tree from elsewhere is counted here */
     uint32_t count = v->valueint > 0 ? (uint32_t)v->valueint : 0;
-    if (count == 0)
+    if (count == 0 && !sinew__jis_floats(v))
         for (const cJSON *e = v->child; e && count <= c->limits.max_array_length; e = e->next)
             count++;
     if (count > c->limits.max_array_length)
         return sinew__jfail_key(c, key, SINEW_E_LIMIT, "'%s' has more than %u elements (limits.max_array_length)",
                                 key, c->limits.max_array_length);
-    *first = v->child;
+    *first = sinew__jis_floats(v) ? (count ? v : NULL) : v->child;
     *n = count;
     return SINEW_OK;
 }
@@ -378,6 +379,10 @@ static sinew_status jelement(sinew_jctx *c, const cJSON *e, const char *key, uin
 }
 
 sinew_status sinew__jfloats(sinew_jctx *c, const cJSON *first, const char *key, float *dst, uint32_t n) {
+    if (sinew__jis_floats(first)) { /* finite floats: nothing to check */
+        memcpy(dst, sinew__jfloats_at(first), (size_t)(n < (uint32_t)first->valueint ? n : (uint32_t)first->valueint) * sizeof *dst);
+        return SINEW_OK;
+    }
     const cJSON *e = first;
     for (uint32_t i = 0; i < n && e; i++, e = e->next) {
         double d;
@@ -391,6 +396,21 @@ sinew_status sinew__jfloats(sinew_jctx *c, const cJSON *first, const char *key, 
 
 sinew_status sinew__jdoubles(sinew_jctx *c, const cJSON *first, const char *key, double *dst, uint32_t n,
                              double bound) {
+    if (sinew__jis_floats(first)) {
+        const float *f = sinew__jfloats_at(first);
+        for (uint32_t i = 0; i < n && i < (uint32_t)first->valueint; i++) {
+            if (!(f[i] <= bound && f[i] >= -bound)) {
+                sinew__jpush_key(c, key);
+                sinew__jpush_index(c, i);
+                sinew_status st = sinew__jfail(c, SINEW_E_RANGE, "'%s'[%u] must be a finite number", key, i);
+                sinew__jpop(c);
+                sinew__jpop(c);
+                return st;
+            }
+            dst[i] = f[i];
+        }
+        return SINEW_OK;
+    }
     const cJSON *e = first;
     for (uint32_t i = 0; i < n && e; i++, e = e->next) {
         sinew_status st = jelement(c, e, key, i, bound, &dst[i]);

@@ -108,6 +108,17 @@ sinew_status sinew__jint(sinew_jctx *c, const cJSON *v, const char *key, double 
 sinew_status sinew__jbool(sinew_jctx *c, const cJSON *v, const char *key, bool def, bool *out);
 /* A string (numbers are not accepted). *out borrows the DOM. */
 sinew_status sinew__jstr(sinew_jctx *c, const cJSON *v, const char *key, const char *def, const char **out);
+/*
+ * A number array held as floats instead of members: the DBBin reader puts a binary's mesh arrays
+ * back into its header this way (format/dbbin_read.c). Its type is cJSON_Array |
+ * SINEW_JSON_FLOATS (cJSON_IsArray is true) and it has no children; valueint is the count and
+ * valuestring points at the floats, all finite. sinew__jarray hands the node itself out as
+ * `first`, which sinew__jfloats and sinew__jdoubles take, and sinew__jfloats_at reads.
+ */
+#define SINEW_JSON_FLOATS 0x1000
+static inline bool sinew__jis_floats(const cJSON *v) { return v && (v->type & SINEW_JSON_FLOATS) != 0; }
+static inline const float *sinew__jfloats_at(const cJSON *v) { return (const float *)(const void *)v->valuestring; }
+
 /* An array (absent -> *n = 0, *first = NULL). Checks max_array_length. */
 sinew_status sinew__jarray(sinew_jctx *c, const cJSON *v, const char *key, const cJSON **first, uint32_t *n);
 /* An array of numbers copied into `dst` (must hold n floats), each finite and within float range. */
