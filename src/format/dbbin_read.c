@@ -1,21 +1,26 @@
 /*
  * Reading DragonBones binary (DBBin, format/dbbin.h).
  *
- * First the layout is checked the way a reader must before it touches the arrays: the tag, the
- * header length, the JSON header, the twelve array offsets and lengths (inside the file, aligned
- * for their element type), and every offset the header gives into them (meshes, weights,
- * animations, timelines and their frames) with the counts stored there. Any inconsistency is an
- * error `at byte offset N`, never a read out of bounds.
+ * The header is a DragonBones JSON document without its array data. The reader works in two
+ * passes around the JSON model builder (sinew__dragonbones_build), which checks and builds
+ * everything the header holds (names, bones, slots, skins, displays, IK, actions, animations'
+ * names and lengths) with the same code as a JSON file:
  *
- * Then the model is built: the header is a DragonBones JSON document without its array data, so
- * the reader puts that data back into the parsed header (mesh vertices, uvs, triangles, weights;
- * per animation its action frames and bone, slot, deform, IK, surface and zOrder timelines with
- * one key per binary key) and hands the document to the JSON model builder
- * (sinew__dragonbones_build) in its DBBin mode: each key carries the index of its values in a
- * float table, already as the model keeps them, rather than JSON values; a Bezier key carries the
- * binary's easing samples; rotations are the parser's unwrapped ones. So the binary plays with
- * exactly the numbers the official runtime plays it with, and everything else (names, bones,
- * slots, skins, actions, limits) is checked by the same code as the JSON.
+ * - The header pass, before the builder: the tag, the header length, the JSON header and the
+ *   twelve array offsets and lengths (inside the file, aligned for their element type) are
+ *   checked, then every offset the header gives into the arrays (meshes, weights, animations,
+ *   timelines and their frames) with the counts stored there. A mesh display gets its arrays
+ *   back as packed float arrays (SINEW_JSON_FLOATS, format/json_read.h), an animation its action
+ *   frames; each animation's timeline maps come out of the header (the builder sees animations
+ *   without timelines).
+ * - The model pass (the builder's finish step, before the prepare pass): every timeline is read
+ *   straight from the arrays into the model's keys and values: each key's values as the model
+ *   keeps them, a Bezier key with the binary's own easing samples, rotations as the parser
+ *   unwrapped them. So the binary plays with exactly the numbers the official runtime plays it
+ *   with.
+ *
+ * Any inconsistency is an error `at byte offset N`, never a read out of bounds; a float is
+ * checked finite where it is read.
  *
  * Weighted meshes' deform keys: the binary holds one offset per influence in that bone's space
  * (the parser's slotPose . delta mapped by the inverse bonePose); the model keeps one slot-space
@@ -81,24 +86,37 @@ static uint32_t u16(const rctx *r, int a, size_t i) {
     return (uint32_t)(p[0] | p[1] << 8);
 }
 
-/* [first, first + n) inside array a; else an error at the array's byte for `first`. */
+/* [first, first + n) inside array a, both whole numbers; else an error at the array's byte for
+ * `first`. */
 static bool in_range(rctx *r, int a, double first, double n, const char *what) {
-    if (first >= 0 && n >= 0 && first == floor(first) && n == floor(n) && first + n <= (double)r->count[a])
+    double count = (double)r->count[a];
+    if (first >= 0 && n >= 0 && first <= count && n <= count && first + n <= count &&
+        (double)(uint64_t)first == first && (double)(uint64_t)n == n)
         return true;
-    double at = first >= 0 && first <= (double)r->count[a] ? first : (double)r->count[a];
+    double at = first >= 0 && first <= count ? first : count;
     bad(r, r->start[a] + (size_t)at * ELEM[a], SINEW_E_LAYOUT, "%s: entries %.0f..%.0f past the end of %s (%zu)",
         what, first, first + n, ARRAY_NAME[a], r->count[a]);
     return false;
 }
 
 static bool header_int(rctx *r, const cJSON *v, double *out, const char *what) {
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble) ||
-        v->valuedouble < 0 || v->valuedouble > 4294967295.0) {
+    double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+    if (!(d >= 0 && d <= 4294967295.0) || (double)(uint32_t)d != d) {
         bad(r, 12, SINEW_E_LAYOUT, "DBBin header: %s is not an unsigned integer", what);
         return false;
     }
-    *out = v->valuedouble;
+    *out = d;
     return true;
+}
+
+/* The members of a header array or object (json_dom.c counts them into valueint). */
+static uint32_t members(const cJSON *v) {
+    if (v->valueint > 0)
+        return (uint32_t)v->valueint;
+    uint32_t n = 0;
+    for (const cJSON *e = v->child; e; e = e->next)
+        n++;
+    return n;
 }
 
 static bool check_mesh(rctx *r, const cJSON *d) {
@@ -166,10 +184,11 @@ static bool check_timeline(rctx *r, double tl, const double aoff[3], const char 
     uint32_t keys = u16(r, R_TIMELINE, (size_t)tl + 2);
     if (!in_range(r, R_TIMELINE, tl + 5, keys, what))
         return false;
+    size_t base = (size_t)aoff[2]; /* a whole number inside frameArray (check_animation) */
     for (uint32_t k = 0; k < keys; k++) {
-        double f = aoff[2] + u16(r, R_TIMELINE, (size_t)tl + 5 + k);
-        if (!in_range(r, R_FRAME, f, 2, what))
-            return false;
+        size_t f = base + u16(r, R_TIMELINE, (size_t)tl + 5 + k);
+        if (f + 2 > r->count[R_FRAME])
+            return in_range(r, R_FRAME, (double)f, 2, what);
     }
     return true;
 }
@@ -182,7 +201,7 @@ static bool check_timeline_map(rctx *r, const cJSON *map, const double aoff[3], 
         return false;
     }
     for (const cJSON *e = map->child; e; e = e->next) {
-        if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) % 2) {
+        if (!cJSON_IsArray(e) || members(e) % 2) {
             bad(r, 12, SINEW_E_LAYOUT, "DBBin header: %s timelines of \"%s\" are not type/offset pairs", what,
                 e->string);
             return false;
@@ -197,90 +216,101 @@ static bool check_timeline_map(rctx *r, const cJSON *map, const double aoff[3], 
     return true;
 }
 
-static bool check_animation(rctx *r, const cJSON *a) {
-    const cJSON *o = cJSON_GetObjectItemCaseSensitive(a, "offset");
-    double aoff[3];
-    if (!cJSON_IsArray(o) || cJSON_GetArraySize(o) != 3) {
-        bad(r, 12, SINEW_E_LAYOUT, "DBBin header: an animation without its 3 array offsets");
-        return false;
-    }
-    static const int arr[3] = {R_FRAME_INT, R_FRAME_FLOAT, R_FRAME};
-    for (int i = 0; i < 3; i++)
-        if (!header_int(r, cJSON_GetArrayItem(o, i), &aoff[i], "an animation offset") ||
-            !in_range(r, arr[i], aoff[i], 0, "an animation"))
-            return false;
-    double tl;
-    static const char *const single[] = {"action", "zOrder"};
-    for (int i = 0; i < 2; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, single[i]);
-        if (v && (!header_int(r, v, &tl, single[i]) || !check_timeline(r, tl, aoff, single[i])))
-            return false;
-    }
-    static const char *const maps[] = {"bone", "surface", "slot", "constraint", "animation"};
-    for (int i = 0; i < 5; i++)
-        if (!check_timeline_map(r, cJSON_GetObjectItemCaseSensitive(a, maps[i]), aoff, maps[i]))
-            return false;
-    return true;
-}
-
-static bool check_armature(rctx *r, const cJSON *arm) {
-    const cJSON *skins = cJSON_GetObjectItemCaseSensitive(arm, "skin");
-    for (const cJSON *s = cJSON_IsArray(skins) ? skins->child : NULL; s; s = s->next) {
-        const cJSON *slots = cJSON_GetObjectItemCaseSensitive(s, "slot");
-        for (const cJSON *sl = cJSON_IsArray(slots) ? slots->child : NULL; sl; sl = sl->next) {
-            const cJSON *ds = cJSON_GetObjectItemCaseSensitive(sl, "display");
-            for (const cJSON *d = cJSON_IsArray(ds) ? ds->child : NULL; d; d = d->next)
-                if (cJSON_GetObjectItemCaseSensitive(d, "offset") && !check_mesh(r, d))
-                    return false;
-        }
-    }
-    const cJSON *anims = cJSON_GetObjectItemCaseSensitive(arm, "animation");
-    for (const cJSON *a = cJSON_IsArray(anims) ? anims->child : NULL; a; a = a->next)
-        if (!check_animation(r, a))
-            return false;
-    return true;
-}
-
 /* ---- building the model ------------------------------------------------------------------------- */
 
-/* Per-file state of the build: cJSON-shaped nodes in an arena (freed after the build) and the
- * float table the keys' values go to. */
-typedef struct bctx {
-    rctx *r;
-    sinew_arena nodes;
-    const sinew_allocator *allocator;
-    float *vals;
-    size_t nvals, cap;
-    bool nomem;
-    /* the armature being read */
-    const cJSON *actions;      /* its `actions` (action frames index them) */
-    uint32_t action_count;
-    const cJSON *bones;        /* its `bone` list */
-    int32_t bone_count;
-    const cJSON *slots;
-    const cJSON *arm;
-    const cJSON **action_list;  /* B->actions' members, by index */
-    const char **slot_names;   /* the armature's slots (header order) and, per slot, the most */
-    uint32_t *slot_displays;   /* displays any skin gives it; slot_hash: name -> index + 1 */
-    uint32_t *slot_hash, slot_count, slot_mask;
-    struct bmesh *meshes;
-    size_t mesh_count, mesh_cap;
-    uint32_t display_max;      /* the slot being read: most displays a skin gives it */
-    double frame_count;        /* the animation being read */
-    double aoff[3];
-} bctx;
-
-/* A mesh display met in a skin: what a deform timeline needs. */
+/* A mesh display met in a skin: where the model will have it, and what a deform timeline needs. */
 typedef struct bmesh {
     size_t offset;             /* its entry in intArray */
-    const char *skin, *slot, *name;
+    const char *slot, *name;
+    uint32_t skin_entry;       /* header positions: the skin in the file's list, */
+    uint32_t slot_entry;       /* the slot entry in that skin, */
+    uint32_t display_entry;    /* the display in that entry (the model keeps all three orders) */
     int32_t vertex_count;
     bool weighted;
     size_t weights;            /* intArray: the weight block */
     int32_t bone_count;
     double influences;
     const cJSON *slot_pose, *bone_pose; /* from the header (sinew's writer keeps them), or NULL */
+    double *pose_map;          /* with the poses: per weight bone the 2x2 map from its deform
+                                  offsets to slot-space deltas (deform_weighted makes it) */
 } bmesh;
+
+/* An animation's timeline maps, taken out of the header before the JSON builder sees it and read
+ * into the model after it has built the rest. */
+typedef struct banim {
+    const cJSON *zorder, *bone, *surface, *slot, *constraint;
+    double aoff[3];            /* its offsets into frameIntArray, frameFloatArray, frameArray */
+    double frame_count;        /* max(1, duration) */
+} banim;
+
+/* An armature's meshes and animations, in bctx.meshes and bctx.anims. */
+typedef struct barm {
+    size_t first_mesh, mesh_count, first_anim, anim_count;
+} barm;
+
+/* Model objects by name (the name is each element's first member): open addressing, index + 1. */
+typedef struct ntab {
+    uint32_t *at;
+    uint32_t mask;
+    const char *first;         /* &array[0].name */
+    size_t stride;
+} ntab;
+
+/* One timeline of an animation, in the order the model keeps them (see timeline_order). */
+typedef struct tlref {
+    const cJSON *entry;        /* the header map entry (its key names the target); NULL for zOrder */
+    int type;                  /* the binary's timeline type (0 for zOrder) */
+    size_t tl;                 /* timelineArray index */
+} tlref;
+
+typedef struct bctx {
+    rctx *r;
+    const sinew_allocator *allocator;
+    bool nomem;
+    /* the header pass: cJSON-shaped nodes in an arena (freed after the build) */
+    sinew_arena nodes;
+    const cJSON *actions;      /* the armature's `actions` (action frames index them) */
+    uint32_t action_count;
+    const cJSON **action_list; /* their members, by index */
+    int32_t bone_count;        /* the armature's header bones */
+    bmesh *meshes;
+    size_t mesh_count, mesh_cap;
+    banim *anims;
+    size_t anim_count, anim_cap;
+    barm *arms;
+    size_t arm_count, arm_cap;
+    /* the model pass (finish) */
+    sinew_arena *arena;        /* the model's */
+    sinew_model_armature *A;
+    sinew_model_animation *N;
+    const banim *an;
+    ntab bone_names, slot_names, ik_names;
+    uint32_t *display_max;     /* per model slot: the most displays a skin gives it */
+    uint32_t keys_used, curves_used;
+    tlref *tls;
+    size_t tl_count, tl_cap;
+    double *span;
+    size_t span_cap;
+    const char *what_kind, *what_name; /* the timeline being read, for messages (what()) */
+    char what_buf[300];
+} bctx;
+
+/* Grows *p (of *cap elements of `size`) to hold `need`; false when out of memory. */
+static bool grow(bctx *B, void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = sinew__realloc(B->allocator, *p, *cap * size, n * size);
+    if (!q) {
+        B->nomem = true;
+        return false;
+    }
+    *p = q;
+    *cap = n;
+    return true;
+}
 
 static cJSON *node(bctx *B, int type) {
     cJSON *n = sinew__arena_alloc(&B->nodes, sizeof *n);
@@ -298,13 +328,6 @@ static cJSON *num_node(bctx *B, double v) {
         n->valuedouble = v;
         n->valueint = v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int)v;
     }
-    return n;
-}
-
-static cJSON *str_node(bctx *B, const char *s) {
-    cJSON *n = node(B, cJSON_String);
-    if (n)
-        n->valuestring = (char *)s;
     return n;
 }
 
@@ -351,25 +374,6 @@ static cJSON *take(cJSON *obj, const char *key) {
 
 static cJSON *member(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
 
-/* Reserves n values in the table; returns their index (SIZE_MAX when out of memory). */
-static size_t vals(bctx *B, size_t n) {
-    if (B->nvals + n > B->cap || !B->vals) {
-        size_t cap = B->cap ? B->cap : 1024;
-        while (cap < B->nvals + n)
-            cap *= 2;
-        float *p = sinew__realloc(B->allocator, B->vals, B->cap * sizeof *p, cap * sizeof *p);
-        if (!p) {
-            B->nomem = true;
-            return SIZE_MAX;
-        }
-        B->vals = p;
-        B->cap = cap;
-    }
-    size_t at = B->nvals;
-    B->nvals += n;
-    return at;
-}
-
 static float f32(const rctx *r, int a, size_t i) {
     const unsigned char *p = r->b + r->start[a] + i * 4;
     uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -380,41 +384,51 @@ static float f32(const rctx *r, int a, size_t i) {
 
 static size_t at_byte(const rctx *r, int a, size_t i) { return r->start[a] + i * ELEM[a]; }
 
-/* Every float of the binary must be finite (NaN and infinities are refused where they are). */
-static bool finite_floats(rctx *r) {
-    static const int fa[2] = {R_FLOAT, R_FRAME_FLOAT};
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < r->count[fa[k]]; i++)
-            if (!isfinite(f32(r, fa[k], i))) {
-                bad(r, at_byte(r, fa[k], i), SINEW_E_RANGE, "DBBin: %s[%zu] is not a finite number", ARRAY_NAME[fa[k]], i);
-                return false;
-            }
-    return true;
+static bool not_finite(rctx *r, int a, size_t i) {
+    bad(r, at_byte(r, a, i), SINEW_E_RANGE, "DBBin: %s[%zu] is not a finite number", ARRAY_NAME[a], i);
+    return false;
 }
 
-/* An array node of n numbers of array a from index first (in range, checked by the caller). */
+/* Element i of float array a, which must be finite (NaN and infinities are refused where they
+ * are read): false with the error at its byte otherwise. */
+static inline bool fin(rctx *r, int a, size_t i, float *out) {
+    float f = f32(r, a, i);
+    *out = f;
+    return isfinite(f) || not_finite(r, a, i);
+}
+
+/* A packed number array (SINEW_JSON_FLOATS, format/json_read.h) of n floats, which *out points at
+ * for the caller to fill (NULL with the node when out of memory). */
+static cJSON *float_node(bctx *B, size_t n, float **out) {
+    cJSON *a = node(B, cJSON_Array | SINEW_JSON_FLOATS);
+    float *f = n ? sinew__arena_array(&B->nodes, n, sizeof *f) : NULL;
+    if (!a || (n && !f) || n > INT32_MAX) {
+        B->nomem = true;
+        *out = NULL;
+        return NULL;
+    }
+    a->valueint = (int)n;
+    a->valuestring = (char *)(void *)f;
+    *out = f;
+    return a;
+}
+
+/* A packed array of n numbers of array a from index first (in range, checked by the caller); NULL
+ * after an error. */
 static cJSON *numbers(bctx *B, int a, size_t first, size_t n) {
-    cJSON *arr = node(B, cJSON_Array);
-    for (size_t i = 0; arr && i < n; i++) {
-        double v = a == R_FLOAT || a == R_FRAME_FLOAT ? (double)f32(B->r, a, first + i) : (double)i16(B->r, a, first + i);
-        put(arr, NULL, num_node(B, v)); /* floats are finite: build() checked them all */
+    float *f;
+    cJSON *arr = float_node(B, n, &f);
+    if (!f)
+        return n ? NULL : arr;
+    if (a == R_FLOAT || a == R_FRAME_FLOAT) {
+        for (size_t i = 0; i < n; i++)
+            if (!fin(B->r, a, first + i, &f[i]))
+                return NULL;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            f[i] = (float)i16(B->r, a, first + i);
     }
     return arr;
-}
-
-static bool add_mesh(bctx *B, const bmesh *m) {
-    if (B->mesh_count == B->mesh_cap) {
-        size_t cap = B->mesh_cap ? B->mesh_cap * 2 : 16;
-        bmesh *p = sinew__realloc(B->allocator, B->meshes, B->mesh_cap * sizeof *p, cap * sizeof *p);
-        if (!p) {
-            B->nomem = true;
-            return false;
-        }
-        B->meshes = p;
-        B->mesh_cap = cap;
-    }
-    B->meshes[B->mesh_count++] = *m;
-    return true;
 }
 
 static bool pose_numbers(const cJSON *a, size_t n) {
@@ -427,467 +441,160 @@ static bool pose_numbers(const cJSON *a, size_t n) {
 }
 
 /* Puts a mesh display's arrays back: vertices, uvs, triangles and (weighted) weights. */
-static bool read_mesh(bctx *B, cJSON *d, const char *skin, const char *slot) {
+static bool read_mesh(bctx *B, cJSON *d, bmesh *m) {
     rctx *r = B->r;
     const cJSON *nm = member(d, "name");
-    bmesh m;
-    memset(&m, 0, sizeof m);
-    m.skin = skin;
-    m.slot = slot;
-    m.name = cJSON_IsString(nm) ? nm->valuestring : "";
+    m->name = cJSON_IsString(nm) ? nm->valuestring : "";
     cJSON *off = take(d, "offset");
-    m.offset = (size_t)off->valuedouble; /* checked by check_mesh */
+    m->offset = (size_t)off->valuedouble; /* checked by check_mesh */
     if (member(d, "share") || member(d, "glueWeights") || member(d, "glueMeshes")) {
-        bad(r, at_byte(r, R_INT, m.offset), SINEW_E_UNSUPPORTED, "DBBin mesh \"%s\": shared or glued meshes are not read",
-            m.name);
+        bad(r, at_byte(r, R_INT, m->offset), SINEW_E_UNSUPPORTED, "DBBin mesh \"%s\": shared or glued meshes are not read",
+            m->name);
         return false;
     }
-    int32_t vc = i16(r, R_INT, m.offset), tc = i16(r, R_INT, m.offset + 1);
-    size_t fo = (size_t)i16(r, R_INT, m.offset + 2);
-    int32_t wo = i16(r, R_INT, m.offset + 3);
-    m.vertex_count = vc;
+    int32_t vc = i16(r, R_INT, m->offset), tc = i16(r, R_INT, m->offset + 1);
+    size_t fo = (size_t)i16(r, R_INT, m->offset + 2);
+    int32_t wo = i16(r, R_INT, m->offset + 3);
+    m->vertex_count = vc;
     static const char *const drop[] = {"vertices", "uvs", "triangles", "weights", "bones"};
     for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
         take(d, drop[i]);
-    put(d, "uvs", numbers(B, R_FLOAT, fo + (size_t)vc * 2, (size_t)vc * 2));
-    put(d, "triangles", numbers(B, R_INT, m.offset + 4, (size_t)tc * 3));
+    cJSON *uvs = numbers(B, R_FLOAT, fo + (size_t)vc * 2, (size_t)vc * 2);
+    cJSON *tri = uvs ? numbers(B, R_INT, m->offset + 4, (size_t)tc * 3) : NULL;
+    cJSON *vert = tri ? numbers(B, R_FLOAT, fo, (size_t)vc * 2) : NULL;
+    if (!vert)
+        return false;
+    put(d, "uvs", uvs);
+    put(d, "triangles", tri);
     if (wo < 0) {
-        put(d, "vertices", numbers(B, R_FLOAT, fo, (size_t)vc * 2));
-        return !B->nomem && add_mesh(B, &m);
+        put(d, "vertices", vert);
+        return !B->nomem;
     }
     /* weighted (check_mesh checked the block): [bone count, float start, bones..., per vertex
        its count and list indices]; floatArray: weight, x, y per influence */
-    m.weighted = true;
-    m.weights = (size_t)wo;
-    m.bone_count = i16(r, R_INT, (size_t)wo);
+    m->weighted = true;
+    m->weights = (size_t)wo;
+    m->bone_count = i16(r, R_INT, (size_t)wo);
     size_t wf = (size_t)i16(r, R_INT, (size_t)wo + 1);
-    size_t list = (size_t)wo + 2, ib = list + (size_t)m.bone_count;
+    size_t list = (size_t)wo + 2, ib = list + (size_t)m->bone_count;
     const cJSON *sp = member(d, "slotPose"), *bp = member(d, "bonePose");
     bool poses = sp && bp;
     if (poses) {
-        if (!pose_numbers(sp, 6) || !pose_numbers(bp, (size_t)m.bone_count * 7)) {
-            bad(r, at_byte(r, R_INT, m.offset), SINEW_E_LAYOUT,
-                "DBBin mesh \"%s\": its header slotPose/bonePose do not fit its %d weight bones", m.name, m.bone_count);
+        if (!pose_numbers(sp, 6) || !pose_numbers(bp, (size_t)m->bone_count * 7)) {
+            bad(r, at_byte(r, R_INT, m->offset), SINEW_E_LAYOUT,
+                "DBBin mesh \"%s\": its header slotPose/bonePose do not fit its %d weight bones", m->name, m->bone_count);
             return false;
         }
         /* the header's bonePose entries are the weight block's bones, in order */
         const cJSON *e = bp->child;
-        for (int32_t i = 0; i < m.bone_count; i++) {
+        for (int32_t i = 0; i < m->bone_count; i++) {
             if (e->valuedouble != (double)i16(r, R_INT, list + (size_t)i)) {
                 bad(r, at_byte(r, R_INT, list + (size_t)i), SINEW_E_LAYOUT,
-                    "DBBin mesh \"%s\": weight bone %d is not the header's bonePose entry %d", m.name, i, i);
+                    "DBBin mesh \"%s\": weight bone %d is not the header's bonePose entry %d", m->name, i, i);
                 return false;
             }
             for (int k = 0; k < 7; k++)
                 e = e->next;
         }
-        m.slot_pose = sp;
-        m.bone_pose = bp;
+        m->slot_pose = sp;
+        m->bone_pose = bp;
     } else {
         take(d, "slotPose");
         take(d, "bonePose");
     }
-    cJSON *w = node(B, cJSON_Array), *locals = poses ? NULL : node(B, cJSON_Array);
     size_t inf = 0;
+    for (int32_t v = 0, at = 0; v < vc; v++) { /* the influences (check_mesh walked the block) */
+        int32_t k = i16(r, R_INT, ib + (size_t)at);
+        inf += (size_t)k;
+        at += 1 + k;
+    }
+    /* weights [count, bone, weight, ...] per vertex; without poses, the bind positions in bone
+       space per influence (the builder's layout 2, exact) */
+    float *w, *locals = NULL;
+    cJSON *wn = float_node(B, (size_t)vc + 2 * inf, &w), *ln = poses ? NULL : float_node(B, 2 * inf, &locals);
+    if (!w || (!poses && !locals))
+        return false;
+    inf = 0;
     for (int32_t v = 0; v < vc; v++) {
         int32_t k = i16(r, R_INT, ib++);
-        put(w, NULL, num_node(B, k));
+        *w++ = (float)k;
         for (int32_t j = 0; j < k; j++, inf++) {
             int32_t bi = i16(r, R_INT, ib++);
             int32_t raw = i16(r, R_INT, list + (size_t)bi);
             if (raw < 0 || raw >= B->bone_count) {
                 bad(r, at_byte(r, R_INT, list + (size_t)bi), SINEW_E_RANGE,
-                    "DBBin mesh \"%s\": a weight on bone %d of the armature's %d", m.name, raw,
+                    "DBBin mesh \"%s\": a weight on bone %d of the armature's %d", m->name, raw,
                     B->bone_count);
                 return false;
             }
-            put(w, NULL, num_node(B, raw));
-            put(w, NULL, num_node(B, f32(r, R_FLOAT, wf + inf * 3)));
-            if (locals) {
-                put(locals, NULL, num_node(B, f32(r, R_FLOAT, wf + inf * 3 + 1)));
-                put(locals, NULL, num_node(B, f32(r, R_FLOAT, wf + inf * 3 + 2)));
-            }
+            *w++ = (float)raw;
+            if (!fin(r, R_FLOAT, wf + inf * 3, w++) ||
+                (locals && (!fin(r, R_FLOAT, wf + inf * 3 + 1, locals) || !fin(r, R_FLOAT, wf + inf * 3 + 2, locals + 1))))
+                return false;
+            if (locals)
+                locals += 2;
         }
     }
-    m.influences = (double)inf;
-    put(d, "weights", w);
+    m->influences = (double)inf;
+    put(d, "weights", wn);
     if (poses) {
-        put(d, "vertices", numbers(B, R_FLOAT, fo, (size_t)vc * 2));
+        put(d, "vertices", vert);
     } else {
-        /* no poses: the builder's per-influence layout (bind positions in bone space, exact) */
-        put(d, "vertices", locals);
-        cJSON *bl = node(B, cJSON_Array);
-        for (int32_t i = 0; i < m.bone_count; i++)
-            put(bl, NULL, num_node(B, i16(r, R_INT, list + (size_t)i)));
-        put(d, "bones", bl);
+        put(d, "vertices", ln);
+        put(d, "bones", numbers(B, R_INT, list, (size_t)m->bone_count));
     }
-    return !B->nomem && add_mesh(B, &m);
+    return !B->nomem;
 }
 
 static bool read_skins(bctx *B, cJSON *arm) {
     const cJSON *skins = member(arm, "skin");
-    for (cJSON *s = cJSON_IsArray(skins) ? skins->child : NULL; s; s = s->next) {
-        const cJSON *sn = member(s, "name");
-        const char *skin = cJSON_IsString(sn) ? sn->valuestring : "";
+    uint32_t si = 0;
+    for (cJSON *s = cJSON_IsArray(skins) ? skins->child : NULL; s; s = s->next, si++) {
         const cJSON *slots = member(s, "slot");
-        for (cJSON *sl = cJSON_IsArray(slots) ? slots->child : NULL; sl; sl = sl->next) {
+        uint32_t sj = 0;
+        for (cJSON *sl = cJSON_IsArray(slots) ? slots->child : NULL; sl; sl = sl->next, sj++) {
             const cJSON *sln = member(sl, "name");
-            const char *slot = cJSON_IsString(sln) ? sln->valuestring : "";
             const cJSON *ds = member(sl, "display");
-            for (cJSON *d = cJSON_IsArray(ds) ? ds->child : NULL; d; d = d->next) {
+            uint32_t dk = 0;
+            for (cJSON *d = cJSON_IsArray(ds) ? ds->child : NULL; d; d = d->next, dk++) {
                 const cJSON *t = member(d, "type");
                 if ((cJSON_IsString(t) && strcmp(t->valuestring, "path") == 0) ||
                     (cJSON_IsNumber(t) && t->valuedouble == 4)) {
                     bad(B->r, 12, SINEW_E_UNSUPPORTED, "DBBin: path displays are not read");
                     return false;
                 }
-                if (member(d, "offset") && !read_mesh(B, d, skin, slot))
+                if (!member(d, "offset"))
+                    continue;
+                if (!grow(B, (void **)&B->meshes, &B->mesh_cap, B->mesh_count + 1, sizeof *B->meshes))
                     return false;
+                bmesh *m = &B->meshes[B->mesh_count];
+                memset(m, 0, sizeof *m);
+                m->slot = cJSON_IsString(sln) ? sln->valuestring : "";
+                m->skin_entry = si;
+                m->slot_entry = sj;
+                m->display_entry = dk;
+                if (!check_mesh(B->r, d) || !read_mesh(B, d, m))
+                    return false;
+                B->mesh_count++;
             }
         }
     }
     return true;
 }
 
-/* ---- keys -------------------------------------------------------------------------------------- */
-
-typedef struct tl_info {
-    size_t tl;                 /* timelineArray index */
-    uint32_t keys;
-    uint32_t value_count;      /* timelineArray [3] */
-    uint32_t value_start;      /* timelineArray [4] */
-} tl_info;
-
-static size_t key_frame(const bctx *B, const tl_info *t, uint32_t k) {
-    return (size_t)B->aoff[2] + u16(B->r, R_TIMELINE, t->tl + 5 + k);
-}
-
-/* Checks the keys' starts (0, then increasing inside the animation) and gives key k's length on
- * the frame grid, as the official reader lays them. */
-static bool key_spans(bctx *B, const tl_info *t, double *span, const char *what) {
+/* The action timeline -> the animation's `frame` list, each key with its actions (the JSON
+ * builder merges them as it does a JSON file's). */
+static bool action_frames(bctx *B, cJSON *anim, double tl, const banim *an) {
     rctx *r = B->r;
-    for (uint32_t k = 0; k < t->keys; k++) {
-        size_t fo = key_frame(B, t, k);
-        double s = i16(r, R_FRAME, fo);
-        double next = k + 1 < t->keys ? i16(r, R_FRAME, key_frame(B, t, k + 1)) : B->frame_count;
-        if ((k == 0 && s != 0) || (k + 1 < t->keys && !(s < next)) || (t->keys > 1 && s > B->frame_count)) {
-            bad(r, at_byte(r, R_FRAME, fo), SINEW_E_LAYOUT,
-                "DBBin %s: key %u starts at frame %.0f (keys must start at 0 and increase inside the animation's "
-                "%.0f frames)",
-                what, k, s, B->frame_count);
-            return false;
-        }
-        span[k] = t->keys == 1 ? B->frame_count : next - s;
-    }
-    return true;
-}
-
-/* A tweened key: its frameArray entry [start, tween, strength | sample count, samples...]. */
-static cJSON *tween_key(bctx *B, const tl_info *t, uint32_t k, double span, const char *what) {
-    rctx *r = B->r;
-    size_t fo = key_frame(B, t, k);
-    cJSON *f = node(B, cJSON_Object);
-    put(f, "duration", num_node(B, span));
-    if (!in_range(r, R_FRAME, (double)fo, 2, what))
-        return NULL;
-    int32_t tw = i16(r, R_FRAME, fo + 1);
-    if (tw == 0 || t->keys == 1)
-        return f;
-    if (tw == 1) {
-        put(f, "tweenEasing", num_node(B, 0));
-        return f;
-    }
-    if (tw < 0 || tw > 5 || !in_range(r, R_FRAME, (double)fo + 2, 1, what)) {
-        if (tw < 0 || tw > 5)
-            bad(r, at_byte(r, R_FRAME, fo + 1), SINEW_E_UNSUPPORTED, "DBBin %s: tween type %d is not read", what, tw);
-        return NULL;
-    }
-    int32_t v = i16(r, R_FRAME, fo + 2);
-    if (tw == 2) {
-        if (!in_range(r, R_FRAME, (double)fo + 3, v, what))
-            return NULL;
-        if ((double)v != span + 1) {
-            bad(r, at_byte(r, R_FRAME, fo + 2), SINEW_E_LAYOUT,
-                "DBBin %s: a curve of %d samples on a key of %.0f frames (needs %.0f)", what, v, span, span + 1);
-            return NULL;
-        }
-        size_t at = vals(B, (size_t)v);
-        if (at == SIZE_MAX)
-            return NULL;
-        for (int32_t i = 0; i < v; i++)
-            B->vals[at + (size_t)i] = (float)i16(r, R_FRAME, fo + 3 + (size_t)i);
-        put(f, "curve", num_node(B, v));
-        put(f, SINEW_DBBIN_SAMPLES, num_node(B, (double)at));
-        return f;
-    }
-    /* quad in (3), out (4), in-out (5) with the strength x100, as the tweenEasing the JSON
-       builder reads back to the same strength */
-    if (v < 0 || (tw == 4 && v > 100)) {
-        bad(r, at_byte(r, R_FRAME, fo + 2), SINEW_E_UNSUPPORTED, "DBBin %s: tween %d with strength %d is not read",
-            what, tw, v);
-        return NULL;
-    }
-    double e = tw == 3 ? -v / 100.0 : tw == 4 ? v / 100.0 : 1.0 + (v + 0.25) / 100.0;
-    put(f, "tweenEasing", num_node(B, e));
-    return f;
-}
-
-static bool frame_values(bctx *B, cJSON *f, size_t at) {
-    put(f, SINEW_DBBIN_VALUES, num_node(B, (double)at));
-    return !B->nomem;
-}
-
-/* The timelineArray header at tl (check_timeline checked it and the key offsets). */
-static tl_info tl_at(const bctx *B, double tl) {
-    tl_info t;
-    t.tl = (size_t)tl;
-    t.keys = u16(B->r, R_TIMELINE, t.tl + 2);
-    t.value_count = u16(B->r, R_TIMELINE, t.tl + 3);
-    t.value_start = u16(B->r, R_TIMELINE, t.tl + 4);
-    return t;
-}
-
-/* Scale and offset (x100 in the binary) onto the JSON timeline object. */
-static bool scale_offset(bctx *B, cJSON *o, const tl_info *t) {
-    if (u16(B->r, R_TIMELINE, t->tl) == 0) {
-        bad(B->r, at_byte(B->r, R_TIMELINE, t->tl), SINEW_E_RANGE, "DBBin: a timeline of scale 0");
-        return false;
-    }
-    if (member(o, "scale"))
-        return true;
-    put(o, "scale", num_node(B, u16(B->r, R_TIMELINE, t->tl) / 100.0));
-    put(o, "offset", num_node(B, (double)(int16_t)u16(B->r, R_TIMELINE, t->tl + 1) / 100.0));
-    return !B->nomem;
-}
-
-enum { V_FLOAT, V_COLOR, V_IK, V_DISPLAY, V_ZORDER, V_DEFORM };
-
-/* Builds the key list of one timeline: n values per key, of kind vk. */
-static cJSON *keys(bctx *B, const tl_info *t, uint32_t n, int vk, const bmesh *mesh, const char *what) {
-    rctx *r = B->r;
-    if (t->keys == 0) {
-        bad(r, at_byte(r, R_TIMELINE, t->tl + 2), SINEW_E_LAYOUT, "DBBin %s: a timeline without keys", what);
-        return NULL;
-    }
-    double *span = sinew__alloc(B->allocator, t->keys * sizeof *span);
-    if (!span) {
-        B->nomem = true;
-        return NULL;
-    }
-    cJSON *list = NULL;
-    if (!key_spans(B, t, span, what))
-        goto out;
-    size_t base = 0;
-    int fa = vk == V_COLOR || vk == V_IK ? R_FRAME_INT : R_FRAME_FLOAT;
-    if (vk == V_FLOAT || vk == V_COLOR || vk == V_IK) {
-        uint32_t want = vk == V_COLOR ? 1 : n;
-        if (t->value_count != want) {
-            bad(r, at_byte(r, R_TIMELINE, t->tl + 3), SINEW_E_LAYOUT, "DBBin %s: %u values per key (expected %u)", what,
-                t->value_count, want);
-            goto out;
-        }
-        base = (size_t)B->aoff[fa == R_FRAME_INT ? 0 : 1] + t->value_start;
-        if (!in_range(r, fa, (double)base, (double)t->keys * want, what))
-            goto out;
-    } else if (vk == V_DEFORM) {
-        /* the deform / surface header in frameIntArray: vertex offset, count, value count, 0,
-           float start */
-        size_t h = (size_t)B->aoff[0] + t->value_count;
-        if (!in_range(r, R_FRAME_INT, (double)h, 5, what))
-            goto out;
-        int32_t count = i16(r, R_FRAME_INT, h + 2);
-        if (count != (int32_t)n || i16(r, R_FRAME_INT, h + 1) != count) {
-            bad(r, at_byte(r, R_FRAME_INT, h + 1), SINEW_E_LAYOUT, "DBBin %s: %d values per key (expected %u)", what,
-                count, n);
-            goto out;
-        }
-        base = (size_t)B->aoff[1] + (size_t)(uint16_t)i16(r, R_FRAME_INT, h + 4);
-        if (!in_range(r, R_FRAME_FLOAT, (double)base, (double)t->keys * n, what))
-            goto out;
-    }
-    list = node(B, cJSON_Array);
-    for (uint32_t k = 0; list && k < t->keys; k++) {
-        size_t fo = key_frame(B, t, k);
-        cJSON *f;
-        if (vk == V_DISPLAY || vk == V_ZORDER) {
-            f = node(B, cJSON_Object);
-            put(f, "duration", num_node(B, span[k]));
-        } else {
-            f = tween_key(B, t, k, span[k], what);
-        }
-        if (!f) {
-            list = NULL;
-            break;
-        }
-        size_t at = vals(B, vk == V_DEFORM && mesh && mesh->weighted ? (size_t)mesh->vertex_count * 2 : n);
-        if (at == SIZE_MAX) {
-            list = NULL;
-            break;
-        }
-        float *v = B->vals + at;
-        bool ok = true;
-        switch (vk) {
-        case V_FLOAT:
-            for (uint32_t i = 0; i < n; i++)
-                v[i] = f32(r, R_FRAME_FLOAT, base + (size_t)k * n + i);
-            break;
-        case V_COLOR: {
-            int32_t co = i16(r, R_FRAME_INT, base + k);
-            if (co < 0 || !in_range(r, R_INT, co, 8, what)) {
-                if (co < 0)
-                    bad(r, at_byte(r, R_FRAME_INT, base + k), SINEW_E_LAYOUT, "DBBin %s: a negative colour offset", what);
-                ok = false;
-                break;
-            }
-            for (int c = 0; c < 4; c++)
-                v[c] = (float)(i16(r, R_INT, (size_t)co + (size_t)c) / 100.0);
-            for (int c = 4; c < 8; c++)
-                v[c] = (float)i16(r, R_INT, (size_t)co + (size_t)c);
-            break;
-        }
-        case V_IK:
-            v[0] = (float)(i16(r, R_FRAME_INT, base + (size_t)k * 2 + 1) / 100.0);
-            v[1] = i16(r, R_FRAME_INT, base + (size_t)k * 2) ? 1.0f : 0.0f;
-            break;
-        case V_DISPLAY:
-            if (!in_range(r, R_FRAME, (double)fo + 1, 1, what)) {
-                ok = false;
-                break;
-            }
-            v[0] = (float)i16(r, R_FRAME, fo + 1);
-            /* the JSON builder's rule: -1 (hidden) or one of the slot's displays */
-            if (!(v[0] >= -1 && (v[0] < (float)B->display_max || (B->display_max == 0 && v[0] == 0)))) {
-                bad(r, at_byte(r, R_FRAME, fo + 1), SINEW_E_RANGE, "DBBin %s: display index %.0f of %u displays", what,
-                    (double)v[0], B->display_max);
-                ok = false;
-            }
-            break;
-        case V_ZORDER: {
-            if (!in_range(r, R_FRAME, (double)fo + 1, 1, what)) {
-                ok = false;
-                break;
-            }
-            int32_t zn = i16(r, R_FRAME, fo + 1);
-            for (uint32_t i = 0; i < n; i++)
-                v[i] = (float)i;
-            if (zn == 0)
-                break;
-            if ((uint32_t)zn != n || !in_range(r, R_FRAME, (double)fo + 2, n, what)) {
-                if ((uint32_t)zn != n)
-                    bad(r, at_byte(r, R_FRAME, fo + 1), SINEW_E_LAYOUT, "DBBin %s: a draw order of %d slots (the armature has %u)",
-                        what, zn, n);
-                ok = false;
-                break;
-            }
-            for (uint32_t i = 0; i < n; i++) {
-                int32_t sl = i16(r, R_FRAME, fo + 2 + i);
-                if (sl < 0 || (uint32_t)sl >= n) {
-                    bad(r, at_byte(r, R_FRAME, fo + 2 + i), SINEW_E_RANGE, "DBBin %s: slot %d in a draw order of %u", what,
-                        sl, n);
-                    ok = false;
-                    break;
-                }
-                v[i] = (float)sl;
-            }
-            break;
-        }
-        case V_DEFORM: {
-            size_t q = base + (size_t)k * n;
-            if (!mesh || !mesh->weighted) {
-                for (uint32_t i = 0; i < n; i++)
-                    v[i] = f32(r, R_FRAME_FLOAT, q + i);
-                break;
-            }
-            /* per influence bone-space offsets -> one slot-space delta per vertex */
-            size_t ib = mesh->weights + 2 + (size_t)mesh->bone_count;
-            double sp[4] = {1, 0, 0, 1};
-            if (mesh->slot_pose) {
-                const cJSON *e = mesh->slot_pose->child;
-                for (int i = 0; i < 4; i++, e = e->next)
-                    sp[i] = e->valuedouble;
-            }
-            double det = sp[0] * sp[3] - sp[1] * sp[2];
-            if (mesh->slot_pose && !(fabs(det) > 1e-12)) {
-                bad(r, 12, SINEW_E_RANGE, "DBBin mesh \"%s\": its slotPose is not invertible", mesh->name);
-                ok = false;
-                break;
-            }
-            for (int32_t vi = 0; ok && vi < mesh->vertex_count; vi++) {
-                int32_t kc = i16(r, R_INT, ib++);
-                double dx = 0, dy = 0;
-                for (int32_t j = 0; j < kc; j++, q += 2) {
-                    int32_t bi = i16(r, R_INT, ib++);
-                    double qx = f32(r, R_FRAME_FLOAT, q), qy = f32(r, R_FRAME_FLOAT, q + 1), x = qx, y = qy;
-                    if (mesh->bone_pose) {
-                        /* delta = inverse(slotPose.linear) . bonePose.linear . offset */
-                        const cJSON *e = mesh->bone_pose->child;
-                        for (int32_t s = 0; s < bi * 7 + 1; s++)
-                            e = e->next;
-                        double a = e->valuedouble, b = e->next->valuedouble, c = e->next->next->valuedouble,
-                               dd = e->next->next->next->valuedouble;
-                        double px = a * qx + c * qy, py = b * qx + dd * qy;
-                        x = (sp[3] * px - sp[2] * py) / det;
-                        y = (-sp[1] * px + sp[0] * py) / det;
-                    }
-                    if (j == 0) {
-                        dx = x;
-                        dy = y;
-                    } else if (fabs(x - dx) > 1e-3 * (1 + fabs(dx)) || fabs(y - dy) > 1e-3 * (1 + fabs(dy))) {
-                        bad(r, at_byte(r, R_FRAME_FLOAT, q), SINEW_E_UNSUPPORTED,
-                            "DBBin deform of mesh \"%s\": vertex %d has offsets that differ between its bones, which "
-                            "sinew's per-vertex deform cannot hold%s",
-                            mesh->name, vi, mesh->bone_pose ? "" : " (the header has no slotPose/bonePose)");
-                        ok = false;
-                        break;
-                    }
-                }
-                v[2 * vi] = (float)dx;
-                v[2 * vi + 1] = (float)dy;
-            }
-            break;
-        }
-        }
-        if (!ok || !frame_values(B, f, at)) {
-            list = NULL;
-            break;
-        }
-        put(list, NULL, f);
-    }
-out:
-    sinew__free(B->allocator, span, t->keys * sizeof *span);
-    return list;
-}
-
-/* ---- animations ---------------------------------------------------------------------------------- */
-
-/* A new timeline object named `name` in `list` (each key of a header map is one target). */
-static cJSON *named(bctx *B, cJSON *list, const char *name) {
-    cJSON *o = node(B, cJSON_Object);
-    put(o, "name", str_node(B, name));
-    put(list, NULL, o);
-    return o;
-}
-
-static const cJSON *find_named(const cJSON *list, const char *name) {
-    for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next) {
-        const cJSON *n = member(e, "name");
-        if (strcmp(cJSON_IsString(n) ? n->valuestring : "", name) == 0)
-            return e;
-    }
-    return NULL;
-}
-
-/* The action timeline -> the animation's `frame` list, each key with its actions. */
-static bool action_frames(bctx *B, cJSON *anim, double tl) {
-    rctx *r = B->r;
-    tl_info t = tl_at(B, tl);
+    size_t t = (size_t)tl;
+    uint32_t keys = u16(r, R_TIMELINE, t + 2);
     cJSON *list = node(B, cJSON_Array);
     double prev = -1;
-    for (uint32_t k = 0; list && k < t.keys; k++) {
-        size_t fo = key_frame(B, &t, k);
-        double s = t.keys == 1 ? 0 : i16(r, R_FRAME, fo);
-        double next = k + 1 < t.keys ? i16(r, R_FRAME, key_frame(B, &t, k + 1)) : B->frame_count;
-        if (!(s > prev) || (k == 0 && s != 0) || s > B->frame_count) {
+    for (uint32_t k = 0; list && k < keys; k++) {
+        size_t fo = (size_t)an->aoff[2] + u16(r, R_TIMELINE, t + 5 + k);
+        double s = keys == 1 ? 0 : i16(r, R_FRAME, fo);
+        double next = k + 1 < keys ? i16(r, R_FRAME, (size_t)an->aoff[2] + u16(r, R_TIMELINE, t + 6 + k)) : an->frame_count;
+        if (!(s > prev) || (k == 0 && s != 0) || s > an->frame_count) {
             /* the official merge can leave action frames out of order; the model rebuilds the
                order from positions, so only an ordered list is read */
             bad(r, at_byte(r, R_FRAME, fo), SINEW_E_UNSUPPORTED,
@@ -905,7 +612,7 @@ static bool action_frames(bctx *B, cJSON *anim, double tl) {
         if (!in_range(r, R_FRAME, (double)fo + 2, n, "action frame"))
             return false;
         cJSON *f = node(B, cJSON_Object);
-        put(f, "duration", num_node(B, k + 1 < t.keys ? next - s : 0));
+        put(f, "duration", num_node(B, k + 1 < keys ? next - s : 0));
         if (n > 0) {
             cJSON *acts = node(B, cJSON_Array);
             for (int32_t i = 0; i < n; i++) {
@@ -933,6 +640,183 @@ static bool action_frames(bctx *B, cJSON *anim, double tl) {
     return !B->nomem;
 }
 
+/* Takes member m out of object o. */
+static void unlink_member(cJSON *o, cJSON *m) {
+    if (m == o->child) {
+        o->child = m->next;
+        if (m->next)
+            m->next->prev = m->prev;
+    } else {
+        m->prev->next = m->next;
+        if (m->next)
+            m->next->prev = m->prev;
+        else
+            o->child->prev = m->prev;
+    }
+    m->next = m->prev = NULL;
+    if (o->valueint > 0)
+        o->valueint--;
+}
+
+/* The header pass over an animation, in one walk over its members: its offsets, action and
+ * zOrder timelines and timeline maps are checked against the arrays; its action frames go back
+ * into the header; its timeline maps come out (banim) for the model pass, and so does every
+ * other timeline key, which the JSON builder must not read. */
+static bool header_animation(bctx *B, cJSON *a) {
+    rctx *r = B->r;
+    if (!grow(B, (void **)&B->anims, &B->anim_cap, B->anim_count + 1, sizeof *B->anims))
+        return false;
+    banim *an = &B->anims[B->anim_count++];
+    memset(an, 0, sizeof *an);
+    const cJSON *offset = NULL, *dur = NULL, *action = NULL, *zorder = NULL, *child_map = NULL;
+    for (cJSON *m = a->child, *next; m; m = next) {
+        next = m->next;
+        const char *k = m->string ? m->string : "";
+        const cJSON **into = NULL;
+        bool drop = false;
+        switch (k[0]) {
+        case 'a':
+            into = strcmp(k, "action") == 0 ? &action : strcmp(k, "animation") == 0 ? &child_map : NULL;
+            break;
+        case 'b':
+            into = strcmp(k, "bone") == 0 ? &an->bone : NULL;
+            break;
+        case 'c':
+            into = strcmp(k, "constraint") == 0 ? &an->constraint : NULL;
+            break;
+        case 'd':
+            if (strcmp(k, "duration") == 0)
+                dur = m;
+            break;
+        case 'f':
+            drop = strcmp(k, "frame") == 0 || strcmp(k, "ffd") == 0;
+            break;
+        case 'i':
+            drop = strcmp(k, "ik") == 0;
+            break;
+        case 'o':
+            into = strcmp(k, "offset") == 0 ? &offset : NULL;
+            break;
+        case 's':
+            into = strcmp(k, "slot") == 0 ? &an->slot : strcmp(k, "surface") == 0 ? &an->surface : NULL;
+            break;
+        case 't':
+            drop = strcmp(k, "timeline") == 0;
+            break;
+        case 'z':
+            into = strcmp(k, "zOrder") == 0 ? &zorder : NULL;
+            break;
+        }
+        if (into)
+            *into = m;
+        if (into || drop)
+            unlink_member(a, m);
+    }
+    if (!cJSON_IsArray(offset) || members(offset) != 3) {
+        bad(r, 12, SINEW_E_LAYOUT, "DBBin header: an animation without its 3 array offsets");
+        return false;
+    }
+    static const int arr[3] = {R_FRAME_INT, R_FRAME_FLOAT, R_FRAME};
+    const cJSON *o = offset->child;
+    for (int i = 0; i < 3; i++, o = o->next)
+        if (!header_int(r, o, &an->aoff[i], "an animation offset") ||
+            !in_range(r, arr[i], an->aoff[i], 0, "an animation"))
+            return false;
+    double fc = cJSON_IsNumber(dur) ? dur->valuedouble : 1;
+    if (!(fc == floor(fc)) || fc > 32767) {
+        bad(r, 12, SINEW_E_UNSUPPORTED, "DBBin: an animation of %g frames (not a whole number below 32768)", fc);
+        return false;
+    }
+    an->frame_count = fc > 1 ? fc : 1;
+    double tl;
+    if ((action && (!header_int(r, action, &tl, "action") || !check_timeline(r, tl, an->aoff, "action"))) ||
+        (zorder && (!header_int(r, zorder, &tl, "zOrder") || !check_timeline(r, tl, an->aoff, "zOrder"))))
+        return false;
+    an->zorder = zorder;
+    if (!check_timeline_map(r, an->bone, an->aoff, "bone") || !check_timeline_map(r, an->surface, an->aoff, "surface") ||
+        !check_timeline_map(r, an->slot, an->aoff, "slot") ||
+        !check_timeline_map(r, an->constraint, an->aoff, "constraint") ||
+        !check_timeline_map(r, child_map, an->aoff, "animation"))
+        return false;
+    return !action || action_frames(B, a, action->valuedouble, an);
+}
+
+static bool header_armature(bctx *B, cJSON *arm) {
+    rctx *r = B->r;
+    if (member(arm, "path")) {
+        bad(r, 12, SINEW_E_UNSUPPORTED, "DBBin: path constraints are not read");
+        return false;
+    }
+    if (!grow(B, (void **)&B->arms, &B->arm_cap, B->arm_count + 1, sizeof *B->arms))
+        return false;
+    barm *ba = &B->arms[B->arm_count++];
+    ba->first_mesh = B->mesh_count;
+    ba->first_anim = B->anim_count;
+    B->actions = take(arm, "actions");
+    if (!cJSON_IsArray(B->actions))
+        B->actions = NULL;
+    /* its bone count (mesh weights name bones) and its actions by index (action frames name them) */
+    const cJSON *bones = member(arm, "bone");
+    B->bone_count = cJSON_IsArray(bones) ? cJSON_GetArraySize(bones) : 0;
+    uint32_t na = 0;
+    for (const cJSON *e = B->actions ? B->actions->child : NULL; e; e = e->next)
+        na++;
+    sinew__free(B->allocator, B->action_list, (B->action_count ? B->action_count : 1) * sizeof *B->action_list);
+    B->action_count = na;
+    B->action_list = sinew__calloc(B->allocator, na ? na : 1, sizeof *B->action_list);
+    if (!B->action_list) {
+        B->action_count = 0;
+        B->nomem = true;
+        return false;
+    }
+    na = 0;
+    for (const cJSON *e = B->actions ? B->actions->child : NULL; e; e = e->next)
+        B->action_list[na++] = e;
+    if (!read_skins(B, arm))
+        return false;
+    const cJSON *anims = member(arm, "animation");
+    for (cJSON *a = cJSON_IsArray(anims) ? anims->child : NULL; a; a = a->next)
+        if (!header_animation(B, a))
+            return false;
+    ba->mesh_count = B->mesh_count - ba->first_mesh;
+    ba->anim_count = B->anim_count - ba->first_anim;
+    return true;
+}
+
+/* ---- the model pass: timelines straight from the arrays --------------------------------------- */
+
+static const char *what(bctx *B) {
+    snprintf(B->what_buf, sizeof B->what_buf, "%s%s%.200s%s", B->what_kind, B->what_name ? " \"" : "",
+             B->what_name ? B->what_name : "", B->what_name ? "\"" : "");
+    return B->what_buf;
+}
+
+/* [first, first + n) inside array a, for the timeline being read. */
+static bool in_range_tl(bctx *B, int a, double first, double n) {
+    if (first >= 0 && n >= 0 && first + n <= (double)B->r->count[a])
+        return true;
+    return in_range(B->r, a, first, n, what(B));
+}
+
+/* n zeroed elements of `size` in the model's arena (NULL for n = 0; *ok false on failure). */
+static void *model_array(bctx *B, size_t n, size_t size, bool *ok) {
+    *ok = true;
+    if (n == 0)
+        return NULL;
+    void *p = sinew__arena_array(B->arena, n, size);
+    if (!p) {
+        size_t bytes = 0;
+        const sinew_arena *a = B->arena;
+        *ok = false;
+        if (!sinew__mul_size(n, size, &bytes) || (a->limit && bytes > a->limit - (a->total < a->limit ? a->total : a->limit)))
+            sinew__fail_at(B->r->err, SINEW_E_LIMIT, B->r->file, 0, 0, NULL,
+                           "the model needs more than %zu bytes (limits.max_memory_bytes)", a->limit);
+        else
+            B->nomem = true;
+    }
+    return p;
+}
+
 static uint32_t hash(const char *s) {
     uint32_t h = 2166136261u;
     for (; *s; s++)
@@ -940,265 +824,662 @@ static uint32_t hash(const char *s) {
     return h;
 }
 
-/* The slot named `name`, or UINT32_MAX. */
-static uint32_t slot_index(const bctx *B, const char *name) {
-    if (!B->slot_hash)
-        return UINT32_MAX;
-    for (uint32_t i = hash(name) & B->slot_mask;; i = (i + 1) & B->slot_mask) {
-        uint32_t v = B->slot_hash[i];
+static const char *ntab_name(const ntab *t, uint32_t i) {
+    const char *s;
+    memcpy(&s, t->first + (size_t)i * t->stride, sizeof s);
+    return s;
+}
+
+/* The element named `name`, or SINEW_INVALID_INDEX (the first of two of one name). */
+static uint32_t ntab_get(const ntab *t, const char *name) {
+    for (uint32_t i = hash(name) & t->mask;; i = (i + 1) & t->mask) {
+        uint32_t v = t->at[i];
         if (v == 0)
-            return UINT32_MAX;
-        if (strcmp(B->slot_names[v - 1], name) == 0)
+            return SINEW_INVALID_INDEX;
+        if (strcmp(ntab_name(t, v - 1), name) == 0)
             return v - 1;
     }
 }
 
-static void free_tables(bctx *B) {
-    size_t cap = (size_t)B->slot_mask + 1, ns = B->slot_count ? B->slot_count : 1,
-           na = B->action_count ? B->action_count : 1; /* the sizes index_armature allocated */
-    sinew__free(B->allocator, B->slot_names, ns * sizeof *B->slot_names);
-    sinew__free(B->allocator, B->slot_displays, ns * sizeof *B->slot_displays);
-    sinew__free(B->allocator, B->slot_hash, cap * sizeof *B->slot_hash);
-    sinew__free(B->allocator, B->action_list, na * sizeof *B->action_list);
-    B->slot_names = NULL;
-    B->slot_displays = NULL;
-    B->slot_hash = NULL;
-    B->action_list = NULL;
-    B->slot_count = B->slot_mask = 0;
-}
-
-/* Per armature: its slots by name with the most displays any skin gives each, its bone count and
- * its actions by index. */
-static bool index_armature(bctx *B) {
-    uint32_t n = 0, cap = 16;
-    for (const cJSON *e = cJSON_IsArray(B->slots) ? B->slots->child : NULL; e; e = e->next)
-        n++;
+static bool ntab_build(bctx *B, ntab *t, const void *first, size_t stride, uint32_t n) {
+    uint32_t cap = 16;
     while (cap < 2 * (uint64_t)n)
         cap *= 2;
-    B->bone_count = 0;
-    for (const cJSON *e = cJSON_IsArray(B->bones) ? B->bones->child : NULL; e; e = e->next)
-        B->bone_count++;
-    uint32_t na = 0;
-    for (const cJSON *e = cJSON_IsArray(B->actions) ? B->actions->child : NULL; e; e = e->next)
-        na++;
-    B->slot_count = n;
-    B->slot_mask = cap - 1;
-    B->action_count = na;
-    B->slot_names = sinew__calloc(B->allocator, n ? n : 1, sizeof *B->slot_names);
-    B->slot_displays = sinew__calloc(B->allocator, n ? n : 1, sizeof *B->slot_displays);
-    B->slot_hash = sinew__calloc(B->allocator, cap, sizeof *B->slot_hash);
-    B->action_list = sinew__calloc(B->allocator, na ? na : 1, sizeof *B->action_list);
-    if (!B->slot_names || !B->slot_displays || !B->slot_hash || !B->action_list) {
+    t->at = sinew__calloc(B->allocator, cap, sizeof *t->at);
+    if (!t->at) {
         B->nomem = true;
         return false;
     }
-    uint32_t i = 0;
-    for (const cJSON *e = cJSON_IsArray(B->actions) ? B->actions->child : NULL; e; e = e->next)
-        B->action_list[i++] = e;
-    i = 0;
-    for (const cJSON *e = cJSON_IsArray(B->slots) ? B->slots->child : NULL; e; e = e->next, i++) {
-        const cJSON *nm = member(e, "name");
-        B->slot_names[i] = cJSON_IsString(nm) ? nm->valuestring : "";
-        if (slot_index(B, B->slot_names[i]) != UINT32_MAX)
-            continue; /* a second slot of that name: the first is the one found */
-        uint32_t h = hash(B->slot_names[i]) & B->slot_mask;
-        while (B->slot_hash[h])
-            h = (h + 1) & B->slot_mask;
-        B->slot_hash[h] = i + 1;
-    }
-    const cJSON *skins = member(B->arm, "skin");
-    for (const cJSON *sk = cJSON_IsArray(skins) ? skins->child : NULL; sk; sk = sk->next) {
-        const cJSON *sl = member(sk, "slot");
-        for (const cJSON *e = cJSON_IsArray(sl) ? sl->child : NULL; e; e = e->next) {
-            const cJSON *nm = member(e, "name"), *ds = member(e, "display");
-            uint32_t k = slot_index(B, cJSON_IsString(nm) ? nm->valuestring : "");
-            uint32_t c = cJSON_IsArray(ds) ? (uint32_t)cJSON_GetArraySize(ds) : 0;
-            if (k != UINT32_MAX && c > B->slot_displays[k])
-                B->slot_displays[k] = c;
-        }
+    t->mask = cap - 1;
+    t->first = first;
+    t->stride = stride;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = ntab_name(t, i);
+        if (ntab_get(t, name) != SINEW_INVALID_INDEX)
+            continue;
+        uint32_t h = hash(name) & t->mask;
+        while (t->at[h])
+            h = (h + 1) & t->mask;
+        t->at[h] = i + 1;
     }
     return true;
 }
 
-/* The most displays any skin gives the slot `name`. */
-static uint32_t display_max(const bctx *B, const char *name) {
-    uint32_t i = slot_index(B, name);
-    return i == UINT32_MAX ? 0 : B->slot_displays[i];
+static void ntab_free(bctx *B, ntab *t) {
+    if (t->at)
+        sinew__free(B->allocator, t->at, ((size_t)t->mask + 1) * sizeof *t->at);
+    memset(t, 0, sizeof *t);
 }
 
-static bool read_animation(bctx *B, cJSON *a) {
+typedef struct tl_info {
+    size_t tl;                 /* timelineArray index */
+    uint32_t keys;
+    uint32_t value_count;      /* timelineArray [3] */
+    uint32_t value_start;      /* timelineArray [4] */
+} tl_info;
+
+/* The timelineArray header at tl (check_timeline checked it and the key offsets). */
+static tl_info tl_at(const bctx *B, size_t tl) {
+    tl_info t;
+    t.tl = tl;
+    t.keys = u16(B->r, R_TIMELINE, tl + 2);
+    t.value_count = u16(B->r, R_TIMELINE, tl + 3);
+    t.value_start = u16(B->r, R_TIMELINE, tl + 4);
+    return t;
+}
+
+static size_t key_frame(const bctx *B, const tl_info *t, uint32_t k) {
+    return (size_t)B->an->aoff[2] + u16(B->r, R_TIMELINE, t->tl + 5 + k);
+}
+
+/* Checks the keys' starts (0, then increasing inside the animation) and gives key k's length on
+ * the frame grid, as the official reader lays them. */
+static bool key_spans(bctx *B, const tl_info *t, double *span) {
     rctx *r = B->r;
-    const cJSON *o = member(a, "offset");
-    for (int i = 0; i < 3; i++)
-        B->aoff[i] = cJSON_GetArrayItem(o, i)->valuedouble; /* checked by check_animation */
-    const cJSON *dur = member(a, "duration");
-    double fc = cJSON_IsNumber(dur) ? dur->valuedouble : 1;
-    if (!(fc == floor(fc)) || fc > 32767) {
-        bad(r, 12, SINEW_E_UNSUPPORTED, "DBBin: an animation of %g frames (not a whole number below 32768)", fc);
-        return false;
-    }
-    B->frame_count = fc > 1 ? fc : 1;
-    cJSON *action = take(a, "action"), *zorder = take(a, "zOrder"), *bone = take(a, "bone"),
-          *surface = take(a, "surface"), *slot = take(a, "slot"), *constraint = take(a, "constraint");
-    static const char *const drop[] = {"offset", "animation", "frame", "ffd", "ik", "timeline"};
-    for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
-        take(a, drop[i]);
-    if (action && !action_frames(B, a, action->valuedouble))
-        return false;
-    if (zorder) {
-        tl_info t = tl_at(B, zorder->valuedouble);
-        cJSON *z = node(B, cJSON_Object);
-        put(z, "frame", keys(B, &t, B->slot_count, V_ZORDER, NULL, "zOrder timeline"));
-        if (!member(z, "frame"))
-            return false;
-        put(a, "zOrder", z);
-    }
-    cJSON *bones = node(B, cJSON_Array), *surfaces = node(B, cJSON_Array), *slots = node(B, cJSON_Array),
-          *ffds = node(B, cJSON_Array), *iks = node(B, cJSON_Array);
-    if (B->nomem)
-        return false;
-    char what[300];
-    for (cJSON *g = bone ? bone->child : NULL; g; g = g->next) {
-        snprintf(what, sizeof what, "bone timeline \"%.200s\"", g->string);
-        cJSON *o2 = named(B, bones, g->string);
-        for (cJSON *e = g->child; o2 && e && e->next; e = e->next->next) {
-            int type = (int)e->valuedouble;
-            tl_info t = tl_at(B, e->next->valuedouble);
-            static const char *const key[] = {"frame", "translateFrame", "rotateFrame", "scaleFrame"};
-            if (type < 10 || type > 13) {
-                bad(r, at_byte(r, R_TIMELINE, t.tl), SINEW_E_UNSUPPORTED, "DBBin %s: timeline type %d is not read", what,
-                    type);
-                return false;
-            }
-            cJSON *l = keys(B, &t, type == 10 ? 6 : 2, V_FLOAT, NULL, what);
-            if (!l)
-                return false;
-            if (!scale_offset(B, o2, &t))
-                return false;
-            put(o2, key[type - 10], l);
-        }
-    }
-    for (cJSON *g = surface ? surface->child : NULL; g; g = g->next) {
-        snprintf(what, sizeof what, "surface timeline \"%.200s\"", g->string);
-        const cJSON *b = find_named(B->bones, g->string);
-        double sx = b && cJSON_IsNumber(member(b, "segmentX")) ? member(b, "segmentX")->valuedouble : 0;
-        double sy = b && cJSON_IsNumber(member(b, "segmentY")) ? member(b, "segmentY")->valuedouble : 0;
-        double n = (sx + 1) * (sy + 1) * 2;
-        if (!b || !(n >= 2 && n < 1e6 && n == floor(n))) {
-            bad(r, 12, SINEW_E_LAYOUT, "DBBin %s: no surface of that name with a lattice", what);
+    double fc = B->an->frame_count;
+    for (uint32_t k = 0; k < t->keys; k++) {
+        size_t fo = key_frame(B, t, k);
+        double s = i16(r, R_FRAME, fo);
+        double next = k + 1 < t->keys ? i16(r, R_FRAME, key_frame(B, t, k + 1)) : fc;
+        if ((k == 0 && s != 0) || (k + 1 < t->keys && !(s < next)) || (t->keys > 1 && s > fc)) {
+            bad(r, at_byte(r, R_FRAME, fo), SINEW_E_LAYOUT,
+                "DBBin %s: key %u starts at frame %.0f (keys must start at 0 and increase inside the animation's "
+                "%.0f frames)",
+                what(B), k, s, fc);
             return false;
         }
-        cJSON *o2 = named(B, surfaces, g->string);
-        for (cJSON *e = g->child; o2 && e && e->next; e = e->next->next) {
-            tl_info t = tl_at(B, e->next->valuedouble);
-            if ((int)e->valuedouble != 50) {
-                bad(r, at_byte(r, R_TIMELINE, t.tl), SINEW_E_UNSUPPORTED, "DBBin %s: timeline type %d is not read", what,
-                    (int)e->valuedouble);
-                return false;
-            }
-            cJSON *l = keys(B, &t, (uint32_t)n, V_DEFORM, NULL, what);
-            if (!l)
-                return false;
-            if (!scale_offset(B, o2, &t))
-                return false;
-            put(o2, "frame", l);
+        span[k] = t->keys == 1 ? fc : next - s;
+    }
+    return true;
+}
+
+/* A tweened key's tween from its frameArray entry [start, tween, strength | sample count,
+ * samples...]: none, linear, the binary's own easing samples, or quad in/out/in-out with the
+ * strength x100 (read back through the tweenEasing it stands for, as a JSON key is). */
+static bool key_tween(bctx *B, const tl_info *t, uint32_t k, double span, sinew_model_keyframe *key) {
+    rctx *r = B->r;
+    size_t fo = key_frame(B, t, k);
+    if (!in_range_tl(B, R_FRAME, (double)fo, 2))
+        return false;
+    int32_t tw = i16(r, R_FRAME, fo + 1);
+    if (tw == 0 || t->keys == 1 || tw == 1) {
+        sinew__tween_from_easing(tw == 1 && t->keys > 1 ? 0.0 : NAN, key);
+        return true;
+    }
+    if (tw < 0 || tw > 5 || !in_range_tl(B, R_FRAME, (double)fo + 2, 1)) {
+        if (tw < 0 || tw > 5)
+            bad(r, at_byte(r, R_FRAME, fo + 1), SINEW_E_UNSUPPORTED, "DBBin %s: tween type %d is not read", what(B), tw);
+        return false;
+    }
+    int32_t v = i16(r, R_FRAME, fo + 2);
+    if (tw == 2) {
+        if (!in_range_tl(B, R_FRAME, (double)fo + 3, v))
+            return false;
+        if ((double)v != span + 1) {
+            bad(r, at_byte(r, R_FRAME, fo + 2), SINEW_E_LAYOUT,
+                "DBBin %s: a curve of %d samples on a key of %.0f frames (needs %.0f)", what(B), v, span, span + 1);
+            return false;
+        }
+        sinew_model_animation *N = B->N;
+        if (B->curves_used + (uint32_t)v > N->curve_count) { /* counted by count_animation */
+            bad(r, at_byte(r, R_FRAME, fo + 2), SINEW_E_LAYOUT, "DBBin %s: internal: curve pool overflow", what(B));
+            return false;
+        }
+        float *c = N->curves + B->curves_used;
+        for (int32_t i = 0; i < v; i++)
+            c[i] = (float)i16(r, R_FRAME, fo + 3 + (size_t)i);
+        sinew__tween_from_easing(NAN, key);
+        key->tween = SINEW_TWEEN_CURVE;
+        key->curve_sampled = 1;
+        key->curve_first = B->curves_used;
+        key->curve_count = (uint32_t)v;
+        B->curves_used += (uint32_t)v;
+        return true;
+    }
+    if (v < 0 || (tw == 4 && v > 100)) {
+        bad(r, at_byte(r, R_FRAME, fo + 2), SINEW_E_UNSUPPORTED, "DBBin %s: tween %d with strength %d is not read",
+            what(B), tw, v);
+        return false;
+    }
+    sinew__tween_from_easing(tw == 3 ? -v / 100.0 : tw == 4 ? v / 100.0 : 1.0 + (v + 0.25) / 100.0, key);
+    return true;
+}
+
+enum { V_FLOAT, V_COLOR, V_IK, V_DISPLAY, V_ZORDER, V_DEFORM };
+
+/* Weighted mesh deform: per influence bone-space offsets -> one slot-space delta per vertex
+ * (values from frameFloatArray q on). The binary holds inverse(bonePose.linear) . slotPose.linear
+ * . delta per influence, so delta = M . offset with M = inverse(slotPose.linear) .
+ * bonePose.linear, per weight bone (the identity without the header's poses). Every influence of
+ * a vertex must give the same delta. */
+static bool deform_weighted(bctx *B, bmesh *mesh, size_t q, float *v) {
+    rctx *r = B->r;
+    if (mesh->bone_pose && !mesh->pose_map) {
+        double sp[4];
+        const cJSON *e = mesh->slot_pose->child;
+        for (int i = 0; i < 4; i++, e = e->next)
+            sp[i] = e->valuedouble;
+        double det = sp[0] * sp[3] - sp[1] * sp[2];
+        if (!(fabs(det) > 1e-12)) {
+            bad(r, 12, SINEW_E_RANGE, "DBBin mesh \"%s\": its slotPose is not invertible", mesh->name);
+            return false;
+        }
+        mesh->pose_map = sinew__arena_array(&B->nodes, (size_t)mesh->bone_count * 4 + 1, sizeof *mesh->pose_map);
+        if (!mesh->pose_map) {
+            B->nomem = true;
+            return false;
+        }
+        e = mesh->bone_pose->child; /* [bone, a, b, c, d, tx, ty] per weight bone (read_mesh checked) */
+        for (int32_t b = 0; b < mesh->bone_count; b++) {
+            double p[4];
+            e = e->next;
+            for (int i = 0; i < 4; i++, e = e->next)
+                p[i] = e->valuedouble;
+            e = e->next->next;
+            double *m = mesh->pose_map + 4 * b;
+            m[0] = (sp[3] * p[0] - sp[2] * p[1]) / det; /* x from offset x */
+            m[1] = (sp[3] * p[2] - sp[2] * p[3]) / det; /* x from offset y */
+            m[2] = (sp[0] * p[1] - sp[1] * p[0]) / det; /* y from offset x */
+            m[3] = (sp[0] * p[3] - sp[1] * p[2]) / det; /* y from offset y */
         }
     }
-    for (cJSON *g = slot ? slot->child : NULL; g; g = g->next) {
-        snprintf(what, sizeof what, "slot timeline \"%.200s\"", g->string);
-        cJSON *o2 = NULL;
-        for (cJSON *e = g->child; e && e->next; e = e->next->next) {
-            int type = (int)e->valuedouble;
-            tl_info t = tl_at(B, e->next->valuedouble);
-            if (type == 20 || type == 21) {
-                if (!o2 && !(o2 = named(B, slots, g->string)))
-                    return false;
-                B->display_max = display_max(B, g->string);
-                cJSON *l = keys(B, &t, type == 20 ? 1 : 8, type == 20 ? V_DISPLAY : V_COLOR, NULL, what);
-                if (!l)
-                    return false;
-                if (!scale_offset(B, o2, &t))
+    size_t ib = mesh->weights + 2 + (size_t)mesh->bone_count;
+    for (int32_t vi = 0; vi < mesh->vertex_count; vi++) {
+        int32_t kc = i16(r, R_INT, ib++);
+        double dx = 0, dy = 0;
+        for (int32_t j = 0; j < kc; j++, q += 2) {
+            int32_t bi = i16(r, R_INT, ib++);
+            float fx, fy;
+            if (!fin(r, R_FRAME_FLOAT, q, &fx) || !fin(r, R_FRAME_FLOAT, q + 1, &fy))
                 return false;
-                put(o2, type == 20 ? "displayFrame" : "colorFrame", l);
-            } else if (type == 22) {
-                size_t h = (size_t)B->aoff[0] + t.value_count;
-                if (!in_range(r, R_FRAME_INT, (double)h, 5, what))
+            double qx = fx, qy = fy, x = qx, y = qy;
+            if (mesh->pose_map) {
+                const double *m = mesh->pose_map + 4 * bi;
+                x = m[0] * qx + m[1] * qy;
+                y = m[2] * qx + m[3] * qy;
+            }
+            if (j == 0) {
+                dx = x;
+                dy = y;
+            } else if (fabs(x - dx) > 1e-3 * (1 + fabs(dx)) || fabs(y - dy) > 1e-3 * (1 + fabs(dy))) {
+                bad(r, at_byte(r, R_FRAME_FLOAT, q), SINEW_E_UNSUPPORTED,
+                    "DBBin deform of mesh \"%s\": vertex %d has offsets that differ between its bones, which "
+                    "sinew's per-vertex deform cannot hold%s",
+                    mesh->name, vi, mesh->bone_pose ? "" : " (the header has no slotPose/bonePose)");
+                return false;
+            }
+        }
+        v[2 * vi] = (float)dx;
+        v[2 * vi + 1] = (float)dy;
+    }
+    return true;
+}
+
+/* Reads one timeline into T (whose type, target, skin, display, mesh and values_per_key the caller
+ * set): its scale and offset (`own_scale`; else 1 and 0), its keys at the animation's next free
+ * key, n values per key of kind vk in the binary. */
+static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *mesh, bool own_scale,
+                          sinew_model_timeline *T) {
+    rctx *r = B->r;
+    sinew_model_animation *N = B->N;
+    if (t->keys == 0) {
+        bad(r, at_byte(r, R_TIMELINE, t->tl + 2), SINEW_E_LAYOUT, "DBBin %s: a timeline without keys", what(B));
+        return false;
+    }
+    T->scale = 1.0f;
+    if (own_scale) {
+        uint32_t sc = u16(r, R_TIMELINE, t->tl);
+        if (sc == 0) {
+            bad(r, at_byte(r, R_TIMELINE, t->tl), SINEW_E_RANGE, "DBBin: a timeline of scale 0");
+            return false;
+        }
+        T->scale = (float)(sc / 100.0);
+        T->offset = (float)((int16_t)u16(r, R_TIMELINE, t->tl + 1) / 100.0);
+    }
+    if (!grow(B, (void **)&B->span, &B->span_cap, t->keys, sizeof *B->span) || !key_spans(B, t, B->span))
+        return false;
+    size_t base = 0;
+    int fa = vk == V_COLOR || vk == V_IK ? R_FRAME_INT : R_FRAME_FLOAT;
+    if (vk == V_FLOAT || vk == V_COLOR || vk == V_IK) {
+        uint32_t want = vk == V_COLOR ? 1 : n;
+        if (t->value_count != want) {
+            bad(r, at_byte(r, R_TIMELINE, t->tl + 3), SINEW_E_LAYOUT, "DBBin %s: %u values per key (expected %u)", what(B),
+                t->value_count, want);
+            return false;
+        }
+        base = (size_t)B->an->aoff[fa == R_FRAME_INT ? 0 : 1] + t->value_start;
+        if (!in_range_tl(B, fa, (double)base, (double)t->keys * want))
+            return false;
+    } else if (vk == V_DEFORM) {
+        /* the deform / surface header in frameIntArray: vertex offset, count, value count, 0,
+           float start */
+        size_t h = (size_t)B->an->aoff[0] + t->value_count;
+        if (!in_range_tl(B, R_FRAME_INT, (double)h, 5))
+            return false;
+        int32_t count = i16(r, R_FRAME_INT, h + 2);
+        if (count != (int32_t)n || i16(r, R_FRAME_INT, h + 1) != count) {
+            bad(r, at_byte(r, R_FRAME_INT, h + 1), SINEW_E_LAYOUT, "DBBin %s: %d values per key (expected %u)", what(B),
+                count, n);
+            return false;
+        }
+        base = (size_t)B->an->aoff[1] + (size_t)(uint16_t)i16(r, R_FRAME_INT, h + 4);
+        if (!in_range_tl(B, R_FRAME_FLOAT, (double)base, (double)t->keys * n))
+            return false;
+    }
+    if (B->keys_used + t->keys > N->key_count) { /* counted by count_animation */
+        bad(r, at_byte(r, R_TIMELINE, t->tl + 2), SINEW_E_LAYOUT, "DBBin %s: internal: key pool overflow", what(B));
+        return false;
+    }
+    uint32_t vpk = T->values_per_key;
+    bool ok;
+    T->values = model_array(B, (size_t)t->keys * vpk, sizeof *T->values, &ok);
+    if (!ok)
+        return false;
+    T->first_key = B->keys_used;
+    T->key_count = t->keys;
+    T->rotation_unwrapped = true; /* the binary's rotations are the parser's, unwrapped */
+    B->keys_used += t->keys;
+    sinew_model_keyframe *K = N->keys + T->first_key;
+    float pos = 0.0f;
+    for (uint32_t k = 0; k < t->keys; k++) {
+        sinew_model_keyframe *key = &K[k];
+        size_t fo = key_frame(B, t, k);
+        key->position = pos;
+        key->duration = (float)B->span[k];
+        key->value = k * vpk;
+        key->hide = -1;
+        pos += (float)B->span[k];
+        if (vk == V_DISPLAY || vk == V_ZORDER)
+            sinew__tween_from_easing(NAN, key);
+        else if (!key_tween(B, t, k, B->span[k], key))
+            return false;
+        float *v = T->values + (size_t)k * vpk;
+        switch (vk) {
+        case V_FLOAT:
+            for (uint32_t i = 0; i < n; i++)
+                if (!fin(r, R_FRAME_FLOAT, base + (size_t)k * n + i, &v[i]))
                     return false;
-                size_t mo = (size_t)(uint16_t)i16(r, R_FRAME_INT, h);
-                const bmesh *m = NULL;
-                for (size_t i = 0; i < B->mesh_count && !m; i++)
-                    if (B->meshes[i].offset == mo && strcmp(B->meshes[i].slot, g->string) == 0)
-                        m = &B->meshes[i];
-                if (!m) {
-                    bad(r, at_byte(r, R_FRAME_INT, h), SINEW_E_REFERENCE,
-                        "DBBin %s: a deform timeline on intArray %zu, not a mesh of this slot", what, mo);
+            break;
+        case V_COLOR: {
+            int32_t co = i16(r, R_FRAME_INT, base + k);
+            if (co < 0 || !in_range_tl(B, R_INT, co, 8)) {
+                if (co < 0)
+                    bad(r, at_byte(r, R_FRAME_INT, base + k), SINEW_E_LAYOUT, "DBBin %s: a negative colour offset", what(B));
+                return false;
+            }
+            for (int c = 0; c < 4; c++)
+                v[c] = (float)(i16(r, R_INT, (size_t)co + (size_t)c) / 100.0);
+            for (int c = 4; c < 8; c++)
+                v[c] = (float)i16(r, R_INT, (size_t)co + (size_t)c);
+            break;
+        }
+        case V_IK:
+            v[0] = (float)(i16(r, R_FRAME_INT, base + (size_t)k * 2 + 1) / 100.0);
+            v[1] = i16(r, R_FRAME_INT, base + (size_t)k * 2) ? 1.0f : 0.0f;
+            break;
+        case V_DISPLAY: {
+            if (!in_range_tl(B, R_FRAME, (double)fo + 1, 1))
+                return false;
+            v[0] = (float)i16(r, R_FRAME, fo + 1);
+            /* -1 (hidden) or one of the slot's displays (0 for a slot without any), as for JSON */
+            uint32_t max = B->display_max[T->target];
+            if (!(v[0] >= -1 && (v[0] < (float)max || (max == 0 && v[0] == 0)))) {
+                bad(r, at_byte(r, R_FRAME, fo + 1), SINEW_E_RANGE, "DBBin %s: display index %.0f of %u displays",
+                    what(B), (double)v[0], max);
+                return false;
+            }
+            break;
+        }
+        case V_ZORDER: {
+            if (!in_range_tl(B, R_FRAME, (double)fo + 1, 1))
+                return false;
+            int32_t zn = i16(r, R_FRAME, fo + 1);
+            for (uint32_t i = 0; i < n; i++)
+                v[i] = (float)i;
+            if (zn == 0)
+                break;
+            if ((uint32_t)zn != n || !in_range_tl(B, R_FRAME, (double)fo + 2, n)) {
+                if ((uint32_t)zn != n)
+                    bad(r, at_byte(r, R_FRAME, fo + 1), SINEW_E_LAYOUT,
+                        "DBBin %s: a draw order of %d slots (the armature has %u)", what(B), zn, n);
+                return false;
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                int32_t sl = i16(r, R_FRAME, fo + 2 + i);
+                if (sl < 0 || (uint32_t)sl >= n) {
+                    bad(r, at_byte(r, R_FRAME, fo + 2 + i), SINEW_E_RANGE, "DBBin %s: slot %d in a draw order of %u",
+                        what(B), sl, n);
                     return false;
                 }
-                uint32_t n = m->weighted ? (uint32_t)(m->influences * 2) : (uint32_t)m->vertex_count * 2;
-                cJSON *l = keys(B, &t, n, V_DEFORM, m, what), *fo = node(B, cJSON_Object);
-                if (!l || !fo)
+                v[i] = (float)sl;
+            }
+            break;
+        }
+        case V_DEFORM: {
+            size_t q = base + (size_t)k * n;
+            if (mesh && mesh->weighted) {
+                if (!deform_weighted(B, mesh, q, v))
                     return false;
-                put(fo, "name", str_node(B, m->name));
-                put(fo, "skin", str_node(B, m->skin));
-                put(fo, "slot", str_node(B, m->slot));
-                if (!scale_offset(B, fo, &t))
-                    return false;
-                put(fo, "frame", l);
-                put(ffds, NULL, fo);
             } else {
-                bad(r, at_byte(r, R_TIMELINE, t.tl), SINEW_E_UNSUPPORTED, "DBBin %s: timeline type %d is not read", what,
-                    type);
-                return false;
+                for (uint32_t i = 0; i < n; i++)
+                    if (!fin(r, R_FRAME_FLOAT, q + i, &v[i]))
+                        return false;
             }
+            break;
+        }
         }
     }
-    for (cJSON *g = constraint ? constraint->child : NULL; g; g = g->next) {
-        snprintf(what, sizeof what, "IK timeline \"%.200s\"", g->string);
-        cJSON *o2 = named(B, iks, g->string);
-        for (cJSON *e = g->child; o2 && e && e->next; e = e->next->next) {
-            tl_info t = tl_at(B, e->next->valuedouble);
-            if ((int)e->valuedouble != 30) {
-                bad(r, at_byte(r, R_TIMELINE, t.tl), SINEW_E_UNSUPPORTED, "DBBin %s: timeline type %d is not read", what,
-                    (int)e->valuedouble);
-                return false;
-            }
-            cJSON *l = keys(B, &t, 2, V_IK, NULL, what);
-            if (!l)
-                return false;
-            if (!scale_offset(B, o2, &t))
-                return false;
-            put(o2, "frame", l);
-        }
-    }
-    put(a, "bone", bones);
-    put(a, "surface", surfaces);
-    put(a, "slot", slots);
-    put(a, "ffd", ffds);
-    put(a, "ik", iks);
-    return !B->nomem;
+    return true;
 }
 
-static bool read_armature(bctx *B, cJSON *arm) {
+/* Appends a timeline reference; false when out of memory. */
+static bool push_tl(bctx *B, const cJSON *entry, int type, double off) {
+    if (!grow(B, (void **)&B->tls, &B->tl_cap, B->tl_count + 1, sizeof *B->tls))
+        return false;
+    B->tls[B->tl_count++] = (tlref){entry, type, (size_t)off};
+    return true;
+}
+
+static bool unknown_type(bctx *B, const char *kind, const cJSON *g, int type, double off) {
+    B->what_kind = kind;
+    B->what_name = g->string;
+    bad(B->r, at_byte(B->r, R_TIMELINE, (size_t)off), SINEW_E_UNSUPPORTED, "DBBin %s: timeline type %d is not read",
+        what(B), type);
+    return false;
+}
+
+/* The animation's timelines in the order the JSON builder keeps a JSON file's: the zOrder
+ * timeline; per bone translate, rotate, scale and 4.x all-in-one; surfaces; per slot display and
+ * colour; deforms; IK. (The maps hold type/offset pairs, check_timeline_map checked them.) */
+static bool timeline_order(bctx *B, const banim *an) {
+    B->tl_count = 0;
+    if (an->zorder && !push_tl(B, NULL, 0, an->zorder->valuedouble))
+        return false;
+    static const int bone_types[] = {11, 12, 13, 10};
+    for (const cJSON *g = an->bone ? an->bone->child : NULL; g; g = g->next) {
+        for (const cJSON *e = g->child; e && e->next; e = e->next->next)
+            if (e->valuedouble < 10 || e->valuedouble > 13)
+                return unknown_type(B, "bone timeline", g, (int)e->valuedouble, e->next->valuedouble);
+        for (int i = 0; i < 4; i++)
+            for (const cJSON *e = g->child; e && e->next; e = e->next->next)
+                if (e->valuedouble == bone_types[i] && !push_tl(B, g, bone_types[i], e->next->valuedouble))
+                    return false;
+    }
+    for (const cJSON *g = an->surface ? an->surface->child : NULL; g; g = g->next)
+        for (const cJSON *e = g->child; e && e->next; e = e->next->next)
+            if (e->valuedouble != 50)
+                return unknown_type(B, "surface timeline", g, (int)e->valuedouble, e->next->valuedouble);
+            else if (!push_tl(B, g, 50, e->next->valuedouble))
+                return false;
+    size_t deforms = 0;
+    for (const cJSON *g = an->slot ? an->slot->child : NULL; g; g = g->next) {
+        for (const cJSON *e = g->child; e && e->next; e = e->next->next)
+            if (e->valuedouble < 20 || e->valuedouble > 22)
+                return unknown_type(B, "slot timeline", g, (int)e->valuedouble, e->next->valuedouble);
+            else if (e->valuedouble == 22)
+                deforms++;
+        for (int type = 20; type <= 21; type++)
+            for (const cJSON *e = g->child; e && e->next; e = e->next->next)
+                if (e->valuedouble == type && !push_tl(B, g, type, e->next->valuedouble))
+                    return false;
+    }
+    for (const cJSON *g = deforms && an->slot ? an->slot->child : NULL; g; g = g->next)
+        for (const cJSON *e = g->child; e && e->next; e = e->next->next)
+            if (e->valuedouble == 22 && !push_tl(B, g, 22, e->next->valuedouble))
+                return false;
+    for (const cJSON *g = an->constraint ? an->constraint->child : NULL; g; g = g->next)
+        for (const cJSON *e = g->child; e && e->next; e = e->next->next)
+            if (e->valuedouble != 30)
+                return unknown_type(B, "IK timeline", g, (int)e->valuedouble, e->next->valuedouble);
+            else if (!push_tl(B, g, 30, e->next->valuedouble))
+                return false;
+    return true;
+}
+
+/* The mesh a deform timeline of slot `slot` names by its intArray offset, and where the model
+ * has it. */
+static bool deform_target(bctx *B, const barm *ba, const char *slot, size_t mo, bmesh **out,
+                          sinew_model_timeline *T) {
+    sinew_model_armature *A = B->A;
+    bmesh *m = NULL;
+    for (size_t i = ba->first_mesh; i < ba->first_mesh + ba->mesh_count && !m; i++)
+        if (B->meshes[i].offset == mo && strcmp(B->meshes[i].slot, slot) == 0)
+            m = &B->meshes[i];
+    uint32_t skin = SINEW_INVALID_INDEX;
+    for (uint32_t k = 0; m && k < A->skin_count && skin == SINEW_INVALID_INDEX; k++)
+        if (A->skins[k].source_index == m->skin_entry)
+            skin = k;
+    if (!m || skin == SINEW_INVALID_INDEX || m->slot_entry >= A->skins[skin].slot_count)
+        return false;
+    const sinew_model_skin_slot *KS = &A->skin_slots[A->skins[skin].first_slot + m->slot_entry];
+    if (m->display_entry >= KS->display_count)
+        return false;
+    uint32_t di = KS->first_display + m->display_entry;
+    if (A->displays[di].type != SINEW_DISPLAY_MESH)
+        return false;
+    T->target = KS->slot;
+    T->skin = skin;
+    T->display = di;
+    T->mesh = A->displays[di].mesh;
+    T->values_per_key = 2u * A->meshes[T->mesh].vertex_count;
+    *out = m;
+    return true;
+}
+
+/* Counts the keys and curve samples of the animation's timelines (B->tls) for its pools. */
+static void count_animation(bctx *B, uint64_t *keys, uint64_t *curves) {
     rctx *r = B->r;
-    B->mesh_count = 0;
-    B->arm = arm;
-    B->bones = member(arm, "bone");
-    B->slots = member(arm, "slot");
-    if (member(arm, "path")) {
-        bad(r, 12, SINEW_E_UNSUPPORTED, "DBBin: path constraints are not read");
+    *keys = *curves = 0;
+    for (size_t i = 0; i < B->tl_count; i++) {
+        tl_info t = tl_at(B, B->tls[i].tl);
+        *keys += t.keys;
+        if (t.keys < 2 || B->tls[i].type == 0 || B->tls[i].type == 20)
+            continue;
+        for (uint32_t k = 0; k < t.keys; k++) {
+            size_t fo = key_frame(B, &t, k);
+            if (fo + 2 < r->count[R_FRAME] && i16(r, R_FRAME, fo + 1) == 2 && i16(r, R_FRAME, fo + 2) > 0)
+                *curves += (uint64_t)i16(r, R_FRAME, fo + 2);
+        }
+    }
+}
+
+static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, sinew_model_animation *N) {
+    rctx *r = B->r;
+    sinew_model_armature *A = B->A;
+    B->an = an;
+    B->N = N;
+    if (!timeline_order(B, an))
+        return false;
+    uint64_t nkeys, ncurves;
+    count_animation(B, &nkeys, &ncurves);
+    bool ok1, ok2;
+    N->keys = model_array(B, (size_t)nkeys, sizeof *N->keys, &ok1);
+    N->curves = ok1 ? model_array(B, (size_t)ncurves, sizeof *N->curves, &ok2) : NULL;
+    if (!ok1 || !ok2)
+        return false;
+    N->key_count = (uint32_t)nkeys;
+    N->curve_count = (uint32_t)ncurves;
+    N->first_timeline = A->timeline_count;
+    B->keys_used = B->curves_used = 0;
+    for (size_t i = 0; i < B->tl_count; i++) {
+        const tlref *ref = &B->tls[i];
+        tl_info t = tl_at(B, ref->tl);
+        sinew_model_timeline *T = &A->timelines[A->timeline_count++];
+        T->target = T->skin = T->display = T->mesh = SINEW_INVALID_INDEX;
+        const char *name = ref->entry ? ref->entry->string : NULL;
+        B->what_name = name;
+        bmesh *mesh = NULL;
+        uint32_t n;
+        int vk;
+        bool own_scale = true;
+        switch (ref->type) {
+        case 0:
+            B->what_kind = "zOrder timeline";
+            T->type = SINEW_TL_ZORDER;
+            n = T->values_per_key = A->slot_count;
+            vk = V_ZORDER;
+            own_scale = false; /* as for JSON: a zOrder timeline plays at scale 1 */
+            break;
+        case 10: case 11: case 12: case 13:
+            B->what_kind = "bone timeline";
+            T->target = ntab_get(&B->bone_names, name);
+            if (T->target == SINEW_INVALID_INDEX)
+                goto no_target;
+            T->type = ref->type == 10 ? SINEW_TL_BONE_ALL
+                      : ref->type == 11 ? SINEW_TL_BONE_TRANSLATE
+                      : ref->type == 12 ? SINEW_TL_BONE_ROTATE
+                                        : SINEW_TL_BONE_SCALE;
+            n = T->values_per_key = ref->type == 10 ? 6 : 2;
+            vk = V_FLOAT;
+            break;
+        case 50:
+            B->what_kind = "surface timeline";
+            T->target = ntab_get(&B->bone_names, name);
+            if (T->target == SINEW_INVALID_INDEX || !A->bones[T->target].is_surface) {
+                bad(r, at_byte(r, R_TIMELINE, t.tl), SINEW_E_REFERENCE, "DBBin %s: no surface of that name", what(B));
+                return false;
+            }
+            T->type = SINEW_TL_SURFACE;
+            n = T->values_per_key = A->bones[T->target].surface_value_count;
+            vk = V_DEFORM;
+            break;
+        case 20: case 21:
+            B->what_kind = "slot timeline";
+            T->target = ntab_get(&B->slot_names, name);
+            if (T->target == SINEW_INVALID_INDEX)
+                goto no_target;
+            T->type = ref->type == 20 ? SINEW_TL_SLOT_DISPLAY : SINEW_TL_SLOT_COLOR;
+            n = T->values_per_key = ref->type == 20 ? 1 : 8;
+            vk = ref->type == 20 ? V_DISPLAY : V_COLOR;
+            break;
+        case 22: {
+            B->what_kind = "slot timeline";
+            size_t h = (size_t)an->aoff[0] + t.value_count;
+            if (!in_range_tl(B, R_FRAME_INT, (double)h, 5))
+                return false;
+            size_t mo = (size_t)(uint16_t)i16(r, R_FRAME_INT, h);
+            T->type = SINEW_TL_FFD;
+            if (!deform_target(B, ba, name, mo, &mesh, T)) {
+                bad(r, at_byte(r, R_FRAME_INT, h), SINEW_E_REFERENCE,
+                    "DBBin %s: a deform timeline on intArray %zu, not a mesh of this slot", what(B), mo);
+                return false;
+            }
+            n = mesh->weighted ? (uint32_t)(mesh->influences * 2) : (uint32_t)mesh->vertex_count * 2;
+            vk = V_DEFORM;
+            break;
+        }
+        default: /* 30 (timeline_order let nothing else through) */
+            B->what_kind = "IK timeline";
+            T->target = ntab_get(&B->ik_names, name);
+            if (T->target == SINEW_INVALID_INDEX)
+                goto no_target;
+            T->type = SINEW_TL_IK;
+            n = T->values_per_key = 2;
+            vk = V_IK;
+            break;
+        }
+        if (!read_timeline(B, &t, n, vk, mesh, own_scale, T))
+            return false;
+        continue;
+    no_target:
+        bad(r, at_byte(r, R_TIMELINE, t.tl), SINEW_E_REFERENCE, "DBBin %s: animation \"%s\" names no such %s", what(B),
+            N->name, ref->type == 30 ? "IK constraint" : ref->type >= 20 ? "slot" : "bone");
         return false;
     }
-    B->actions = take(arm, "actions");
-    if (!cJSON_IsArray(B->actions))
-        B->actions = NULL;
-    free_tables(B);
-    if (!index_armature(B) || !read_skins(B, arm))
+    N->timeline_count = A->timeline_count - N->first_timeline;
+    N->key_count = B->keys_used;
+    N->curve_count = B->curves_used;
+    return true;
+}
+
+static bool read_armature_timelines(bctx *B, const barm *ba, sinew_model_armature *A) {
+    B->A = A;
+    if (ba->anim_count != A->animation_count) {
+        bad(B->r, 12, SINEW_E_LAYOUT, "DBBin: internal: %zu animations in the header, %u in the model",
+            ba->anim_count, A->animation_count);
         return false;
-    const cJSON *anims = member(arm, "animation");
-    for (cJSON *a = cJSON_IsArray(anims) ? anims->child : NULL; a; a = a->next)
-        if (!read_animation(B, a))
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < ba->anim_count; i++) {
+        const banim *an = &B->anims[ba->first_anim + i];
+        total += an->zorder ? 1 : 0;
+        const cJSON *maps[] = {an->bone, an->surface, an->slot, an->constraint};
+        for (int m = 0; m < 4; m++)
+            for (const cJSON *g = maps[m] ? maps[m]->child : NULL; g; g = g->next)
+                total += (size_t)cJSON_GetArraySize(g) / 2;
+    }
+    bool ok;
+    A->timelines = model_array(B, total, sizeof *A->timelines, &ok);
+    if (!ok)
+        return false;
+    A->timeline_count = 0;
+    if (!ntab_build(B, &B->bone_names, &A->bones[0].name, sizeof A->bones[0], A->bone_count) ||
+        !ntab_build(B, &B->slot_names, &A->slots[0].name, sizeof A->slots[0], A->slot_count) ||
+        !ntab_build(B, &B->ik_names, &A->iks[0].name, sizeof A->iks[0], A->ik_count))
+        return false;
+    B->display_max = sinew__calloc(B->allocator, A->slot_count ? A->slot_count : 1, sizeof *B->display_max);
+    if (!B->display_max) {
+        B->nomem = true;
+        return false;
+    }
+    for (uint32_t i = 0; i < A->skin_slot_count; i++) {
+        const sinew_model_skin_slot *KS = &A->skin_slots[i];
+        if (KS->display_count > B->display_max[KS->slot])
+            B->display_max[KS->slot] = KS->display_count;
+    }
+    for (size_t i = 0; i < ba->anim_count; i++)
+        if (!read_animation_timelines(B, ba, &B->anims[ba->first_anim + i], &A->animations[i]))
             return false;
     return true;
+}
+
+static void free_armature_tables(bctx *B) {
+    ntab_free(B, &B->bone_names);
+    ntab_free(B, &B->slot_names);
+    ntab_free(B, &B->ik_names);
+    if (B->display_max)
+        sinew__free(B->allocator, B->display_max, (B->A && B->A->slot_count ? B->A->slot_count : 1) * sizeof *B->display_max);
+    B->display_max = NULL;
+}
+
+/* The JSON builder's finish step: every armature's timelines into the model. */
+static sinew_status finish(void *ctx, struct sinew_data *data) {
+    bctx *B = ctx;
+    rctx *r = B->r;
+    B->arena = &data->arena;
+    if (B->arm_count != data->armature_count)
+        return bad(r, 12, SINEW_E_LAYOUT, "DBBin: internal: %zu armatures in the header, %u in the model", B->arm_count,
+                   data->armature_count);
+    for (size_t i = 0; i < B->arm_count; i++) {
+        bool ok = read_armature_timelines(B, &B->arms[i], &data->armatures[i]);
+        free_armature_tables(B);
+        if (!ok) {
+            if (B->nomem)
+                return sinew__fail_at(r->err, SINEW_E_NOMEM, r->file, 0, 0, NULL, "out of memory");
+            return r->err && r->err->code ? r->err->code : SINEW_E_LAYOUT;
+        }
+    }
+    return SINEW_OK;
 }
 
 static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data **out) {
@@ -1208,27 +1489,16 @@ static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data
     B.allocator = c->allocator;
     size_t limit = (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX);
     sinew__arena_init(&B.nodes, c->allocator, limit);
-    /* The nodes in one first chunk sized from the file (they take 5 to 11 bytes per file byte
-       on the shared characters; pages of the chunk never used are never touched):
-       one large block that glibc maps and unmaps, which raises its trim threshold, as the JSON
-       reader's first chunk does; in 64 KB chunks, the memory went back to the kernel after every
-       load and was faulted in again on the next (about 200 page faults a load). */
-    size_t want = r->len <= SIZE_MAX / 16 ? r->len * 16 : SIZE_MAX;
-    (void)sinew__arena_reserve(&B.nodes, limit && want > limit ? limit : want);
     sinew_status st = SINEW_OK;
     const cJSON *g = member(root, "isGlobal");
     if (cJSON_IsNumber(g) && g->valuedouble != 0) {
         st = bad(r, 12, SINEW_E_UNSUPPORTED, "DBBin: isGlobal data is not read");
         goto done;
     }
-    if (!finite_floats(r)) {
-        st = SINEW_E_RANGE;
-        goto done;
-    }
     take(root, "offset");
     const cJSON *arms = member(root, "armature");
     for (cJSON *a = cJSON_IsArray(arms) ? arms->child : NULL; a; a = a->next)
-        if (!read_armature(&B, a)) {
+        if (!header_armature(&B, a)) {
             st = B.nomem ? sinew__fail_at(r->err, SINEW_E_NOMEM, r->file, 0, 0, NULL, "out of memory")
                          : (r->err && r->err->code ? r->err->code : SINEW_E_LAYOUT);
             goto done;
@@ -1237,7 +1507,13 @@ static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data
         st = sinew__fail_at(r->err, SINEW_E_NOMEM, r->file, 0, 0, NULL, "out of memory");
         goto done;
     }
-    st = sinew__dragonbones_build(c, root, B.vals, B.nvals, out);
+    /* The model in one first chunk sized from the file (it takes 4 to 8 bytes per file byte on
+       the shared characters; pages never used are never touched): one large block that glibc
+       maps and unmaps, which raises its trim threshold, as the JSON reader's DOM does; in 64 KB
+       chunks at the top of the heap, the memory went back to the kernel after every load and
+       was faulted in again on the next. */
+    sinew_build_finish fin = {finish, &B, r->len <= SIZE_MAX / 8 ? r->len * 8 : SIZE_MAX};
+    st = sinew__dragonbones_build(c, root, &fin, out);
     if (st != SINEW_OK && r->err && r->err->code == SINEW_OK) {
         /* the builder located the error in the header text (its JSON path, or the nearest part of
            it the header holds): give the file's byte offset instead of a line and column */
@@ -1251,9 +1527,12 @@ static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data
         }
     }
 done:
-    free_tables(&B);
-    sinew__free(B.allocator, B.vals, B.cap * sizeof *B.vals);
+    sinew__free(B.allocator, B.action_list, (B.action_count ? B.action_count : 1) * sizeof *B.action_list);
     sinew__free(B.allocator, B.meshes, B.mesh_cap * sizeof *B.meshes);
+    sinew__free(B.allocator, B.anims, B.anim_cap * sizeof *B.anims);
+    sinew__free(B.allocator, B.arms, B.arm_cap * sizeof *B.arms);
+    sinew__free(B.allocator, B.tls, B.tl_cap * sizeof *B.tls);
+    sinew__free(B.allocator, B.span, B.span_cap * sizeof *B.span);
     sinew__arena_destroy(&B.nodes);
     return st;
 }
@@ -1308,14 +1587,6 @@ sinew_status sinew__dbbin_load(const void *buf, size_t len, const char *file, co
         }
         r.count[i] = (size_t)l / ELEM[i];
     }
-    const cJSON *arms = cJSON_GetObjectItemCaseSensitive(root, "armature");
-    for (const cJSON *a = cJSON_IsArray(arms) ? arms->child : NULL; a; a = a->next)
-        if (!check_armature(&r, a)) {
-            st = err && err->code ? err->code : SINEW_E_LAYOUT;
-            if (err && !err->message[0]) /* every failure names its byte; this is a safety net */
-                bad(&r, 12, st, "inconsistent DBBin");
-            goto done;
-        }
     st = build(&r, &c, root, out);
 done:
     sinew__json_free(&c, root);

@@ -79,11 +79,6 @@ typedef struct db {
     sinew_model_mesh **share_wait; /* shared meshes built before that display, filled after */
     uint32_t share_wait_count;
     bool warned_generic;           /* the 5.6 `timeline` arrays were reported */
-    /* DBBin (format/dbbin_read.c builds the document from a binary): timeline frames carry their
-     * played values as an index into `bin_vals` (SINEW_DBBIN_VALUES), curves are easing samples
-     * (SINEW_DBBIN_SAMPLED) and rotations are unwrapped already. NULL for JSON. */
-    const float *bin_vals;
-    size_t bin_val_count;
 } db;
 
 static uint32_t hash_str(const char *s) {
@@ -903,10 +898,14 @@ static const sinew_jkeys display_table = SINEW_JKEYS(display_keys, "display");
 /* Reads an array of non-negative integers below `limit`. */
 static sinew_status read_indices(db *d, const cJSON *first, uint32_t n, const char *key, uint32_t limit,
                                  uint32_t *dst, const char *what) {
+    const float *packed = sinew__jis_floats(first) ? sinew__jfloats_at(first) : NULL;
+    if (packed && n > (uint32_t)first->valueint)
+        n = (uint32_t)first->valueint;
     uint32_t i = 0;
-    for (const cJSON *e = first; e && i < n; e = e->next, i++) {
-        double v = cJSON_IsNumber(e) ? e->valuedouble : -1.0;
-        if (!cJSON_IsNumber(e) || v != floor(v) || v < 0) {
+    for (const cJSON *e = first; e && i < n; e = packed ? e : e->next, i++) {
+        bool num = packed || cJSON_IsNumber(e);
+        double v = packed ? (double)packed[i] : num ? e->valuedouble : -1.0;
+        if (!num || v != floor(v) || v < 0) {
             sinew__jpush_key(d->c, key);
             sinew__jpush_index(d->c, i);
             return sinew__jfail(d->c, SINEW_E_TYPE, "'%s'[%u] must be a non-negative integer", key, i);
@@ -1873,7 +1872,7 @@ static sinew_status frame_fields(db *d, const cJSON *v, frame_kind kind, bool qu
     for (uint32_t i = 0; i < F_COUNT; i++)
         if (f[i] && !(frame_allowed[kind] & FB(i)))
             f[i] = NULL;
-    if (saved && !quiet && !d->bin_vals) {
+    if (saved && !quiet) {
         for (const cJSON *m = v->child; m; m = m->next) {
             uint32_t i = 0;
             while (i < F_COUNT && (!m->string || strcmp(m->string, frame_keys[i]) != 0))
@@ -1886,45 +1885,34 @@ static sinew_status frame_fields(db *d, const cJSON *v, frame_kind kind, bool qu
     return SINEW_OK;
 }
 
-static sinew_status parse_tween(db *d, const cJSON *frame, const cJSON *te, const cJSON *curve, sinew_model_keyframe *k) {
-    sinew_model_animation *N = d->anim;
+void sinew__tween_from_easing(double e, sinew_model_keyframe *k) {
     k->tween = SINEW_TWEEN_NONE;
     k->tween_easing = NAN;
     k->strength = 0.0f;
+    if (isnan(e))
+        return;
+    k->tween_easing = (float)e;
+    if (e == 0.0) {
+        k->tween = SINEW_TWEEN_LINEAR;
+    } else if (e < 0.0) {
+        k->tween = SINEW_TWEEN_QUAD_IN;
+        k->strength = (float)(round(-e * 100.0) / 100.0);
+    } else if (e <= 1.0) {
+        k->tween = SINEW_TWEEN_QUAD_OUT;
+        k->strength = (float)(round(e * 100.0) / 100.0);
+    } else {
+        k->tween = SINEW_TWEEN_QUAD_IN_OUT;
+        k->strength = (float)(round(e * 100.0 - 100.0) / 100.0);
+    }
+}
+
+static sinew_status parse_tween(db *d, const cJSON *te, const cJSON *curve, sinew_model_keyframe *k) {
+    sinew_model_animation *N = d->anim;
     double e;
     TRY(sinew__jnum(d->c, te, "tweenEasing", NAN, &e));
-    if (cJSON_IsNumber(te)) {
-        k->tween_easing = (float)e;
-        if (e == 0.0) {
-            k->tween = SINEW_TWEEN_LINEAR;
-        } else if (e < 0.0) {
-            k->tween = SINEW_TWEEN_QUAD_IN;
-            k->strength = (float)(round(-e * 100.0) / 100.0);
-        } else if (e <= 1.0) {
-            k->tween = SINEW_TWEEN_QUAD_OUT;
-            k->strength = (float)(round(e * 100.0) / 100.0);
-        } else {
-            k->tween = SINEW_TWEEN_QUAD_IN_OUT;
-            k->strength = (float)(round(e * 100.0 - 100.0) / 100.0);
-        }
-    }
+    sinew__tween_from_easing(cJSON_IsNumber(te) ? e : NAN, k);
     const cJSON *cf;
     uint32_t cn;
-    if (d->bin_vals && cJSON_IsNumber(curve)) {
-        /* DBBin: `curve` is the sample count, SINEW_DBBIN_SAMPLES where they are in bin_vals */
-        const cJSON *at = cJSON_GetObjectItemCaseSensitive(frame, SINEW_DBBIN_SAMPLES);
-        double n = curve->valuedouble, i = cJSON_IsNumber(at) ? at->valuedouble : -1.0;
-        if (!(n >= 1.0 && i >= 0.0 && i + n <= (double)d->bin_val_count) || d->curves_used + n > N->curve_count)
-            return sinew__jfail_key(d->c, "curve", SINEW_E_LAYOUT, "internal: DBBin curve samples out of range");
-        cn = (uint32_t)n;
-        memcpy(N->curves + d->curves_used, d->bin_vals + (size_t)i, cn * sizeof(float));
-        k->tween = SINEW_TWEEN_CURVE;
-        k->curve_sampled = 1;
-        k->curve_first = d->curves_used;
-        k->curve_count = cn;
-        d->curves_used += cn;
-        return SINEW_OK;
-    }
     TRY(sinew__jarray(d->c, curve, "curve", &cf, &cn));
     if (cn) {
         if (cn < 4u || (cn - 4u) % 6u != 0)
@@ -1941,14 +1929,12 @@ static sinew_status parse_tween(db *d, const cJSON *frame, const cJSON *te, cons
     return SINEW_OK;
 }
 
-static uint64_t count_curves(const cJSON *frames, bool bin) {
+static uint64_t count_curves(const cJSON *frames) {
     uint64_t n = 0;
     for (const cJSON *f = frames->child; f; f = f->next) {
         const cJSON *c = cJSON_IsObject(f) ? cJSON_GetObjectItemCaseSensitive(f, "curve") : NULL;
         if (cJSON_IsArray(c))
             n += (uint32_t)cJSON_GetArraySize(c);
-        else if (bin && cJSON_IsNumber(c) && c->valuedouble >= 0 && c->valuedouble < 65536) /* DBBin: a count */
-            n += (uint64_t)c->valuedouble;
     }
     return n;
 }
@@ -2069,24 +2055,7 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
             if (cJSON_IsNumber(f[F_TWEEN]))
                 k->tween_easing = (float)te;
         } else {
-            TRY(parse_tween(d, fr, f[F_TWEEN], f[F_CURVE], k));
-        }
-        if (d->bin_vals) {
-            /* DBBin: the values as played, at the index the reader gave */
-            const cJSON *vi = cJSON_GetObjectItemCaseSensitive(fr, SINEW_DBBIN_VALUES);
-            double at = cJSON_IsNumber(vi) ? vi->valuedouble : -1.0;
-            if (!(at >= 0.0) || at + sp->vpk > (double)d->bin_val_count)
-                return sinew__jfail(d->c, SINEW_E_LAYOUT, "internal: DBBin key values out of range");
-            if (sp->vpk)
-                memcpy(val, d->bin_vals + (size_t)at, sp->vpk * sizeof *val);
-            if ((sp->kind == FK_SLOT_DISPLAY || sp->kind == FK_DISPLAY) && !display_index_ok(d, sp->target, val[0]))
-                return sinew__jfail_key(d->c, "value", SINEW_E_RANGE,
-                                        "display index %g is out of range for slot '%s' (%u displays)", (double)val[0],
-                                        A->slots[sp->target].name, d->slot_display_max[sp->target]);
-            T->rotation_unwrapped = true;
-            pos += (float)dur;
-            sinew__jpop(d->c);
-            continue;
+            TRY(parse_tween(d, f[F_TWEEN], f[F_CURVE], k));
         }
         switch (sp->kind) {
         case FK_BONE_ALL: {
@@ -2249,7 +2218,7 @@ static const cJSON *obj_get(const cJSON *o, const char *k) {
 }
 
 /* Counts the timelines, keys and curve numbers one animation will need. */
-static void count_animation(const cJSON *an, bool bin, uint32_t *tl, uint64_t *keys, uint64_t *curves) {
+static void count_animation(const cJSON *an, uint32_t *tl, uint64_t *keys, uint64_t *curves) {
     *tl = 0;
     *keys = 0;
     *curves = 0;
@@ -2261,7 +2230,7 @@ static void count_animation(const cJSON *an, bool bin, uint32_t *tl, uint64_t *k
             (*tl)++;                                          \
             *keys += (uint64_t)cJSON_GetArraySize(a_);        \
             if (with_curves)                                  \
-                *curves += count_curves(a_, bin);                  \
+                *curves += count_curves(a_);                       \
         }                                                     \
     } while (0)
     COUNT_FRAMES(obj_get(obj_get(an, "zOrder"), "frame"), 0);
@@ -2492,7 +2461,7 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     /* sizes */
     uint32_t ntl;
     uint64_t nkeys, ncurves;
-    count_animation(an, d->bin_vals != NULL, &ntl, &nkeys, &ncurves);
+    count_animation(an, &ntl, &nkeys, &ncurves);
     if (nkeys > UINT32_MAX / 4 || ncurves > UINT32_MAX / 4)
         return sinew__jfail(d->c, SINEW_E_LIMIT, "animation '%s' has too many keyframes", name);
     N->key_count = (uint32_t)nkeys;
@@ -2731,7 +2700,7 @@ static sinew_status build_animations(db *d, const cJSON *arr) {
     for (const cJSON *an = first; an; an = an->next) {
         uint32_t t;
         uint64_t k, c;
-        count_animation(an, d->bin_vals != NULL, &t, &k, &c);
+        count_animation(an, &t, &k, &c);
         total += t;
     }
     if (total > UINT32_MAX / 4)
@@ -3084,7 +3053,7 @@ static sinew_status build_file(db *d, const cJSON *root) {
     return SINEW_OK;
 }
 
-sinew_status sinew__dragonbones_build(sinew_jctx *c, const cJSON *root, const float *bin_vals, size_t bin_val_count,
+sinew_status sinew__dragonbones_build(sinew_jctx *c, const cJSON *root, const sinew_build_finish *finish,
                                       struct sinew_data **out) {
     *out = NULL;
     sinew_status st = SINEW_OK;
@@ -3093,10 +3062,10 @@ sinew_status sinew__dragonbones_build(sinew_jctx *c, const cJSON *root, const fl
     memset(&d, 0, sizeof d);
     sinew__arena_init(&arena, c->allocator, (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX));
     sinew__arena_init(&d.scratch, c->allocator, (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX));
+    if (finish && finish->reserve)
+        (void)sinew__arena_reserve(&arena, finish->reserve);
     d.c = c;
     d.arena = &arena;
-    d.bin_vals = bin_vals;
-    d.bin_val_count = bin_val_count;
     bool ok;
     d.data = alloc_array(&d, 1, sizeof *d.data, &ok);
     if (!ok) {
@@ -3106,7 +3075,10 @@ sinew_status sinew__dragonbones_build(sinew_jctx *c, const cJSON *root, const fl
     st = build_file(&d, root);
     if (st == SINEW_OK && c->err.code == SINEW_OK) {
         d.data->arena = arena; /* the data now owns its own arena */
-        st = sinew__model_prepare(d.data, &c->err);
+        if (finish)
+            st = finish->fn(finish->ctx, d.data);
+        if (st == SINEW_OK)
+            st = sinew__model_prepare(d.data, &c->err);
         if (st == SINEW_OK) {
             *out = d.data;
         } else {
@@ -3136,7 +3108,7 @@ sinew_status sinew__dragonbones_load(const char *text, size_t len, const char *f
     if (!root)
         st = c.err.code;
     else
-        st = sinew__dragonbones_build(&c, root, NULL, 0, out);
+        st = sinew__dragonbones_build(&c, root, NULL, out);
     if (root)
         sinew__json_free(&c, root);
     if (st != SINEW_OK && c.err.code == SINEW_OK)

@@ -17,17 +17,26 @@ sinew_status sinew__dragonbones_load(const char *text, size_t len, const char *f
 
 /*
  * Builds a model from an already parsed DragonBones document (`root`, in c's DOM; the caller
- * frees it). With `bin_vals` (format/dbbin_read.c), timeline frames hold no JSON values but the
- * member SINEW_DBBIN_VALUES: the index in bin_vals[0..bin_val_count) of the key's values as the
- * model keeps them; a Bezier key's `curve` is the number of the binary's easing samples, which
- * are at index SINEW_DBBIN_SAMPLES in bin_vals; rotations are unwrapped already.
- * Errors go to c->err. On success *out is prepared (sinew__model_prepare).
+ * frees it). Errors go to c->err. On success *out is prepared (sinew__model_prepare).
+ *
+ * `finish` (NULL for JSON) runs after the document is built and before the prepare pass, with
+ * the model in its own arena: the DBBin reader (format/dbbin_read.c) hands over a header whose
+ * animations have no timelines and adds them there, straight from the binary's arrays. Its
+ * failure (with its own error in c->err or elsewhere) fails the build, and nothing leaks.
+ * `reserve` (bytes, 0 for none) is a first chunk for the model's arena (sinew__arena_reserve).
  */
-#define SINEW_DBBIN_VALUES "\x01v"
-#define SINEW_DBBIN_SAMPLES "\x01s"
+typedef struct sinew_build_finish {
+    sinew_status (*fn)(void *ctx, struct sinew_data *data);
+    void *ctx;
+    size_t reserve;
+} sinew_build_finish;
 struct sinew_jctx;
-sinew_status sinew__dragonbones_build(struct sinew_jctx *c, const cJSON *root, const float *bin_vals,
-                                      size_t bin_val_count, struct sinew_data **out);
+sinew_status sinew__dragonbones_build(struct sinew_jctx *c, const cJSON *root, const sinew_build_finish *finish,
+                                      struct sinew_data **out);
+
+/* A key's tween from a DragonBones tweenEasing value `e` (NaN: none): tween, tween_easing and the
+ * quad strength as the official parser rounds it. */
+void sinew__tween_from_easing(double e, sinew_model_keyframe *k);
 
 /* Loads a DragonBones texture atlas JSON. `dir` is the folder image paths are relative to. */
 sinew_status sinew__atlas_json_load(const char *text, size_t len, const char *file, const char *dir,
