@@ -179,14 +179,16 @@ static bool check_mesh(rctx *r, const cJSON *d) {
 }
 
 static bool check_timeline(rctx *r, double tl, const double aoff[3], const char *what) {
-    if (!in_range(r, R_TIMELINE, tl, 5, what))
-        return false;
-    uint32_t keys = u16(r, R_TIMELINE, (size_t)tl + 2);
-    if (!in_range(r, R_TIMELINE, tl + 5, keys, what))
-        return false;
-    size_t base = (size_t)aoff[2]; /* a whole number inside frameArray (check_animation) */
+    /* tl and aoff[2] are whole numbers (header_int), aoff[2] inside frameArray */
+    size_t t = (size_t)tl, nt = r->count[R_TIMELINE];
+    if (tl > (double)nt || t + 5 > nt)
+        return in_range(r, R_TIMELINE, tl, 5, what);
+    uint32_t keys = u16(r, R_TIMELINE, t + 2);
+    if (t + 5 + keys > nt)
+        return in_range(r, R_TIMELINE, tl + 5, keys, what);
+    size_t base = (size_t)aoff[2];
     for (uint32_t k = 0; k < keys; k++) {
-        size_t f = base + u16(r, R_TIMELINE, (size_t)tl + 5 + k);
+        size_t f = base + u16(r, R_TIMELINE, t + 5 + k);
         if (f + 2 > r->count[R_FRAME])
             return in_range(r, R_FRAME, (double)f, 2, what);
     }
@@ -284,6 +286,7 @@ typedef struct bctx {
     sinew_model_armature *A;
     sinew_model_animation *N;
     const banim *an;
+    size_t frame_base;         /* an->aoff[2]: its keys' offsets count from there */
     ntab bone_names, slot_names, ik_names;
     uint32_t *display_max;     /* per model slot: the most displays a skin gives it */
     uint32_t keys_used, curves_used;
@@ -798,12 +801,13 @@ static bool in_range_tl(bctx *B, int a, double first, double n) {
     return in_range(B->r, a, first, n, what(B));
 }
 
-/* n zeroed elements of `size` in the model's arena (NULL for n = 0; *ok false on failure). */
-static void *model_array(bctx *B, size_t n, size_t size, bool *ok) {
+/* n elements of `size` in the model's arena, zeroed or not (NULL for n = 0; *ok false on
+ * failure). */
+static void *model_array(bctx *B, size_t n, size_t size, bool zero, bool *ok) {
     *ok = true;
     if (n == 0)
         return NULL;
-    void *p = sinew__arena_array(B->arena, n, size);
+    void *p = zero ? sinew__arena_array(B->arena, n, size) : sinew__arena_array_uninit(B->arena, n, size);
     if (!p) {
         size_t bytes = 0;
         const sinew_arena *a = B->arena;
@@ -889,7 +893,7 @@ static tl_info tl_at(const bctx *B, size_t tl) {
 }
 
 static size_t key_frame(const bctx *B, const tl_info *t, uint32_t k) {
-    return (size_t)B->an->aoff[2] + u16(B->r, R_TIMELINE, t->tl + 5 + k);
+    return B->frame_base + u16(B->r, R_TIMELINE, t->tl + 5 + k);
 }
 
 /* Checks the keys' starts (0, then increasing inside the animation) and gives key k's length on
@@ -918,9 +922,7 @@ static bool key_spans(bctx *B, const tl_info *t, double *span) {
  * strength x100 (read back through the tweenEasing it stands for, as a JSON key is). */
 static bool key_tween(bctx *B, const tl_info *t, uint32_t k, double span, sinew_model_keyframe *key) {
     rctx *r = B->r;
-    size_t fo = key_frame(B, t, k);
-    if (!in_range_tl(B, R_FRAME, (double)fo, 2))
-        return false;
+    size_t fo = key_frame(B, t, k); /* [fo, fo + 2) is inside frameArray (check_timeline) */
     int32_t tw = i16(r, R_FRAME, fo + 1);
     if (tw == 0 || t->keys == 1 || tw == 1) {
         sinew__tween_from_easing(tw == 1 && t->keys > 1 ? 0.0 : NAN, key);
@@ -1092,7 +1094,7 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
     }
     uint32_t vpk = T->values_per_key;
     bool ok;
-    T->values = model_array(B, (size_t)t->keys * vpk, sizeof *T->values, &ok);
+    T->values = model_array(B, (size_t)t->keys * vpk, sizeof *T->values, false, &ok); /* written whole below */
     if (!ok)
         return false;
     T->first_key = B->keys_used;
@@ -1104,10 +1106,7 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
     for (uint32_t k = 0; k < t->keys; k++) {
         sinew_model_keyframe *key = &K[k];
         size_t fo = key_frame(B, t, k);
-        key->position = pos;
-        key->duration = (float)B->span[k];
-        key->value = k * vpk;
-        key->hide = -1;
+        *key = (sinew_model_keyframe){.position = pos, .duration = (float)B->span[k], .value = k * vpk, .hide = -1};
         pos += (float)B->span[k];
         if (vk == V_DISPLAY || vk == V_ZORDER)
             sinew__tween_from_easing(NAN, key);
@@ -1193,8 +1192,8 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
 }
 
 /* Appends a timeline reference; false when out of memory. */
-static bool push_tl(bctx *B, const cJSON *entry, int type, double off) {
-    if (!grow(B, (void **)&B->tls, &B->tl_cap, B->tl_count + 1, sizeof *B->tls))
+static inline bool push_tl(bctx *B, const cJSON *entry, int type, double off) {
+    if (B->tl_count == B->tl_cap && !grow(B, (void **)&B->tls, &B->tl_cap, B->tl_count + 1, sizeof *B->tls))
         return false;
     B->tls[B->tl_count++] = (tlref){entry, type, (size_t)off};
     return true;
@@ -1307,25 +1306,29 @@ static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, s
     rctx *r = B->r;
     sinew_model_armature *A = B->A;
     B->an = an;
+    B->frame_base = (size_t)an->aoff[2];
     B->N = N;
     if (!timeline_order(B, an))
         return false;
     uint64_t nkeys, ncurves;
     count_animation(B, &nkeys, &ncurves);
     bool ok1, ok2;
-    N->keys = model_array(B, (size_t)nkeys, sizeof *N->keys, &ok1);
-    N->curves = ok1 ? model_array(B, (size_t)ncurves, sizeof *N->curves, &ok2) : NULL;
+    N->keys = model_array(B, (size_t)nkeys, sizeof *N->keys, false, &ok1); /* read_timeline sets each */
+    N->curves = ok1 ? model_array(B, (size_t)ncurves, sizeof *N->curves, true, &ok2) : NULL;
     if (!ok1 || !ok2)
         return false;
     N->key_count = (uint32_t)nkeys;
     N->curve_count = (uint32_t)ncurves;
     N->first_timeline = A->timeline_count;
     B->keys_used = B->curves_used = 0;
+    const cJSON *last_entry = NULL; /* an entry's timelines come together: its target is looked up once */
+    uint32_t last_target = SINEW_INVALID_INDEX;
     for (size_t i = 0; i < B->tl_count; i++) {
         const tlref *ref = &B->tls[i];
         tl_info t = tl_at(B, ref->tl);
         sinew_model_timeline *T = &A->timelines[A->timeline_count++];
-        T->target = T->skin = T->display = T->mesh = SINEW_INVALID_INDEX;
+        *T = (sinew_model_timeline){.target = SINEW_INVALID_INDEX, .skin = SINEW_INVALID_INDEX,
+                                    .display = SINEW_INVALID_INDEX, .mesh = SINEW_INVALID_INDEX};
         const char *name = ref->entry ? ref->entry->string : NULL;
         B->what_name = name;
         bmesh *mesh = NULL;
@@ -1342,7 +1345,7 @@ static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, s
             break;
         case 10: case 11: case 12: case 13:
             B->what_kind = "bone timeline";
-            T->target = ntab_get(&B->bone_names, name);
+            T->target = ref->entry == last_entry ? last_target : ntab_get(&B->bone_names, name);
             if (T->target == SINEW_INVALID_INDEX)
                 goto no_target;
             T->type = ref->type == 10 ? SINEW_TL_BONE_ALL
@@ -1365,7 +1368,7 @@ static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, s
             break;
         case 20: case 21:
             B->what_kind = "slot timeline";
-            T->target = ntab_get(&B->slot_names, name);
+            T->target = ref->entry == last_entry ? last_target : ntab_get(&B->slot_names, name);
             if (T->target == SINEW_INVALID_INDEX)
                 goto no_target;
             T->type = ref->type == 20 ? SINEW_TL_SLOT_DISPLAY : SINEW_TL_SLOT_COLOR;
@@ -1400,6 +1403,8 @@ static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, s
         }
         if (!read_timeline(B, &t, n, vk, mesh, own_scale, T))
             return false;
+        last_entry = ref->type >= 10 && ref->type <= 21 ? ref->entry : NULL;
+        last_target = T->target;
         continue;
     no_target:
         bad(r, at_byte(r, R_TIMELINE, t.tl), SINEW_E_REFERENCE, "DBBin %s: animation \"%s\" names no such %s", what(B),
@@ -1429,7 +1434,7 @@ static bool read_armature_timelines(bctx *B, const barm *ba, sinew_model_armatur
                 total += (size_t)cJSON_GetArraySize(g) / 2;
     }
     bool ok;
-    A->timelines = model_array(B, total, sizeof *A->timelines, &ok);
+    A->timelines = model_array(B, total, sizeof *A->timelines, false, &ok); /* each set when read */
     if (!ok)
         return false;
     A->timeline_count = 0;
