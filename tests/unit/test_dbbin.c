@@ -10,6 +10,8 @@
 
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "format/dbbin.h"
 #include "sinew/convert.h"
 #include "sinew/data.h"
@@ -164,6 +166,39 @@ static void test_empty_values(void) {
     free(b);
 }
 
+/* A NaN or an infinity in floatArray (mesh vertices, uvs, weights) or frameFloatArray (key values)
+ * is refused where it is read, with its byte offset. */
+static void test_non_finite(void) {
+    if (!bin)
+        return;
+    const unsigned char *b = bin;
+    uint32_t hl = (uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
+    cJSON *h = cJSON_ParseWithLength((const char *)b + 12, hl);
+    const cJSON *off = cJSON_GetObjectItemCaseSensitive(h, "offset");
+    CHECK(cJSON_GetArraySize(off) == 12);
+    static const uint32_t odd[] = {0x7fc00000u, 0x7f800000u, 0xff800000u}; /* NaN, +inf, -inf */
+    for (int arr = 1; arr <= 3 && off; arr += 2) { /* floatArray, frameFloatArray */
+        size_t start = 12 + hl + (size_t)cJSON_GetArrayItem(off, 2 * arr)->valuedouble;
+        size_t len = (size_t)cJSON_GetArrayItem(off, 2 * arr + 1)->valuedouble;
+        CHECK(len >= 4);
+        for (size_t k = 0; k < 3; k++) {
+            unsigned char *m = malloc(bin_len);
+            memcpy(m, bin, bin_len);
+            for (size_t i = start; i + 4 <= start + len; i += 4)
+                for (int q = 0; q < 4; q++)
+                    m[i + (size_t)q] = (unsigned char)(odd[k] >> (8 * q));
+            sinew_data *d = NULL;
+            sinew_error err;
+            memset(&err, 0, sizeof err);
+            CHECK(sinew_data_load_buffer(m, bin_len, "nan.dbbin", NULL, &d, &err) == SINEW_E_RANGE);
+            CHECK(d == NULL && strstr(err.message, "not a finite number") && strstr(err.message, "byte offset"));
+            sinew_data_destroy(d);
+            free(m);
+        }
+    }
+    cJSON_Delete(h);
+}
+
 /* Every 16-bit element of the arrays of the binary of `json` overwritten with bad values: a model
  * or an error, never a crash or a read out of bounds (ASan); an error names a byte. */
 static void corrupt(const char *json) {
@@ -271,6 +306,7 @@ int main(void) {
     RUN(test_truncations);
     RUN(test_read);
     RUN(test_empty_values);
+    RUN(test_non_finite);
     RUN(test_corruptions);
     RUN(test_alloc_failures);
     free(bin);
