@@ -1438,9 +1438,10 @@ static bool read_armature_timelines(bctx *B, const barm *ba, sinew_model_armatur
     if (!ok)
         return false;
     A->timeline_count = 0;
-    if (!ntab_build(B, &B->bone_names, &A->bones[0].name, sizeof A->bones[0], A->bone_count) ||
-        !ntab_build(B, &B->slot_names, &A->slots[0].name, sizeof A->slots[0], A->slot_count) ||
-        !ntab_build(B, &B->ik_names, &A->iks[0].name, sizeof A->iks[0], A->ik_count))
+    /* (an empty list may be NULL: no element is touched then) */
+    if (!ntab_build(B, &B->bone_names, A->bones ? &A->bones[0].name : NULL, sizeof *A->bones, A->bone_count) ||
+        !ntab_build(B, &B->slot_names, A->slots ? &A->slots[0].name : NULL, sizeof *A->slots, A->slot_count) ||
+        !ntab_build(B, &B->ik_names, A->iks ? &A->iks[0].name : NULL, sizeof *A->iks, A->ik_count))
         return false;
     B->display_max = sinew__calloc(B->allocator, A->slot_count ? A->slot_count : 1, sizeof *B->display_max);
     if (!B->display_max) {
