@@ -100,7 +100,7 @@ static uint32_t grid_keys(sinew_model_keyframe *keys, uint32_t count, uint32_t f
         if (next > (uint64_t)frame_count + 1)
             next = (uint64_t)frame_count + 1;
         if (table)
-            for (uint64_t j = i; j < next; ++j)
+            for (uint32_t j = (uint32_t)i, end = (uint32_t)next; j < end; ++j)
                 table[j] = ik;
         i = next;
         ik++;
@@ -515,19 +515,45 @@ static sinew_status prepare_bone_order(sinew_arena *arena, sinew_model_armature 
     return SINEW_OK;
 }
 
+static sinew_status mesh_tables(sinew_arena *arena, sinew_model_armature *arm, float *scratch, sinew_error *err);
+
+/* Each weighted mesh's skinning tables (run_bones, run_skin, run_skin_deform, run_skin4; see
+ * model.h and update_mesh in pose.c). */
 static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err) {
     if (arm->bone_count == 0)
         return SINEW_OK;
-    uint8_t *seen = sinew__arena_array(arena, arm->bone_count, 1);
-    uint32_t *group_of = sinew__arena_array(arena, arm->bone_count, sizeof(uint32_t));
-    if (!seen || !group_of)
+    /* per influence, packed for the tables below (scratch): w*x, w*y, w (bind position
+       premultiplied by the weight) and the bone's world matrix offset (6*bone) as float bits (an
+       influence on a missing bone has weight 0); then w * influence_deform */
+    size_t most = 0;
+    for (uint32_t m = 0; m < arm->mesh_count; ++m)
+        if (arm->meshes[m].weighted && arm->meshes[m].influence_count > most)
+            most = arm->meshes[m].influence_count;
+    if (most == 0)
+        return SINEW_OK;
+    const sinew_allocator *al = arena->allocator;
+    size_t scratch_bytes = most * 8 * sizeof(float) + arm->bone_count * (1 + sizeof(uint32_t));
+    float *scratch = sinew__alloc(al, scratch_bytes);
+    if (!scratch)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    sinew_status st = mesh_tables(arena, arm, scratch, err);
+    sinew__free(al, scratch, scratch_bytes);
+    return st;
+}
+
+/* prepare_mesh_bones for each weighted mesh, with scratch for 8 floats per influence and
+ * bone_count uint32s and bytes. */
+static sinew_status mesh_tables(sinew_arena *arena, sinew_model_armature *arm, float *scratch, sinew_error *err) {
+    size_t most = 0;
+    for (uint32_t m = 0; m < arm->mesh_count; ++m)
+        if (arm->meshes[m].weighted && arm->meshes[m].influence_count > most)
+            most = arm->meshes[m].influence_count;
+    uint32_t *group_of = (uint32_t *)(void *)(scratch + most * 8);
+    uint8_t *seen = (uint8_t *)(group_of + arm->bone_count);
     for (uint32_t m = 0; m < arm->mesh_count; ++m) {
         sinew_model_mesh *mesh = &arm->meshes[m];
         mesh->run_bone_count = 0;
         mesh->run_bones = NULL;
-        mesh->run_inf = NULL;
-        mesh->run_inf_deform = NULL;
         mesh->run_skin = NULL;
         mesh->run_skin_group_count = 0;
         mesh->run_skin_groups = NULL;
@@ -554,13 +580,7 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
                 list[n++] = b;
         mesh->run_bones = list;
         mesh->run_bone_count = n;
-        /* packed influences for the skinning loop */
-        float *inf = sinew__arena_array(arena, (size_t)mesh->influence_count, 4 * sizeof(float));
-        float *infd = NULL;
-        if (mesh->influence_deform)
-            infd = sinew__arena_array(arena, (size_t)mesh->influence_count, 4 * sizeof(float));
-        if (!inf || (mesh->influence_deform && !infd))
-            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        float *inf = scratch, *infd = mesh->influence_deform ? scratch + 4 * (size_t)mesh->influence_count : NULL;
         for (uint32_t k = 0; k < mesh->influence_count; ++k) {
             uint32_t b = mesh->influence_bone[k];
             float w = b < arm->bone_count ? mesh->influence_weight[k] : 0.0f;
@@ -573,14 +593,12 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
                 for (int q = 0; q < 4; ++q)
                     infd[4 * k + (uint32_t)q] = w * mesh->influence_deform[4 * k + (uint32_t)q];
         }
-        mesh->run_inf = inf;
-        mesh->run_inf_deform = infd;
         /* bone-major records for the plain skinning loop and vertex-major ones (with the
            deform map) for meshes with a deform; see update_mesh in pose.c */
         float *sk = sinew__arena_array(arena, (size_t)mesh->influence_count, 8 * sizeof(float));
         uint32_t *groups = sinew__arena_array(arena, (size_t)n ? n : 1, 2 * sizeof(uint32_t));
         uint32_t *fill = sinew__arena_array(arena, (size_t)n ? n : 1, sizeof(uint32_t));
-        float *skd = infd ? sinew__arena_array(arena, (size_t)mesh->influence_count, 16 * sizeof(float)) : NULL;
+        float *skd = infd ? sinew__arena_array_uninit(arena, (size_t)mesh->influence_count, 16 * sizeof(float)) : NULL;
         if (!sk || !groups || !fill || (infd && !skd))
             return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
         /* counting sort of the influences by bone (group order = list order) */

@@ -135,11 +135,6 @@ typedef struct sinew_model_mesh {
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
     uint32_t run_bone_count;           /* distinct bones the influences use */
     uint32_t *run_bones;
-    float *run_inf;                    /* 4 per influence, for skinning: w*x, w*y, w (bind position
-                                          pre-multiplied by the weight) and the bone's world
-                                          matrix offset (6*bone) stored as float bits; an
-                                          influence on a missing bone has weight 0 */
-    float *run_inf_deform;             /* 4 per influence: w * influence_deform (NULL if none) */
     float *run_skin;                   /* 8 per influence, grouped by bone (run_skin_groups):
                                           wx wx wy wy w w (bind position premultiplied by the
                                           weight, paired for 2-lane vector maths), the output
@@ -147,7 +142,7 @@ typedef struct sinew_model_mesh {
     uint32_t run_skin_group_count;
     uint32_t *run_skin_groups;         /* 2 per group: bone world matrix offset (6*bone), number
                                           of run_skin records of that bone */
-    float *run_skin_deform;            /* 8 per influence, in vertex order like run_inf: wx wx wy
+    float *run_skin_deform;            /* 8 per influence, in influence (vertex) order: wx wx wy
                                           wy w w, offset (6*bone) as float bits, 0; then (next
                                           8) w * influence_deform [a b c d] paired as a a b b c c
                                           d d. NULL when the mesh has no influence_deform */
