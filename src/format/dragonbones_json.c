@@ -905,7 +905,8 @@ static sinew_status read_indices(db *d, const cJSON *first, uint32_t n, const ch
     for (const cJSON *e = first; e && i < n; e = packed ? e : e->next, i++) {
         bool num = packed || cJSON_IsNumber(e);
         double v = packed ? (double)packed[i] : num ? e->valuedouble : -1.0;
-        if (!num || v != floor(v) || v < 0) {
+        bool whole = v >= 9007199254740992.0 || (v >= 0 && (double)(uint64_t)v == v); /* past 2^53 all are */
+        if (!num || !whole) {
             sinew__jpush_key(d->c, key);
             sinew__jpush_index(d->c, i);
             return sinew__jfail(d->c, SINEW_E_TYPE, "'%s'[%u] must be a non-negative integer", key, i);
@@ -941,7 +942,7 @@ static uint32_t walk_counts(const float *w, uint32_t wn, uint32_t vcount, uint32
 
 static sinew_status weight_bone(db *d, float v, uint32_t i, uint32_t *out) {
     uint32_t nb = d->arm->bone_count;
-    if (!(v >= 0.0f) || v != floorf(v) || v >= (float)nb) {
+    if (!(v >= 0.0f && v < (float)nb) || (float)(uint32_t)v != v) {
         sinew__jpush_key(d->c, "weights");
         sinew__jpush_index(d->c, i);
         return sinew__jfail(d->c, SINEW_E_REFERENCE, "weights refer to bone %g, but the armature has %u bones", (double)v, nb);
@@ -1093,7 +1094,8 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
     ALLOC(M->bone_pose, np);
     float *bp = scratch_array(d, bpn ? bpn : 1u, sizeof *bp);
     sinew_affine *inv = scratch_array(d, np ? np : 1u, sizeof *inv);
-    if (!bp || !inv)
+    sinew_affine *lin_of = scratch_array(d, np ? np : 1u, sizeof *lin_of);
+    if (!bp || !inv || !lin_of)
         return SINEW_E_NOMEM;
     TRY(sinew__jfloats(d->c, bpfirst, "bonePose", bp, bpn));
     uint32_t *pob = d->pose_of_bone;
@@ -1125,6 +1127,8 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
         pob[mb] = p;
     }
     sinew_affine S = M->slot_pose;
+    for (uint32_t p = 0; p < np; p++) /* per pose: inverse(bonePose) . slotPose, its linear part the deform map */
+        lin_of[p] = affine_mul(inv[p], S);
     for (uint32_t v = 0; v < vcount; v++) {
         float x = M->vertices[2u * v], y = M->vertices[2u * v + 1u];
         float sx = S.a * x + S.c * y + S.tx, sy = S.b * x + S.d * y + S.ty;
@@ -1137,7 +1141,7 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
             sinew_affine I = inv[p];
             M->influence_local[2u * k] = I.a * sx + I.c * sy + I.tx;
             M->influence_local[2u * k + 1u] = I.b * sx + I.d * sy + I.ty;
-            sinew_affine lin = affine_mul(I, S);
+            const sinew_affine lin = lin_of[p];
             M->influence_deform[4u * k + 0u] = lin.a;
             M->influence_deform[4u * k + 1u] = lin.b;
             M->influence_deform[4u * k + 2u] = lin.c;
