@@ -12,7 +12,9 @@ of the rounds' min-of-runs. JS runs once per workload (it is context, and slow).
     body_ske.json + body_tex.json from memory (sinew bench --load / bench-cpp load);
   - every shared character (in each set the armature with the most bones) playing its first
     animation at N = 1, 100, 1000 (--quick: N = 100 only);
-  - the load of every shared skeleton, with glibc's default heap trimming and with it off.
+  - the load of every shared skeleton, with glibc's default heap trimming and with it off;
+  - the load of every shared skeleton as sinew's DBBin against its JSON, skeleton alone, on sinew
+    and on the official JS runtime (bench/js_load.mjs).
 Same work on both sides: the same files, armature and animation, N instances on a loop with the
 same start phases (i * 0.0371 s mod duration), the same warm-up (max(120, 20000/N) ticks), T ticks
 of 1/60 s per run (T = 3000 / 300 / 60 for N = 1 / 100 / 1000), R runs. What each side does that
@@ -178,10 +180,28 @@ def main():
                 work.append(w)
     loads = [("load", c[0], env) for env in ("default", "notrim") for c in CHARACTERS]
     work += loads
+    # DBBin: each skeleton converted by sinew, loaded alone against its JSON
+    bins, bin_why = {}, {}
+    for ch in CHARACTERS:
+        ske, _ = paths(ch[0], ch[1], ch[2])
+        d = os.path.join(out, "dbbin", ch[0])
+        os.makedirs(d, exist_ok=True)
+        r = subprocess.run([sinew, "convert", ske, "--to", "dbbin", "--out", d, "--name", "x"], capture_output=True,
+                           text=True)
+        if r.returncode == 0:
+            bins[ch[0]] = os.path.join(d, "x_ske.dbbin")
+        else:
+            bin_why[ch[0]] = (r.stderr.strip().splitlines() or ["refused"])[-1]
+    work += [("dbbin", c[0], kind) for kind in ("json", "bin") for c in CHARACTERS if c[0] in bins]
 
     res = {w: {"sinew": [], "cpp": [], "js": None, "info": {}} for w in work}
 
     def run_sinew(w):
+        if w[0] == "dbbin":
+            ch = chars[w[1]]
+            ske = paths(ch[0], ch[1], ch[2])[0] if w[2] == "json" else bins[w[1]]
+            j = run_json([sinew, "bench", ske, "--load", "--no-atlas", "--runs", "20", "--json"])
+            return j["ske_ms_min"], j
         if w[0] == "load":
             ch = chars[w[1]]
             ske, tex = paths(ch[0], ch[1], ch[2])
@@ -198,6 +218,8 @@ def main():
         return j["ns_per_update"], j
 
     def run_cpp(w):
+        if w[0] == "dbbin":  # bench-cpp reads JSON only
+            return None, {}
         ch = chars[w[1]]
         ske, tex = paths(ch[0], ch[1], ch[2])
         if w[0] == "load":
@@ -210,6 +232,17 @@ def main():
         j = run_json([cpp, "update", ske, tex, arm, anim, str(n), "--adapter", "compute",
                       "--ticks", str(ticks_for(n, a.quick)), "--runs", str(runs), *cache])
         return j["ns_min"], j
+
+    def run_js_load(w):
+        """bench/js_load.mjs in OUT/bench-js: the official runtime's JSON and DBBin loads of one set."""
+        ch = chars[w[1]]
+        shutil.copyfile(os.path.join(HERE, "js_load.mjs"), os.path.join(jsroot, "js_load.mjs"))
+        r = subprocess.run(["node", "js_load.mjs", paths(ch[0], ch[1], ch[2])[0], bins[w[1]], "--runs=100"], cwd=jsroot,
+                           capture_output=True, text=True, timeout=900)
+        if r.returncode != 0:
+            raise RuntimeError("js_load.mjs failed: " + r.stderr.strip()[-300:])
+        j = json.loads(r.stdout.strip().splitlines()[-1])
+        return j["ratio"], j
 
     def run_js(w):
         ch = chars[w[1]]
@@ -242,9 +275,9 @@ def main():
                 except (RuntimeError, subprocess.TimeoutExpired, ValueError, KeyError) as e:
                     failures.append(f"{name} {w}: {e}")
                     log(f"bench-compare: {name} failed: {e}")
-            if r == 0 and jsroot and w[0] == "update":
+            if r == 0 and jsroot and (w[0] == "update" or (w[0] == "dbbin" and w[2] == "bin")):
                 try:
-                    res[w]["js"], res[w]["info"]["js"] = run_js(w)
+                    res[w]["js"], res[w]["info"]["js"] = run_js(w) if w[0] == "update" else run_js_load(w)
                 except (RuntimeError, subprocess.TimeoutExpired, ValueError, KeyError) as e:
                     failures.append(f"js {w}: {e}")
                     log(f"bench-compare: js failed: {e}")
@@ -307,6 +340,30 @@ def main():
             goal = "(no atlas shipped: CPP not run)"
         lines.append(f"| {ch[0]}/{ch[1]} | {size:,} | {fmt(s1, 3)} | {fmt(c1, 3)} | {fmt(ratio(c1, s1), 2)}{'×' if c1 else ''} | "
                      f"{fmt(s2, 3)} | {fmt(c2, 3)} | {fmt(ratio(c2, s2), 2)}{'×' if c2 else ''} | {mem} | {goal} |")
+    lines.append("")
+    lines.append("DBBin against JSON, the skeleton alone (sinew: `sinew bench --load --no-atlas`, 20 loads, best of rounds, "
+                 "of sinew's own .dbbin of the file; the official runtime: DragonBonesJS JSON.parse + ObjectDataParser "
+                 "against BinaryDataParser on the same two files, bench/js_load.mjs, min of 100), ms")
+    lines.append("")
+    lines.append("| skeleton | JSON bytes | DBBin bytes (header) | sinew JSON | sinew DBBin | sinew JSON / DBBin | "
+                 "JS JSON | JS DBBin | JS JSON / DBBin | JS DBBin / sinew DBBin | goal |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for ch in CHARACTERS:
+        if ch[0] not in bins:
+            lines.append(f"| {ch[0]}/{ch[1]} | | | | | | | | | | not converted: {bin_why.get(ch[0], '?')} |")
+            continue
+        wj, wb = ("dbbin", ch[0], "json"), ("dbbin", ch[0], "bin")
+        sj, sb = best(res[wj]["sinew"]), best(res[wb]["sinew"])
+        js = res[wb]["info"].get("js", {})
+        jsize = os.path.getsize(paths(ch[0], ch[1], ch[2])[0])
+        with open(bins[ch[0]], "rb") as f:
+            head = f.read(12)
+        bsize, hsize = os.path.getsize(bins[ch[0]]), int.from_bytes(head[8:12], "little") if len(head) == 12 else 0
+        rr = ratio(sj, sb)
+        lines.append(f"| {ch[0]}/{ch[1]} | {jsize:,} | {bsize:,} ({hsize:,}) | {fmt(sj, 3)} | {fmt(sb, 3)} | "
+                     f"{fmt(rr, 2)}× | {fmt(js.get('json_ms_min'), 3)} | {fmt(js.get('dbbin_ms_min'), 3)} | "
+                     f"{fmt(js.get('ratio'), 2)}{'×' if js else ''} | {fmt(ratio(js.get('dbbin_ms_min'), sb), 1)}{'×' if js else ''} | "
+                     f"≥ 5×: {'met' if rr and rr >= 5 else 'not met'} |")
     lines.append("")
     # what differs between the two sides, measured
     lines.append("Per update, same workloads (sinew `events_per_update`: events sinew queued and the bench polled; "
