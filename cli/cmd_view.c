@@ -214,6 +214,10 @@ static int screenshot(int argc, char **argv) {
 
 /* ---- the window ---------------------------------------------------------------------------- */
 
+typedef struct file_stamp {
+    long long sec, nsec, size, ino;
+} file_stamp;
+
 typedef struct viewer {
     const char *file, *atlas_arg, *armature, *skin, *animation, *capture;
     double fade, quit_after;
@@ -226,7 +230,7 @@ typedef struct viewer {
     double speed, zoom, pan_x, pan_y;
     bool show_bones, show_wire, show_bounds;
     char error[600];         /* the last reload's error, shown until a good reload */
-    time_t stamp[CLI_MAX_PAGES + 2];
+    file_stamp stamp[CLI_MAX_PAGES + 2];
     sinew_gl *gl, *overlay;  /* the rig's pages; the text line (page 0) and untextured overlays */
     gl_calls gc;
 #ifdef SINEW_HAVE_TTF
@@ -237,15 +241,26 @@ typedef struct viewer {
     bool aiming;             /* right button held: IK targets follow the mouse */
 } viewer;
 
-static time_t mtime(const char *path) {
+/* What tells a file changed: its modification time to the nanosecond, its size and its inode (an
+ * editor that saves by renaming a new file over it gives a new one). Whole seconds were not
+ * enough: a save in the second the file was last written went unseen. */
+static file_stamp stamp_of(const char *path) {
+    file_stamp f = {0, 0, 0, 0};
     struct stat st;
-    return path && path[0] && stat(path, &st) == 0 ? st.st_mtime : 0;
+    if (path && path[0] && stat(path, &st) == 0) {
+        f.sec = (long long)st.st_mtim.tv_sec;
+        f.nsec = (long long)st.st_mtim.tv_nsec;
+        f.size = (long long)st.st_size;
+        f.ino = (long long)st.st_ino;
+    }
+    return f;
 }
 
-static void stamp_files(viewer *v, time_t *out) {
-    out[0] = mtime(v->file);
-    out[1] = mtime(v->rig.atlas_path);
-    for (uint32_t p = 0; p < CLI_MAX_PAGES; p++) out[2 + p] = p < v->rig.page_count ? mtime(v->rig.page_paths[p]) : 0;
+static void stamp_files(viewer *v, file_stamp *out) {
+    static const file_stamp none = {0, 0, 0, 0};
+    out[0] = stamp_of(v->file);
+    out[1] = stamp_of(v->rig.atlas_path);
+    for (uint32_t p = 0; p < CLI_MAX_PAGES; p++) out[2 + p] = p < v->rig.page_count ? stamp_of(v->rig.page_paths[p]) : none;
 }
 
 /* (Re)creates the instance on the chosen armature, skin and animation; plays it from `time`. */
@@ -282,7 +297,7 @@ static double current_time(const viewer *v) {
 
 /* Reloads when a file changed: a broken rig keeps the old one and shows the error. */
 static void check_reload(viewer *v) {
-    time_t now[CLI_MAX_PAGES + 2];
+    file_stamp now[CLI_MAX_PAGES + 2];
     stamp_files(v, now);
     if (memcmp(now, v->stamp, sizeof now) == 0) return;
     memcpy(v->stamp, now, sizeof now);
