@@ -21,7 +21,6 @@
 #include "anim/runtime_internal.h"
 #include "base/error.h"
 
-double sinew__js_round(double v) { return floor(v + 0.5); }
 
 double sinew__normalize_radian(double v) {
     /* fmod(x, y) is x itself when |x| < |y|: the usual case, without the libm call */

@@ -2,6 +2,7 @@
 #ifndef SINEW_ANIM_RUNTIME_INTERNAL_H
 #define SINEW_ANIM_RUNTIME_INTERNAL_H
 
+#include <math.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -15,7 +16,8 @@
 #define SINEW_RECYCLE_CAP 32   /* recycled states tracked for their undelivered events */
 #define SINEW_MAX_DEPTH 8      /* child armature nesting */
 
-double sinew__js_round(double v);
+/* JavaScript's Math.round: halves round up. */
+static inline double sinew__js_round(double v) { return floor(v + 0.5); }
 double sinew__normalize_radian(double v);
 
 /* Timeline kinds of a state. */
