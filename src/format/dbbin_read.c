@@ -901,18 +901,19 @@ static size_t key_frame(const bctx *B, const tl_info *t, uint32_t k) {
 static bool key_spans(bctx *B, const tl_info *t, double *span) {
     rctx *r = B->r;
     double fc = B->an->frame_count;
-    for (uint32_t k = 0; k < t->keys; k++) {
-        size_t fo = key_frame(B, t, k);
-        double s = i16(r, R_FRAME, fo);
-        double next = k + 1 < t->keys ? i16(r, R_FRAME, key_frame(B, t, k + 1)) : fc;
-        if ((k == 0 && s != 0) || (k + 1 < t->keys && !(s < next)) || (t->keys > 1 && s > fc)) {
-            bad(r, at_byte(r, R_FRAME, fo), SINEW_E_LAYOUT,
+    uint32_t n = t->keys;
+    double s = i16(r, R_FRAME, key_frame(B, t, 0));
+    for (uint32_t k = 0; k < n; k++) {
+        double next = k + 1 < n ? i16(r, R_FRAME, key_frame(B, t, k + 1)) : fc;
+        if ((k == 0 && s != 0) || (k + 1 < n && !(s < next)) || (n > 1 && s > fc)) {
+            bad(r, at_byte(r, R_FRAME, key_frame(B, t, k)), SINEW_E_LAYOUT,
                 "DBBin %s: key %u starts at frame %.0f (keys must start at 0 and increase inside the animation's "
                 "%.0f frames)",
                 what(B), k, s, fc);
             return false;
         }
-        span[k] = t->keys == 1 ? fc : next - s;
+        span[k] = n == 1 ? fc : next - s;
+        s = next;
     }
     return true;
 }
@@ -920,9 +921,8 @@ static bool key_spans(bctx *B, const tl_info *t, double *span) {
 /* A tweened key's tween from its frameArray entry [start, tween, strength | sample count,
  * samples...]: none, linear, the binary's own easing samples, or quad in/out/in-out with the
  * strength x100 (read back through the tweenEasing it stands for, as a JSON key is). */
-static bool key_tween(bctx *B, const tl_info *t, uint32_t k, double span, sinew_model_keyframe *key) {
-    rctx *r = B->r;
-    size_t fo = key_frame(B, t, k); /* [fo, fo + 2) is inside frameArray (check_timeline) */
+static bool key_tween(bctx *B, const tl_info *t, size_t fo, double span, sinew_model_keyframe *key) {
+    rctx *r = B->r; /* [fo, fo + 2) is inside frameArray (check_timeline) */
     int32_t tw = i16(r, R_FRAME, fo + 1);
     if (tw == 0 || t->keys == 1 || tw == 1) {
         sinew__tween_from_easing(tw == 1 && t->keys > 1 ? 0.0 : NAN, key);
@@ -1110,7 +1110,7 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
         pos += (float)B->span[k];
         if (vk == V_DISPLAY || vk == V_ZORDER)
             sinew__tween_from_easing(NAN, key);
-        else if (!key_tween(B, t, k, B->span[k], key))
+        else if (!key_tween(B, t, fo, B->span[k], key))
             return false;
         float *v = T->values + (size_t)k * vpk;
         switch (vk) {
@@ -1136,9 +1136,7 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
             v[0] = (float)(i16(r, R_FRAME_INT, base + (size_t)k * 2 + 1) / 100.0);
             v[1] = i16(r, R_FRAME_INT, base + (size_t)k * 2) ? 1.0f : 0.0f;
             break;
-        case V_DISPLAY: {
-            if (!in_range_tl(B, R_FRAME, (double)fo + 1, 1))
-                return false;
+        case V_DISPLAY: { /* [fo, fo + 2) is inside frameArray (check_timeline) */
             v[0] = (float)i16(r, R_FRAME, fo + 1);
             /* -1 (hidden) or one of the slot's displays (0 for a slot without any), as for JSON */
             uint32_t max = B->display_max[T->target];
@@ -1150,8 +1148,6 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
             break;
         }
         case V_ZORDER: {
-            if (!in_range_tl(B, R_FRAME, (double)fo + 1, 1))
-                return false;
             int32_t zn = i16(r, R_FRAME, fo + 1);
             for (uint32_t i = 0; i < n; i++)
                 v[i] = (float)i;
@@ -1495,6 +1491,14 @@ static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data
     B.allocator = c->allocator;
     size_t limit = (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX);
     sinew__arena_init(&B.nodes, c->allocator, limit);
+    /* The load's scratch (nodes, packed arrays) in one first chunk sized from the file, 8 bytes
+       per file byte (the shared characters use 1 to 3; pages never used are never touched): one
+       large block that glibc maps and unmaps, which raises its trim threshold, as the JSON
+       reader's DOM does. Without it the model's 64 KB chunks at the top of the heap went back to
+       the kernel after every load and were faulted in again on the next (about 30% of a load in
+       `sinew bench --load`). */
+    size_t want = r->len <= SIZE_MAX / 8 ? r->len * 8 : SIZE_MAX;
+    (void)sinew__arena_reserve(&B.nodes, limit && want > limit ? limit : want);
     sinew_status st = SINEW_OK;
     const cJSON *g = member(root, "isGlobal");
     if (cJSON_IsNumber(g) && g->valuedouble != 0) {
@@ -1513,12 +1517,7 @@ static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data
         st = sinew__fail_at(r->err, SINEW_E_NOMEM, r->file, 0, 0, NULL, "out of memory");
         goto done;
     }
-    /* The model in one first chunk sized from the file (it takes 4 to 8 bytes per file byte on
-       the shared characters; pages never used are never touched): one large block that glibc
-       maps and unmaps, which raises its trim threshold, as the JSON reader's DOM does; in 64 KB
-       chunks at the top of the heap, the memory went back to the kernel after every load and
-       was faulted in again on the next. */
-    sinew_build_finish fin = {finish, &B, r->len <= SIZE_MAX / 8 ? r->len * 8 : SIZE_MAX};
+    sinew_build_finish fin = {finish, &B, 0};
     st = sinew__dragonbones_build(c, root, &fin, out);
     if (st != SINEW_OK && r->err && r->err->code == SINEW_OK) {
         /* the builder located the error in the header text (its JSON path, or the nearest part of
