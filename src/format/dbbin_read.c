@@ -1491,13 +1491,14 @@ static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data
     B.allocator = c->allocator;
     size_t limit = (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX);
     sinew__arena_init(&B.nodes, c->allocator, limit);
-    /* The load's scratch (nodes, packed arrays) in one first chunk sized from the file, 8 bytes
+    /* The load's scratch (nodes, packed arrays) in one first chunk sized from the file, 16 bytes
        per file byte (the shared characters use 1 to 3; pages never used are never touched): one
-       large block that glibc maps and unmaps, which raises its trim threshold, as the JSON
-       reader's DOM does. Without it the model's 64 KB chunks at the top of the heap went back to
-       the kernel after every load and were faulted in again on the next (about 30% of a load in
-       `sinew bench --load`). */
-    size_t want = r->len <= SIZE_MAX / 8 ? r->len * 8 : SIZE_MAX;
+       large block that glibc maps and unmaps, which raises its mmap and trim thresholds above what
+       a load uses, as the JSON reader's DOM does. Without it the model's 64 KB chunks at the top
+       of the heap went back to the kernel after every load and were faulted in again on the next
+       (about 30% of a load in `sinew bench --load`; with 8 bytes per file byte, still 80 page
+       faults a load on mecha_1502b). */
+    size_t want = r->len <= SIZE_MAX / 16 ? r->len * 16 : SIZE_MAX;
     (void)sinew__arena_reserve(&B.nodes, limit && want > limit ? limit : want);
     sinew_status st = SINEW_OK;
     const cJSON *g = member(root, "isGlobal");
