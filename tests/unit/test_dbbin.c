@@ -199,6 +199,46 @@ static void test_non_finite(void) {
     cJSON_Delete(h);
 }
 
+/* A copy of the binary with the first byte after `key` in its header set to `c` (same length: the
+ * layout stays valid), loaded: the status, and the message in msg. */
+static sinew_status load_edited(const char *key, char c, char *msg, size_t msg_len) {
+    const unsigned char *b = bin;
+    uint32_t hl = (uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
+    unsigned char *m = malloc(bin_len);
+    memcpy(m, bin, bin_len);
+    const char *h = (const char *)m + 12, *at = NULL;
+    for (size_t i = 0; i + strlen(key) <= hl && !at; i++)
+        if (memcmp(h + i, key, strlen(key)) == 0)
+            at = h + i + strlen(key);
+    CHECK(at != NULL);
+    if (at)
+        m[at - (const char *)m] = (unsigned char)c;
+    sinew_data *d = NULL;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    sinew_status st = sinew_data_load_buffer(m, bin_len, "edited.dbbin", NULL, &d, &err);
+    CHECK((st == SINEW_OK) == (d != NULL));
+    snprintf(msg, msg_len, "%s", err.message);
+    sinew_data_destroy(d);
+    free(m);
+    return st;
+}
+
+/* A timeline naming a bone or slot the armature does not have is an error naming its byte in
+ * timelineArray; a timeline type the reader does not know, too. */
+static void test_timeline_targets(void) {
+    if (!bin)
+        return;
+    char msg[512];
+    CHECK(load_edited("\"bone\":{\"", 'Z', msg, sizeof msg) == SINEW_E_REFERENCE);
+    CHECK(strstr(msg, "names no such bone") && strstr(msg, "byte offset"));
+    CHECK(load_edited("\"slot\":{\"", 'Z', msg, sizeof msg) == SINEW_E_REFERENCE);
+    CHECK(strstr(msg, "names no such slot") && strstr(msg, "byte offset"));
+    /* the first bone timeline's type 11 -> 19 */
+    CHECK(load_edited("\"bone\":{\"body\":[1", '9', msg, sizeof msg) == SINEW_E_UNSUPPORTED);
+    CHECK(strstr(msg, "timeline type 19 is not read") && strstr(msg, "byte offset"));
+}
+
 /* Every 16-bit element of the arrays of the binary of `json` overwritten with bad values: a model
  * or an error, never a crash or a read out of bounds (ASan); an error names a byte. */
 static void corrupt(const char *json) {
@@ -307,6 +347,7 @@ int main(void) {
     RUN(test_read);
     RUN(test_empty_values);
     RUN(test_non_finite);
+    RUN(test_timeline_targets);
     RUN(test_corruptions);
     RUN(test_alloc_failures);
     free(bin);
