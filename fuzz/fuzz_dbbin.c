@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         size_t len = 0;
         sinew_error err;
         memset(&err, 0, sizeof err);
-        if (sinew__dbbin_write((const char *)data, size, "fuzz.json", &bin, &len, &err) == SINEW_OK) {
+        if (sinew__dbbin_write((const char *)data, size, "fuzz.json", NULL, NULL, NULL, &bin, &len, &err) == SINEW_OK) {
             read_dbbin(bin, len);
             free(bin);
         }

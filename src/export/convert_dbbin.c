@@ -96,7 +96,8 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
     sinew_data_destroy(data);
     void *bin = NULL;
     size_t bin_len = 0;
-    st = sinew__dbbin_write(text, len, input, &bin, &bin_len, err);
+    st = sinew__dbbin_write(text, len, input, opts ? opts->log : NULL, opts ? opts->log_user : NULL,
+                            &res->warning_count, &bin, &bin_len, err);
     free(text);
     if (st != SINEW_OK)
         return st;

@@ -33,10 +33,12 @@
  * Builds the DBBin bytes of a DragonBones JSON document (`text`, `len` bytes; `file` names it in
  * errors). On success *out is malloc'ed (the caller frees it) and *out_len its size. Constructs
  * the binary form cannot carry (path displays, shared or glued meshes, ...) fail with
- * SINEW_E_UNSUPPORTED naming the construct; nothing is returned then.
+ * SINEW_E_UNSUPPORTED naming the construct; nothing is returned then. What the binary leaves out
+ * as the official parser does (action frames past the end of their animation) is a warning
+ * through `log` (may be NULL); *warnings (may be NULL) counts them.
  */
-sinew_status sinew__dbbin_write(const char *text, size_t len, const char *file, void **out, size_t *out_len,
-                                sinew_error *err);
+sinew_status sinew__dbbin_write(const char *text, size_t len, const char *file, sinew_log_fn log, void *log_user,
+                                uint32_t *warnings, void **out, size_t *out_len, sinew_error *err);
 
 /*
  * The DBBin loader behind sinew_data_load_file / _buffer (chosen by the DBDT tag). It checks the

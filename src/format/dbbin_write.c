@@ -62,6 +62,10 @@ typedef struct wctx {
     const char *file;
     sinew_error *err;
     sinew_status st;
+    sinew_log_fn log;           /* warnings (what the binary leaves out, as the parser does) */
+    void *log_user;
+    uint32_t warnings;
+    const char *arm_name, *anim_name; /* for warnings */
     dvec a[A_COUNT];
     double default_color;
     /* armature */
@@ -98,6 +102,26 @@ static bool fail(wctx *w, sinew_status code, const char *fmt, ...) {
 }
 
 static bool nomem(wctx *w) { return fail(w, SINEW_E_NOMEM, "out of memory"); }
+
+/* A warning naming the armature and animation being written. */
+static void warn(wctx *w, const char *fmt, ...) {
+    w->warnings++;
+    if (!w->log)
+        return;
+    sinew_error e;
+    memset(&e, 0, sizeof e);
+    e.code = SINEW_E_UNSUPPORTED;
+    e.file = w->file;
+    int n = snprintf(e.message, sizeof e.message, "armature '%s', animation '%s': ", w->arm_name ? w->arm_name : "",
+                     w->anim_name ? w->anim_name : "");
+    if (n < 0 || (size_t)n >= sizeof e.message)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.message + n, sizeof e.message - (size_t)n, fmt, ap);
+    va_end(ap);
+    w->log(w->log_user, SINEW_LOG_WARNING, &e);
+}
 
 /* ---- growing arrays with JS array semantics (holes read as 0 once typed) ---------------------- */
 
@@ -892,11 +916,14 @@ static bool action_timeline(wctx *w, size_t *out) {
         if (n == 1)
             break;
     }
-    if (k < n)
-        return fail(w, SINEW_E_UNSUPPORTED,
-                    "DBBin: %zu action frames past the end of their animation (the parser drops them; the "
-                    "binary cannot say so)",
-                    n - k);
+    if (k < n) {
+        /* the official parser never reaches them either (its loop ends with the animation): the
+           binary holds the frames it keeps, and plays as the JSON does */
+        warn(w, "%zu action frame%s past the end of the animation left out, as the official parser drops them",
+             n - k, n - k == 1 ? "" : "s");
+        w->a[A_TIMELINE].v[tl + 2] = (double)k;
+        w->a[A_TIMELINE].n = tl + 5 + k;
+    }
     *out = tl;
     return true;
 }
@@ -1168,6 +1195,8 @@ static bool is_timeline_key(const char *k) {
 }
 
 static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
+    const cJSON *nm = get(raw, "name");
+    w->anim_name = cJSON_IsString(nm) ? nm->valuestring : "";
     cJSON *a = cJSON_CreateObject();
     if (!a)
         return nomem(w);
@@ -1341,6 +1370,8 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
 }
 
 static bool armature(wctx *w, cJSON *arm) {
+    const cJSON *arm_name = get(arm, "name");
+    w->arm_name = cJSON_IsString(arm_name) ? arm_name->valuestring : "";
     w->bones = get(arm, "bone");
     w->slots = get(arm, "slot");
     w->iks = get(arm, "ik");
@@ -1431,14 +1462,18 @@ static void put_u32(unsigned char *p, uint32_t u) {
         p[i] = (unsigned char)(u >> (8 * i));
 }
 
-sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file, void **out, size_t *out_len,
-                                sinew_error *err) {
+sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file, sinew_log_fn log, void *log_user,
+                                uint32_t *warnings, void **out, size_t *out_len, sinew_error *err) {
     *out = NULL;
     *out_len = 0;
+    if (warnings)
+        *warnings = 0;
     wctx w;
     memset(&w, 0, sizeof w);
     w.file = file;
     w.err = err;
+    w.log = log;
+    w.log_user = log_user;
     w.default_color = -1;
     cJSON *root = cJSON_ParseWithLength(text, len_);
     char *header = NULL;
@@ -1536,5 +1571,7 @@ done:
     for (size_t i = 0; i < w.af_n; i++)
         free(w.af[i].idx);
     free(w.af);
+    if (warnings)
+        *warnings = w.warnings;
     return w.st;
 }
