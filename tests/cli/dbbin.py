@@ -36,7 +36,12 @@ REFUSED = {
     os.path.join(OWN, "Pip_4.5_triples", "pip_ske.json"): "weights do not fit",  # the official parser fails too
     os.path.join(ORACLE_FIX, "share_ske.json"): "shared or glued mesh",
     os.path.join(ORACLE_FIX, "path_ske.json"): "path constraints",
-    "Knight_4.5": "action frames past the end",
+}
+# Files the binary carries with a warning (what the official parser leaves out, the binary leaves
+# out too), and a word the warning must contain.
+WARNED = {
+    "Knight_4.5": "action frame past the end of the animation left out",
+    "late": "action frame past the end of the animation left out",
 }
 
 tmp = tempfile.mkdtemp(prefix="sinew_dbbin_")
@@ -69,6 +74,8 @@ def one(odir, src, tag):
     r, out = convert(src, tag)
     if not check(r.returncode == 0 and os.path.exists(out), f"{tag}: sinew convert --to dbbin: {r.stderr.strip()[:300]}"):
         return
+    if tag in WARNED:
+        check(WARNED[tag] in r.stderr, f"{tag}: converted with the warning ({WARNED[tag]!r}): {r.stderr.strip()[-300:]}")
     check(layout_ok(out), f"{tag}: DBDT tag, header length, aligned arrays")
     a, b = os.path.join(tmp, tag + ".json.poses"), os.path.join(tmp, tag + ".bin.poses")
     ok_a, err_a = run_oracle(odir, src, a, "--armature", "all", "--precision", "9")
@@ -89,6 +96,8 @@ def same_as_json(src, tag):
     r, out = convert(src, tag)
     if not check(r.returncode == 0 and os.path.exists(out), f"{tag}: sinew convert --to dbbin: {r.stderr.strip()[:300]}"):
         return
+    if tag in WARNED:
+        check(WARNED[tag] in r.stderr, f"{tag}: converted with the warning ({WARNED[tag]!r}): {r.stderr.strip()[-300:]}")
     a, b = os.path.join(tmp, tag + ".sj.poses"), os.path.join(tmp, tag + ".sb.poses")
     ok_a, err_a = sinew_poses(src, a)
     ok_b, err_b = sinew_poses(out, b)
@@ -114,10 +123,25 @@ with open(TURNS, "w") as f:
             {"name": "c", "frame": [{"duration": 6, "tweenEasing": 0, "tweenRotate": 1, "transform": {"skX": 10, "skY": 10}},
                                     {"duration": 6, "tweenEasing": 0, "transform": {"skX": 350, "skY": 350}}]}]}]}]}, f)
 
-for f in FIXTURES + [TURNS]:
-    rel = os.path.relpath(f, SRC) if f != TURNS else "turns"
+# An action frame past the end of its animation (Knight has one): the official parser never reaches
+# it, so the binary leaves it out, with a warning, and plays as the JSON does.
+LATE = os.path.join(tmp, "late_ske.json")
+with open(LATE, "w") as f:
+    json.dump({"name": "late", "version": "5.5", "frameRate": 24, "armature": [{
+        "name": "a", "bone": [{"name": "root"}],
+        "slot": [{"name": "s", "parent": "root"}],
+        "skin": [{"slot": [{"name": "s", "display": [{"name": "i", "type": "boundingBox", "subType": "rectangle",
+                                                      "width": 10, "height": 10}]}]}],
+        "animation": [{"name": "late", "duration": 4,
+                       "frame": [{"duration": 2, "events": [{"name": "early"}]}, {"duration": 4, "events": [{"name": "mid"}]},
+                                 {"duration": 1, "events": [{"name": "late"}]}],
+                       "bone": [{"name": "root", "translateFrame": [{"duration": 4, "tweenEasing": 0, "x": 0},
+                                                                    {"duration": 0, "x": 40}]}]}]}]}, f)
+
+for f in FIXTURES + [TURNS, LATE]:
+    rel = os.path.relpath(f, SRC) if f not in (TURNS, LATE) else ("turns" if f == TURNS else "late")
     if f not in REFUSED:
-        same_as_json(f, "self_" + rel.replace("/", "_"))
+        same_as_json(f, "self_" + rel.replace("/", "_") if f != LATE else "late")
 
 # The reader: broken binaries are errors naming a byte offset, never a crash.
 demo_bin = os.path.join(tmp, "self_examples_demo_demo_ske.json", "x_ske.dbbin")
@@ -211,13 +235,14 @@ if check(os.path.exists(pip_bin), "Pip 5.5's .dbbin exists"):
         ok, rep = posecmp(os.path.join(tmp, tag + ".sj.poses"), np_poses)
         check(ok, f"Pip 5.5 without slotPose/bonePose = its JSON: {rep[-400:]}")
 
-odir = need_oracle(len(FIXTURES) + 3 + len(CORPUS), "DBBin against the official runtime")
+odir = need_oracle(len(FIXTURES) + 4 + len(CORPUS), "DBBin against the official runtime")
 for f in FIXTURES:
     rel = os.path.relpath(f, SRC)
     one(odir, f, rel.replace("/", "_"))
 for f in (os.path.join(OWN, "Pip_4.5_triples", "pip_ske.json"),):
     one(odir, f, "Pip_4.5_triples")
 one(odir, TURNS, "turns")
+one(odir, LATE, "late")
 
 # An XML rig is refused (DBBin is written from DragonBones JSON), nothing written.
 xml = os.path.join(OWN, "Pip_xml")
