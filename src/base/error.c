@@ -97,3 +97,21 @@ void sinew__locate(const char *text, size_t len, size_t offset, uint32_t *line, 
     *line = l;
     *column = c;
 }
+
+void sinew__writer_warning(sinew_log_fn log, void *user, const char *file, const char *armature,
+                           const char *animation, const char *fmt, va_list ap) {
+    if (!log)
+        return;
+    sinew_error e;
+    memset(&e, 0, sizeof e);
+    e.code = SINEW_E_UNSUPPORTED;
+    e.file = file;
+    int n = 0;
+    if (armature)
+        n = snprintf(e.message, sizeof e.message, "armature '%s'%s%s%s: ", armature, animation ? ", animation '" : "",
+                     animation ? animation : "", animation ? "'" : "");
+    if (n < 0 || (size_t)n >= sizeof e.message)
+        n = 0;
+    vsnprintf(e.message + (size_t)n, sizeof e.message - (size_t)n, fmt, ap);
+    log(user, SINEW_LOG_WARNING, &e);
+}

@@ -2,6 +2,8 @@
 #ifndef SINEW_BASE_ERROR_H
 #define SINEW_BASE_ERROR_H
 
+#include <stdarg.h>
+
 #include "sinew/base.h"
 
 #if defined(__GNUC__)
@@ -23,6 +25,14 @@ sinew_status sinew__fail_at(sinew_error *err, sinew_status code, const char *fil
 
 /* Prepends "context: " to an existing message (outer layers add context, never replace). */
 void sinew__error_prefix(sinew_error *err, const char *fmt, ...) SINEW_PRINTF(2, 3);
+
+/*
+ * A writer's warning about what it approximates or leaves out: through `log` (nothing when NULL)
+ * at SINEW_LOG_WARNING, code SINEW_E_UNSUPPORTED, the message prefixed "armature 'A', animation
+ * 'X': " (without the animation when it is NULL, without both when the armature is NULL).
+ */
+void sinew__writer_warning(sinew_log_fn log, void *user, const char *file, const char *armature,
+                           const char *animation, const char *fmt, va_list ap) SINEW_PRINTF(6, 0);
 
 /* Computes 1-based line and column of byte `offset` in text[0..len). Columns count bytes. */
 void sinew__locate(const char *text, size_t len, size_t offset, uint32_t *line, uint32_t *column);

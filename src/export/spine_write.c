@@ -64,21 +64,13 @@ typedef struct sp_ctx {
 SINEW_PRINTF(2, 3)
 static void warn(sp_ctx *c, const char *fmt, ...) {
     c->warnings++;
-    if (!c->o || !c->o->log)
+    if (!c->o)
         return;
-    sinew_error e;
-    memset(&e, 0, sizeof e);
-    e.code = SINEW_E_UNSUPPORTED;
-    e.file = c->input;
-    int n = snprintf(e.message, sizeof e.message, "armature '%s'%s%s%s: ", c->arm ? c->arm->name : "",
-                     c->anim ? ", animation '" : "", c->anim ? c->anim->name : "", c->anim ? "'" : "");
-    if (n < 0 || (size_t)n >= sizeof e.message)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e.message + n, sizeof e.message - (size_t)n, fmt, ap);
+    sinew__writer_warning(c->o->log, c->o->log_user, c->input, c->arm ? c->arm->name : "", c->anim ? c->anim->name : NULL,
+                          fmt, ap);
     va_end(ap);
-    c->o->log(c->o->log_user, SINEW_LOG_WARNING, &e);
 }
 
 /* ---- cJSON helpers ---------------------------------------------------------------------------- */

@@ -351,27 +351,31 @@ static void put(cJSON *parent, const char *key, cJSON *item) {
     parent->valueint++;
 }
 
+/* Takes member m out of object o. */
+static void unlink_member(cJSON *o, cJSON *m) {
+    if (m == o->child) {
+        o->child = m->next;
+        if (m->next)
+            m->next->prev = m->prev;
+    } else {
+        m->prev->next = m->next;
+        if (m->next)
+            m->next->prev = m->prev;
+        else
+            o->child->prev = m->prev;
+    }
+    m->next = m->prev = NULL;
+    if (o->valueint > 0)
+        o->valueint--;
+}
+
 /* Takes the member `key` out of an object; returns it (NULL if absent). */
 static cJSON *take(cJSON *obj, const char *key) {
-    for (cJSON *m = obj->child; m; m = m->next) {
-        if (!m->string || strcmp(m->string, key) != 0)
-            continue;
-        if (m == obj->child) {
-            obj->child = m->next;
-            if (m->next)
-                m->next->prev = m->prev;
-        } else {
-            m->prev->next = m->next;
-            if (m->next)
-                m->next->prev = m->prev;
-            else
-                obj->child->prev = m->prev;
+    for (cJSON *m = obj->child; m; m = m->next)
+        if (m->string && strcmp(m->string, key) == 0) {
+            unlink_member(obj, m);
+            return m;
         }
-        m->next = m->prev = NULL;
-        if (obj->valueint > 0)
-            obj->valueint--;
-        return m;
-    }
     return NULL;
 }
 
@@ -641,24 +645,6 @@ static bool action_frames(bctx *B, cJSON *anim, double tl, const banim *an) {
     }
     put(anim, "frame", list);
     return !B->nomem;
-}
-
-/* Takes member m out of object o. */
-static void unlink_member(cJSON *o, cJSON *m) {
-    if (m == o->child) {
-        o->child = m->next;
-        if (m->next)
-            m->next->prev = m->prev;
-    } else {
-        m->prev->next = m->next;
-        if (m->next)
-            m->next->prev = m->prev;
-        else
-            o->child->prev = m->prev;
-    }
-    m->next = m->prev = NULL;
-    if (o->valueint > 0)
-        o->valueint--;
 }
 
 /* The header pass over an animation, in one walk over its members: its offsets, action and

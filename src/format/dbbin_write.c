@@ -104,23 +104,13 @@ static bool fail(wctx *w, sinew_status code, const char *fmt, ...) {
 static bool nomem(wctx *w) { return fail(w, SINEW_E_NOMEM, "out of memory"); }
 
 /* A warning naming the armature and animation being written. */
+SINEW_PRINTF(2, 3)
 static void warn(wctx *w, const char *fmt, ...) {
     w->warnings++;
-    if (!w->log)
-        return;
-    sinew_error e;
-    memset(&e, 0, sizeof e);
-    e.code = SINEW_E_UNSUPPORTED;
-    e.file = w->file;
-    int n = snprintf(e.message, sizeof e.message, "armature '%s', animation '%s': ", w->arm_name ? w->arm_name : "",
-                     w->anim_name ? w->anim_name : "");
-    if (n < 0 || (size_t)n >= sizeof e.message)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e.message + n, sizeof e.message - (size_t)n, fmt, ap);
+    sinew__writer_warning(w->log, w->log_user, w->file, w->arm_name ? w->arm_name : "", w->anim_name, fmt, ap);
     va_end(ap);
-    w->log(w->log_user, SINEW_LOG_WARNING, &e);
 }
 
 /* ---- growing arrays with JS array semantics (holes read as 0 once typed) ---------------------- */

@@ -97,23 +97,13 @@ typedef struct wctx {
 SINEW_PRINTF(2, 3)
 static void warn(wctx *w, const char *fmt, ...) {
     w->warnings++;
-    if (!w->o || !w->o->log)
+    if (!w->o)
         return;
-    sinew_error e;
-    memset(&e, 0, sizeof e);
-    e.code = SINEW_E_UNSUPPORTED;
-    e.file = w->o->source_name;
-    int n = 0;
-    if (w->arm)
-        n = snprintf(e.message, sizeof e.message, "armature '%s'%s%s%s: ", w->arm->name, w->anim ? ", animation '" : "",
-                     w->anim ? w->anim->name : "", w->anim ? "'" : "");
-    if (n < 0 || (size_t)n >= sizeof e.message)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e.message + n, sizeof e.message - (size_t)n, fmt, ap);
+    sinew__writer_warning(w->o->log, w->o->log_user, w->o->source_name, w->arm ? w->arm->name : NULL,
+                          w->anim ? w->anim->name : NULL, fmt, ap);
     va_end(ap);
-    w->o->log(w->o->log_user, SINEW_LOG_WARNING, &e);
 }
 
 /* Rounds to `digits` significant digits (so 0.1f is written as 0.1). */
