@@ -514,7 +514,8 @@ static sinew_status prepare_bone_order(sinew_arena *arena, sinew_model_armature 
     return SINEW_OK;
 }
 
-static sinew_status mesh_tables(sinew_arena *arena, sinew_model_armature *arm, float *scratch, sinew_error *err);
+static sinew_status mesh_tables(sinew_arena *arena, sinew_model_armature *arm, float *scratch, size_t most,
+                                sinew_error *err);
 
 /* Each weighted mesh's skinning tables (run_bones, run_skin, run_skin_deform, run_skin4; see
  * model.h and update_mesh in pose.c). */
@@ -535,18 +536,15 @@ static sinew_status prepare_mesh_bones(sinew_arena *arena, sinew_model_armature 
     float *scratch = sinew__alloc(al, scratch_bytes);
     if (!scratch)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-    sinew_status st = mesh_tables(arena, arm, scratch, err);
+    sinew_status st = mesh_tables(arena, arm, scratch, most, err);
     sinew__free(al, scratch, scratch_bytes);
     return st;
 }
 
-/* prepare_mesh_bones for each weighted mesh, with scratch for 8 floats per influence and
- * bone_count uint32s and bytes. */
-static sinew_status mesh_tables(sinew_arena *arena, sinew_model_armature *arm, float *scratch, sinew_error *err) {
-    size_t most = 0;
-    for (uint32_t m = 0; m < arm->mesh_count; ++m)
-        if (arm->meshes[m].weighted && arm->meshes[m].influence_count > most)
-            most = arm->meshes[m].influence_count;
+/* prepare_mesh_bones for each weighted mesh, with scratch for 8 floats per influence of the mesh
+ * with the `most`, then bone_count uint32s and bytes. */
+static sinew_status mesh_tables(sinew_arena *arena, sinew_model_armature *arm, float *scratch, size_t most,
+                                sinew_error *err) {
     uint32_t *group_of = (uint32_t *)(void *)(scratch + most * 8);
     uint8_t *seen = (uint8_t *)(group_of + arm->bone_count);
     for (uint32_t m = 0; m < arm->mesh_count; ++m) {

@@ -154,6 +154,13 @@ void *sinew__arena_array_uninit(sinew_arena *arena, size_t count, size_t elem_si
     return arena_take(arena, total);
 }
 
+bool sinew__arena_over_limit(const sinew_arena *arena, size_t count, size_t elem_size) {
+    size_t bytes;
+    if (!sinew__mul_size(count, elem_size, &bytes))
+        return true;
+    return arena->limit && bytes > arena->limit - (arena->total < arena->limit ? arena->total : arena->limit);
+}
+
 char *sinew__arena_strndup(sinew_arena *arena, const char *s, size_t len) {
     char *p = sinew__arena_alloc(arena, len + 1);
     if (p) {

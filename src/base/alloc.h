@@ -39,6 +39,9 @@ void *sinew__arena_alloc(sinew_arena *arena, size_t size);
 void *sinew__arena_array(sinew_arena *arena, size_t count, size_t elem_size);
 /* The same without zeroing, for an array the caller fills whole at once. */
 void *sinew__arena_array_uninit(sinew_arena *arena, size_t count, size_t elem_size);
+/* After an arena allocation of count * elem_size bytes failed: true when it was refused for the
+ * arena's limit (or the size overflows), false when the allocator ran out of memory. */
+bool sinew__arena_over_limit(const sinew_arena *arena, size_t count, size_t elem_size);
 char *sinew__arena_strdup(sinew_arena *arena, const char *s);
 char *sinew__arena_strndup(sinew_arena *arena, const char *s, size_t len);
 void sinew__arena_destroy(sinew_arena *arena);

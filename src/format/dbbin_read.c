@@ -37,6 +37,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/namemap.h"
 #include "format/dbbin.h"
 #include "format/dragonbones_json.h"
 #include "format/json_read.h"
@@ -250,14 +251,6 @@ typedef struct barm {
     size_t first_mesh, mesh_count, first_anim, anim_count;
 } barm;
 
-/* Model objects by name (the name is each element's first member): open addressing, index + 1. */
-typedef struct ntab {
-    uint32_t *at;
-    uint32_t mask;
-    const char *first;         /* &array[0].name */
-    size_t stride;
-} ntab;
-
 /* One timeline of an animation, in the order the model keeps them (see timeline_order). */
 typedef struct tlref {
     const cJSON *entry;        /* the header map entry (its key names the target); NULL for zOrder */
@@ -287,8 +280,8 @@ typedef struct bctx {
     sinew_model_animation *N;
     const banim *an;
     size_t frame_base;         /* an->aoff[2]: its keys' offsets count from there */
-    ntab bone_names, slot_names, ik_names;
-    uint32_t *display_max;     /* per model slot: the most displays a skin gives it */
+    sinew_namemap bone_names, slot_names, ik_names; /* the armature's, in `nodes` */
+    uint32_t *display_max;     /* per model slot: the most displays a skin gives it (in `nodes`) */
     uint32_t keys_used, curves_used;
     tlref *tls;
     size_t tl_count, tl_cap;
@@ -795,70 +788,14 @@ static void *model_array(bctx *B, size_t n, size_t size, bool zero, bool *ok) {
         return NULL;
     void *p = zero ? sinew__arena_array(B->arena, n, size) : sinew__arena_array_uninit(B->arena, n, size);
     if (!p) {
-        size_t bytes = 0;
-        const sinew_arena *a = B->arena;
         *ok = false;
-        if (!sinew__mul_size(n, size, &bytes) || (a->limit && bytes > a->limit - (a->total < a->limit ? a->total : a->limit)))
+        if (sinew__arena_over_limit(B->arena, n, size))
             sinew__fail_at(B->r->err, SINEW_E_LIMIT, B->r->file, 0, 0, NULL,
-                           "the model needs more than %zu bytes (limits.max_memory_bytes)", a->limit);
+                           "the model needs more than %zu bytes (limits.max_memory_bytes)", B->arena->limit);
         else
             B->nomem = true;
     }
     return p;
-}
-
-static uint32_t hash(const char *s) {
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
-static const char *ntab_name(const ntab *t, uint32_t i) {
-    const char *s;
-    memcpy(&s, t->first + (size_t)i * t->stride, sizeof s);
-    return s;
-}
-
-/* The element named `name`, or SINEW_INVALID_INDEX (the first of two of one name). */
-static uint32_t ntab_get(const ntab *t, const char *name) {
-    for (uint32_t i = hash(name) & t->mask;; i = (i + 1) & t->mask) {
-        uint32_t v = t->at[i];
-        if (v == 0)
-            return SINEW_INVALID_INDEX;
-        if (strcmp(ntab_name(t, v - 1), name) == 0)
-            return v - 1;
-    }
-}
-
-static bool ntab_build(bctx *B, ntab *t, const void *first, size_t stride, uint32_t n) {
-    uint32_t cap = 16;
-    while (cap < 2 * (uint64_t)n)
-        cap *= 2;
-    t->at = sinew__calloc(B->allocator, cap, sizeof *t->at);
-    if (!t->at) {
-        B->nomem = true;
-        return false;
-    }
-    t->mask = cap - 1;
-    t->first = first;
-    t->stride = stride;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *name = ntab_name(t, i);
-        if (ntab_get(t, name) != SINEW_INVALID_INDEX)
-            continue;
-        uint32_t h = hash(name) & t->mask;
-        while (t->at[h])
-            h = (h + 1) & t->mask;
-        t->at[h] = i + 1;
-    }
-    return true;
-}
-
-static void ntab_free(bctx *B, ntab *t) {
-    if (t->at)
-        sinew__free(B->allocator, t->at, ((size_t)t->mask + 1) * sizeof *t->at);
-    memset(t, 0, sizeof *t);
 }
 
 typedef struct tl_info {
@@ -1327,7 +1264,7 @@ static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, s
             break;
         case 10: case 11: case 12: case 13:
             B->what_kind = "bone timeline";
-            T->target = ref->entry == last_entry ? last_target : ntab_get(&B->bone_names, name);
+            T->target = ref->entry == last_entry ? last_target : sinew__namemap_get(&B->bone_names, name);
             if (T->target == SINEW_INVALID_INDEX)
                 goto no_target;
             T->type = ref->type == 10 ? SINEW_TL_BONE_ALL
@@ -1339,7 +1276,7 @@ static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, s
             break;
         case 50:
             B->what_kind = "surface timeline";
-            T->target = ntab_get(&B->bone_names, name);
+            T->target = sinew__namemap_get(&B->bone_names, name);
             if (T->target == SINEW_INVALID_INDEX || !A->bones[T->target].is_surface) {
                 bad(r, at_byte(r, R_TIMELINE, t.tl), SINEW_E_REFERENCE, "DBBin %s: no surface of that name", what(B));
                 return false;
@@ -1350,7 +1287,7 @@ static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, s
             break;
         case 20: case 21:
             B->what_kind = "slot timeline";
-            T->target = ref->entry == last_entry ? last_target : ntab_get(&B->slot_names, name);
+            T->target = ref->entry == last_entry ? last_target : sinew__namemap_get(&B->slot_names, name);
             if (T->target == SINEW_INVALID_INDEX)
                 goto no_target;
             T->type = ref->type == 20 ? SINEW_TL_SLOT_DISPLAY : SINEW_TL_SLOT_COLOR;
@@ -1375,7 +1312,7 @@ static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, s
         }
         default: /* 30 (timeline_order let nothing else through) */
             B->what_kind = "IK timeline";
-            T->target = ntab_get(&B->ik_names, name);
+            T->target = sinew__namemap_get(&B->ik_names, name);
             if (T->target == SINEW_INVALID_INDEX)
                 goto no_target;
             T->type = SINEW_TL_IK;
@@ -1413,23 +1350,27 @@ static bool read_armature_timelines(bctx *B, const barm *ba, sinew_model_armatur
         const cJSON *maps[] = {an->bone, an->surface, an->slot, an->constraint};
         for (int m = 0; m < 4; m++)
             for (const cJSON *g = maps[m] ? maps[m]->child : NULL; g; g = g->next)
-                total += (size_t)cJSON_GetArraySize(g) / 2;
+                total += members(g) / 2;
     }
     bool ok;
     A->timelines = model_array(B, total, sizeof *A->timelines, false, &ok); /* each set when read */
     if (!ok)
         return false;
     A->timeline_count = 0;
-    /* (an empty list may be NULL: no element is touched then) */
-    if (!ntab_build(B, &B->bone_names, A->bones ? &A->bones[0].name : NULL, sizeof *A->bones, A->bone_count) ||
-        !ntab_build(B, &B->slot_names, A->slots ? &A->slots[0].name : NULL, sizeof *A->slots, A->slot_count) ||
-        !ntab_build(B, &B->ik_names, A->iks ? &A->iks[0].name : NULL, sizeof *A->iks, A->ik_count))
-        return false;
-    B->display_max = sinew__calloc(B->allocator, A->slot_count ? A->slot_count : 1, sizeof *B->display_max);
-    if (!B->display_max) {
+    /* the model's bones, slots and IK constraints by name (the first of two of one name) */
+    B->display_max = sinew__arena_array(&B->nodes, A->slot_count ? A->slot_count : 1, sizeof *B->display_max);
+    if (!B->display_max || !sinew__namemap_init(&B->bone_names, &B->nodes, A->bone_count) ||
+        !sinew__namemap_init(&B->slot_names, &B->nodes, A->slot_count) ||
+        !sinew__namemap_init(&B->ik_names, &B->nodes, A->ik_count)) {
         B->nomem = true;
         return false;
     }
+    for (uint32_t i = 0; i < A->bone_count; i++)
+        sinew__namemap_put(&B->bone_names, A->bones[i].name, i);
+    for (uint32_t i = 0; i < A->slot_count; i++)
+        sinew__namemap_put(&B->slot_names, A->slots[i].name, i);
+    for (uint32_t i = 0; i < A->ik_count; i++)
+        sinew__namemap_put(&B->ik_names, A->iks[i].name, i);
     for (uint32_t i = 0; i < A->skin_slot_count; i++) {
         const sinew_model_skin_slot *KS = &A->skin_slots[i];
         if (KS->display_count > B->display_max[KS->slot])
@@ -1441,15 +1382,6 @@ static bool read_armature_timelines(bctx *B, const barm *ba, sinew_model_armatur
     return true;
 }
 
-static void free_armature_tables(bctx *B) {
-    ntab_free(B, &B->bone_names);
-    ntab_free(B, &B->slot_names);
-    ntab_free(B, &B->ik_names);
-    if (B->display_max)
-        sinew__free(B->allocator, B->display_max, (B->A && B->A->slot_count ? B->A->slot_count : 1) * sizeof *B->display_max);
-    B->display_max = NULL;
-}
-
 /* The JSON builder's finish step: every armature's timelines into the model. */
 static sinew_status finish(void *ctx, struct sinew_data *data) {
     bctx *B = ctx;
@@ -1459,9 +1391,7 @@ static sinew_status finish(void *ctx, struct sinew_data *data) {
         return bad(r, 12, SINEW_E_LAYOUT, "DBBin: internal: %zu armatures in the header, %u in the model", B->arm_count,
                    data->armature_count);
     for (size_t i = 0; i < B->arm_count; i++) {
-        bool ok = read_armature_timelines(B, &B->arms[i], &data->armatures[i]);
-        free_armature_tables(B);
-        if (!ok) {
+        if (!read_armature_timelines(B, &B->arms[i], &data->armatures[i])) {
             if (B->nomem)
                 return sinew__fail_at(r->err, SINEW_E_NOMEM, r->file, 0, 0, NULL, "out of memory");
             return r->err && r->err->code ? r->err->code : SINEW_E_LAYOUT;
@@ -1504,7 +1434,7 @@ static sinew_status build(rctx *r, sinew_jctx *c, cJSON *root, struct sinew_data
         st = sinew__fail_at(r->err, SINEW_E_NOMEM, r->file, 0, 0, NULL, "out of memory");
         goto done;
     }
-    sinew_build_finish fin = {finish, &B, 0};
+    sinew_build_finish fin = {finish, &B};
     st = sinew__dragonbones_build(c, root, &fin, out);
     if (st != SINEW_OK && r->err && r->err->code == SINEW_OK) {
         /* the builder located the error in the header text (its JSON path, or the nearest part of

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/namemap.h"
 #include "format/json_read.h"
 
 #define PI_F 3.14159265358979323846
@@ -25,14 +26,6 @@
         if (st_ != SINEW_OK)            \
             return st_;                 \
     } while (0)
-
-/* ---- name maps (scratch) ------------------------------------------------------------------ */
-
-typedef struct namemap {
-    const char **keys;
-    uint32_t *vals;
-    uint32_t mask;
-} namemap;
 
 typedef struct pending_action {
     float pos;
@@ -54,10 +47,10 @@ typedef struct db {
     sinew_arena *arena;
     sinew_arena scratch;
     struct sinew_data *data;
-    namemap armature_names;
+    sinew_namemap armature_names;
     /* the armature being built */
     sinew_model_armature *arm;
-    namemap bones, slots, skins, iks;
+    sinew_namemap bones, slots, skins, iks;
     uint32_t *bone_of_file;        /* file index -> model index */
     uint32_t *slot_display_max;    /* per slot: most displays any skin gives it */
     uint32_t *pose_of_bone;        /* per mesh scratch: model bone -> bonePose entry */
@@ -81,13 +74,6 @@ typedef struct db {
     bool warned_generic;           /* the 5.6 `timeline` arrays were reported */
 } db;
 
-static uint32_t hash_str(const char *s) {
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
-}
-
 static void *scratch_array(db *d, size_t count, size_t size) {
     void *p = sinew__arena_array(&d->scratch, count ? count : 1, size);
     if (!p)
@@ -95,39 +81,12 @@ static void *scratch_array(db *d, size_t count, size_t size) {
     return p;
 }
 
-static sinew_status nm_init(db *d, namemap *m, uint32_t n) {
-    uint32_t cap = 8;
-    while (cap < n * 2u)
-        cap *= 2u;
-    m->keys = scratch_array(d, cap, sizeof *m->keys);
-    m->vals = scratch_array(d, cap, sizeof *m->vals);
-    m->mask = cap - 1u;
-    return (m->keys && m->vals) ? SINEW_OK : SINEW_E_NOMEM;
-}
-
-/* Inserts key -> val; returns the existing value if the key is present (not replaced). */
-static uint32_t nm_put(namemap *m, const char *key, uint32_t val) {
-    uint32_t i = hash_str(key) & m->mask;
-    while (m->keys[i]) {
-        if (strcmp(m->keys[i], key) == 0)
-            return m->vals[i];
-        i = (i + 1u) & m->mask;
-    }
-    m->keys[i] = key;
-    m->vals[i] = val;
-    return SINEW_INVALID_INDEX;
-}
-
-static uint32_t nm_get(const namemap *m, const char *key) {
-    if (!m->keys)
-        return SINEW_INVALID_INDEX;
-    uint32_t i = hash_str(key) & m->mask;
-    while (m->keys[i]) {
-        if (strcmp(m->keys[i], key) == 0)
-            return m->vals[i];
-        i = (i + 1u) & m->mask;
-    }
-    return SINEW_INVALID_INDEX;
+/* A name map (base/namemap.h) for n names in the scratch arena. */
+static sinew_status nm_init(db *d, sinew_namemap *m, uint32_t n) {
+    if (sinew__namemap_init(m, &d->scratch, n))
+        return SINEW_OK;
+    sinew__jfail(d->c, SINEW_E_NOMEM, "out of memory");
+    return SINEW_E_NOMEM;
 }
 
 /* ---- arena helpers ------------------------------------------------------------------------- */
@@ -138,10 +97,8 @@ static void *alloc_array(db *d, size_t count, size_t size, bool *ok) {
         return NULL;
     void *p = sinew__arena_array(d->arena, count, size);
     if (!p) {
-        size_t bytes = 0;
         *ok = false;
-        if (!sinew__mul_size(count, size, &bytes) ||
-            (d->arena->limit && bytes > d->arena->limit - (d->arena->total < d->arena->limit ? d->arena->total : d->arena->limit)))
+        if (sinew__arena_over_limit(d->arena, count, size))
             sinew__jfail(d->c, SINEW_E_LIMIT, "the model needs more than %zu bytes (limits.max_memory_bytes)",
                          d->arena->limit);
         else
@@ -494,14 +451,14 @@ static sinew_status parse_one_action(db *d, const cJSON *v, sinew_action_type de
     if (f[4]) {
         const char *bn;
         TRY(sinew__jstr(d->c, f[4], "bone", "", &bn));
-        a.bone = nm_get(&d->bones, bn);
+        a.bone = sinew__namemap_get(&d->bones, bn);
         if (a.bone == SINEW_INVALID_INDEX)
             return sinew__jfail_key(d->c, "bone", SINEW_E_REFERENCE, "bone '%s' does not exist", bn);
     }
     if (f[5]) {
         const char *sn;
         TRY(sinew__jstr(d->c, f[5], "slot", "", &sn));
-        a.slot = nm_get(&d->slots, sn);
+        a.slot = sinew__namemap_get(&d->slots, sn);
         if (a.slot == SINEW_INVALID_INDEX)
             return sinew__jfail_key(d->c, "slot", SINEW_E_REFERENCE, "slot '%s' does not exist", sn);
     }
@@ -661,7 +618,7 @@ static sinew_status build_bones(db *d, const cJSON *arr) {
     uint8_t *state = scratch_array(d, n, 1);
     if (!nodes || !fields || !names || !parent || !model || !stack || !state)
         return SINEW_E_NOMEM;
-    namemap byname;
+    sinew_namemap byname;
     TRY(nm_init(d, &byname, n));
     sinew__jpush_key(d->c, "bone");
     uint32_t i = 0;
@@ -672,7 +629,7 @@ static sinew_status build_bones(db *d, const cJSON *arr) {
         if (!fields[i][0])
             return sinew__jfail_key(d->c, "name", SINEW_E_MISSING, "bone has no name");
         TRY(sinew__jstr(d->c, fields[i][0], "name", "", &names[i]));
-        if (nm_put(&byname, names[i], i) != SINEW_INVALID_INDEX)
+        if (sinew__namemap_put(&byname, names[i], i) != SINEW_INVALID_INDEX)
             return sinew__jfail_key(d->c, "name", SINEW_E_DUPLICATE, "bone '%s' is defined twice", names[i]);
         sinew__jpop(d->c);
     }
@@ -682,7 +639,7 @@ static sinew_status build_bones(db *d, const cJSON *arr) {
         TRY(sinew__jstr(d->c, fields[i][1], "parent", "", &pn));
         parent[i] = SINEW_INVALID_INDEX;
         if (pn[0]) {
-            parent[i] = nm_get(&byname, pn);
+            parent[i] = sinew__namemap_get(&byname, pn);
             if (parent[i] == SINEW_INVALID_INDEX)
                 return sinew__jfail_key(d->c, "parent", SINEW_E_REFERENCE, "bone '%s': parent bone '%s' does not exist",
                                         names[i], pn);
@@ -717,7 +674,7 @@ static sinew_status build_bones(db *d, const cJSON *arr) {
         const cJSON *const *f = fields[i];
         sinew__jpush_index(d->c, i);
         TRY(dup_str(d, names[i], &B->name));
-        nm_put(&d->bones, B->name, model[i]);
+        sinew__namemap_put(&d->bones, B->name, model[i]);
         B->parent = parent[i] == SINEW_INVALID_INDEX ? SINEW_INVALID_INDEX : model[parent[i]];
         B->file_index = i;
         TRY(bone_type(d, f[9], &B->is_surface));
@@ -801,12 +758,12 @@ static sinew_status build_slots(db *d, const cJSON *arr) {
             return sinew__jfail_key(d->c, "name", SINEW_E_MISSING, "slot has no name");
         TRY(sinew__jstr(d->c, f[0], "name", "", &name));
         TRY(dup_str(d, name, &S->name));
-        if (nm_put(&d->slots, S->name, m) != SINEW_INVALID_INDEX)
+        if (sinew__namemap_put(&d->slots, S->name, m) != SINEW_INVALID_INDEX)
             return sinew__jfail_key(d->c, "name", SINEW_E_DUPLICATE, "slot '%s' is defined twice", name);
         if (!f[1])
             return sinew__jfail_key(d->c, "parent", SINEW_E_MISSING, "slot '%s' has no parent bone", name);
         TRY(sinew__jstr(d->c, f[1], "parent", "", &pn));
-        S->parent = nm_get(&d->bones, pn);
+        S->parent = sinew__namemap_get(&d->bones, pn);
         if (S->parent == SINEW_INVALID_INDEX)
             return sinew__jfail_key(d->c, "parent", SINEW_E_REFERENCE, "slot '%s': parent bone '%s' does not exist", name, pn);
         int64_t di;
@@ -1410,7 +1367,7 @@ static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D,
     }
     switch (D->type) {
     case SINEW_DISPLAY_ARMATURE: {
-        D->armature = nm_get(&d->armature_names, D->path);
+        D->armature = sinew__namemap_get(&d->armature_names, D->path);
         if (D->armature == SINEW_INVALID_INDEX)
             sinew__jwarn(d->c, NULL, SINEW_E_REFERENCE, "child armature '%s' is not in this file (display stays empty)",
                          D->path);
@@ -1539,7 +1496,7 @@ static sinew_status build_skins(db *d, const cJSON *arr) {
             const char *name;
             TRY(sinew__jstr(d->c, f[0], "name", "", &name));
             TRY(dup_str(d, name, &K->name));
-            if (nm_put(&d->skins, K->name, out) != SINEW_INVALID_INDEX)
+            if (sinew__namemap_put(&d->skins, K->name, out) != SINEW_INVALID_INDEX)
                 return sinew__jfail_key(d->c, "name", SINEW_E_DUPLICATE, "skin '%s' is defined twice", name);
             const cJSON *sfirst;
             uint32_t sn;
@@ -1554,7 +1511,7 @@ static sinew_status build_skins(db *d, const cJSON *arr) {
                 TRY(sinew__jfields(d->c, ss, &skin_slot_table, g));
                 const char *sname;
                 TRY(sinew__jstr(d->c, g[0], "name", "", &sname));
-                uint32_t slot = nm_get(&d->slots, sname);
+                uint32_t slot = sinew__namemap_get(&d->slots, sname);
                 if (slot == SINEW_INVALID_INDEX)
                     return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "skin '%s': slot '%s' does not exist", name,
                                             sname);
@@ -1634,10 +1591,10 @@ static sinew_status build_iks(db *d, const cJSON *arr) {
         TRY(dup_str(d, name, &K->name));
         TRY(sinew__jstr(d->c, f[1], "bone", "", &bone));
         TRY(sinew__jstr(d->c, f[2], "target", "", &target));
-        K->bone = nm_get(&d->bones, bone);
+        K->bone = sinew__namemap_get(&d->bones, bone);
         if (K->bone == SINEW_INVALID_INDEX)
             return sinew__jfail_key(d->c, "bone", SINEW_E_REFERENCE, "IK constraint '%s': bone '%s' does not exist", name, bone);
-        K->target = nm_get(&d->bones, target);
+        K->target = sinew__namemap_get(&d->bones, target);
         if (K->target == SINEW_INVALID_INDEX)
             return sinew__jfail_key(d->c, "target", SINEW_E_REFERENCE, "IK constraint '%s': target bone '%s' does not exist",
                                     name, target);
@@ -1671,7 +1628,7 @@ static sinew_status build_iks(db *d, const cJSON *arr) {
         A->iks[j] = k;
     }
     for (i = 0; i < n; i++)
-        nm_put(&d->iks, A->iks[i].name, i);
+        sinew__namemap_put(&d->iks, A->iks[i].name, i);
     return SINEW_OK;
 }
 
@@ -1745,7 +1702,7 @@ static sinew_status build_path_constraints(db *d, const cJSON *arr) {
         const char *name, *target, *tdisp;
         TRY(sinew__jstr(d->c, f[0], "name", "", &name));
         TRY(sinew__jstr(d->c, f[1], "target", "", &target));
-        C->slot = nm_get(&d->slots, target);
+        C->slot = sinew__namemap_get(&d->slots, target);
         if (C->slot == SINEW_INVALID_INDEX || def_skin == SINEW_INVALID_INDEX) {
             sinew__jwarn(d->c, f[1] ? "target" : NULL, SINEW_E_REFERENCE,
                          "path constraint '%s': %s (ignored, as the official runtime does)", name,
@@ -1790,7 +1747,7 @@ static sinew_status build_path_constraints(db *d, const cJSON *arr) {
             sinew__jpop(d->c);
             TRY(st);
             bone = e->valuestring;
-            uint32_t mb = nm_get(&d->bones, bone);
+            uint32_t mb = sinew__namemap_get(&d->bones, bone);
             if (mb == SINEW_INVALID_INDEX) {
                 sinew__jpush_key(d->c, "bones");
                 sinew__jwarn(d->c, NULL, SINEW_E_REFERENCE,
@@ -2290,11 +2247,11 @@ static sinew_status add_timeline(db *d, const cJSON *scale, const cJSON *offset,
 
 /* The bone, slot or IK constraint (`what`, from map `m`) that an animation's timeline names in its
  * "name" value `v`. */
-static sinew_status timeline_target(db *d, const namemap *m, const cJSON *v, const char *anim, const char *what,
+static sinew_status timeline_target(db *d, const sinew_namemap *m, const cJSON *v, const char *anim, const char *what,
                                     uint32_t *out) {
     const char *n;
     TRY(sinew__jstr(d->c, v, "name", "", &n));
-    *out = nm_get(m, n);
+    *out = sinew__namemap_get(m, n);
     if (*out == SINEW_INVALID_INDEX)
         return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "animation '%s': %s '%s' does not exist", anim, what, n);
     return SINEW_OK;
@@ -2311,12 +2268,12 @@ static sinew_status ffd_target(db *d, const cJSON *const *f, tl_spec *sp) {
     if (by_index) { /* DOC45 variant: name = slot, displayIndex selects the display */
         slot = name;
     }
-    uint32_t k = nm_get(&d->skins, skin);
+    uint32_t k = sinew__namemap_get(&d->skins, skin);
     if (k == SINEW_INVALID_INDEX && strcmp(skin, "default") == 0)
-        k = nm_get(&d->skins, "");
+        k = sinew__namemap_get(&d->skins, "");
     if (k == SINEW_INVALID_INDEX)
         return sinew__jfail_key(d->c, "skin", SINEW_E_REFERENCE, "ffd timeline: skin '%s' does not exist", skin);
-    uint32_t s = nm_get(&d->slots, slot);
+    uint32_t s = sinew__namemap_get(&d->slots, slot);
     if (s == SINEW_INVALID_INDEX)
         return sinew__jfail_key(d->c, by_index ? "name" : "slot", SINEW_E_REFERENCE, "ffd timeline: slot '%s' does not exist",
                                 slot);
@@ -2711,14 +2668,14 @@ static sinew_status build_animations(db *d, const cJSON *arr) {
         return sinew__jfail_key(d->c, "animation", SINEW_E_LIMIT, "too many timelines");
     ALLOC(A->timelines, total);
     A->timeline_count = 0;
-    namemap names;
+    sinew_namemap names;
     TRY(nm_init(d, &names, n));
     sinew__jpush_key(d->c, "animation");
     uint32_t i = 0;
     for (const cJSON *an = first; an; an = an->next, i++) {
         sinew__jpush_index(d->c, i);
         TRY(build_animation(d, an, &A->animations[i]));
-        if (nm_put(&names, A->animations[i].name, i) != SINEW_INVALID_INDEX)
+        if (sinew__namemap_put(&names, A->animations[i].name, i) != SINEW_INVALID_INDEX)
             return sinew__jfail_key(d->c, "name", SINEW_E_DUPLICATE, "animation '%s' is defined twice",
                                     A->animations[i].name);
         sinew__jpop(d->c);
@@ -3038,7 +2995,7 @@ static sinew_status build_file(db *d, const cJSON *root) {
     uint32_t i = 0;
     for (const cJSON *a = first; a; a = a->next, i++) {
         const cJSON *nv = obj_get(a, "name");
-        if (cJSON_IsString(nv) && nm_put(&d->armature_names, nv->valuestring, i) != SINEW_INVALID_INDEX) {
+        if (cJSON_IsString(nv) && sinew__namemap_put(&d->armature_names, nv->valuestring, i) != SINEW_INVALID_INDEX) {
             sinew__jpush_key(d->c, "armature");
             sinew__jpush_index(d->c, i);
             return sinew__jfail_key(d->c, "name", SINEW_E_DUPLICATE, "armature '%s' is defined twice", nv->valuestring);
@@ -3066,8 +3023,6 @@ sinew_status sinew__dragonbones_build(sinew_jctx *c, const cJSON *root, const si
     memset(&d, 0, sizeof d);
     sinew__arena_init(&arena, c->allocator, (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX));
     sinew__arena_init(&d.scratch, c->allocator, (size_t)(c->limits.max_memory_bytes < SIZE_MAX ? c->limits.max_memory_bytes : SIZE_MAX));
-    if (finish && finish->reserve)
-        (void)sinew__arena_reserve(&arena, finish->reserve);
     d.c = c;
     d.arena = &arena;
     bool ok;

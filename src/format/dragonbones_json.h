@@ -23,12 +23,10 @@ sinew_status sinew__dragonbones_load(const char *text, size_t len, const char *f
  * the model in its own arena: the DBBin reader (format/dbbin_read.c) hands over a header whose
  * animations have no timelines and adds them there, straight from the binary's arrays. Its
  * failure (with its own error in c->err or elsewhere) fails the build, and nothing leaks.
- * `reserve` (bytes, 0 for none) is a first chunk for the model's arena (sinew__arena_reserve).
  */
 typedef struct sinew_build_finish {
     sinew_status (*fn)(void *ctx, struct sinew_data *data);
     void *ctx;
-    size_t reserve;
 } sinew_build_finish;
 struct sinew_jctx;
 sinew_status sinew__dragonbones_build(struct sinew_jctx *c, const cJSON *root, const sinew_build_finish *finish,
