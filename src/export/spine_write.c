@@ -1063,7 +1063,9 @@ static void write_kl(sp_ctx *c, cJSON *parent, const char *tl_name, const keylis
     }
 }
 
-static void bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_timeline *T) {
+/* Writes bone timeline T's channels; one that stays at its identity is left out, except the first
+ * when keep_first is set (see end_keys). */
+static void bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_timeline *T, bool keep_first) {
     const sinew_model_bone *b = &c->arm->bones[T->target];
     cJSON *bo = cJSON_GetObjectItemCaseSensitive(bones_obj, b->name);
     if (!bo && !(bo = add_obj(c, bones_obj, b->name)))
@@ -1106,7 +1108,7 @@ static void bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_timelin
         }
         int id = strcmp(tl_names[i], "scale") == 0 ? 2 : strcmp(tl_names[i], "shear") == 0 ? 3 : 0;
         /* a channel that stays at its identity is left out */
-        bool keep = kl.count > 0 && !kl_constant(&kl, ident[id]);
+        bool keep = kl.count > 0 && ((keep_first && i == 0) || !kl_constant(&kl, ident[id]));
         if (keep && !cJSON_GetObjectItemCaseSensitive(bo, tl_names[i]))
             write_kl(c, bo, tl_names[i], &kl, vnames[i]);
         kl_free(&kl);
@@ -1620,6 +1622,51 @@ static void bake_animation(sp_ctx *c, cJSON *anim_obj) {
     free(prev);
 }
 
+/* The latest key time in a written animation (spine-core's duration of it). */
+static double last_key(const cJSON *o) {
+    double t = 0.0;
+    for (const cJSON *ch = o ? o->child : NULL; ch; ch = ch->next) {
+        if (cJSON_IsNumber(ch) && ch->string && strcmp(ch->string, "time") == 0)
+            t = fmax(t, ch->valuedouble);
+        else if (cJSON_IsObject(ch) || cJSON_IsArray(ch))
+            t = fmax(t, last_key(ch));
+    }
+    return t;
+}
+
+/* Spine's duration of an animation is its last key's time, DragonBones' the animation's own: every
+ * timeline written ends with a key at the end (build_local_keys), but a bone timeline that stays at
+ * its identity is left out, and an animation may have nothing else. Then the first such timeline is
+ * written after all (DragonBones' timeline holds the bone at its setup pose too); without one the
+ * Spine animation ends at its last key, with a warning. */
+static void end_keys(sp_ctx *c, cJSON *anim_obj) {
+    const sinew_model_armature *a = c->arm;
+    const sinew_model_animation *an = c->anim;
+    double want = an->frame_count / (double)a->frame_rate * c->time_scale, have = last_key(anim_obj);
+    if (have >= want * (1.0 - 1e-9))
+        return;
+    for (uint32_t t = 0; t < an->timeline_count; ++t) {
+        const sinew_model_timeline *T = &a->timelines[an->first_timeline + t];
+        bool bone = T->type == SINEW_TL_BONE_ALL || T->type == SINEW_TL_BONE_TRANSLATE ||
+                    T->type == SINEW_TL_BONE_ROTATE || T->type == SINEW_TL_BONE_SCALE;
+        if (!bone || c->bone_baked[T->target] || T->grid_key_count == 0)
+            continue;
+        cJSON *bones = cJSON_GetObjectItemCaseSensitive(anim_obj, "bones");
+        if (!bones && !(bones = add_obj(c, anim_obj, "bones")))
+            return;
+        cJSON *bo = cJSON_GetObjectItemCaseSensitive(bones, a->bones[T->target].name);
+        const char *first = T->type == SINEW_TL_BONE_ROTATE ? "rotate" : T->type == SINEW_TL_BONE_SCALE ? "scale"
+                                                                                                        : "translate";
+        if (bo && cJSON_GetObjectItemCaseSensitive(bo, first))
+            continue;
+        bone_timeline(c, bones, T, true);
+        if (last_key(anim_obj) >= want * (1.0 - 1e-9))
+            return;
+    }
+    warn(c, "nothing is keyed up to the animation's end: the Spine animation lasts %g s, the DragonBones one %g s",
+         have, want);
+}
+
 static void write_animations(sp_ctx *c, cJSON *root) {
     const sinew_model_armature *a = c->arm;
     cJSON *events_decl = add_obj(c, root, "events");
@@ -1650,7 +1697,7 @@ static void write_animations(sp_ctx *c, cJSON *root) {
                     break; /* baked below */
                 if (!bones && !(bones = add_obj(c, ao, "bones")))
                     break;
-                bone_timeline(c, bones, T);
+                bone_timeline(c, bones, T, false);
                 break;
             case SINEW_TL_SLOT_DISPLAY:
                 if (!slots && !(slots = add_obj(c, ao, "slots")))
@@ -1682,6 +1729,7 @@ static void write_animations(sp_ctx *c, cJSON *root) {
         }
         bake_animation(c, ao);
         events_of(c, ao, events_decl);
+        end_keys(c, ao);
     }
     c->anim = NULL;
 }
@@ -1693,15 +1741,46 @@ static const char *base_name(const char *p) {
     return s ? s + 1 : p;
 }
 
-static sinew_status page_size(const sinew_model_page *pg, uint32_t *w, uint32_t *h, sinew_error *err) {
+/* The page's image file (NULL: none named), and whether it is missing (no file at that path). */
+static const char *page_image(const sinew_model_page *pg) {
+    return pg->resolved_path ? pg->resolved_path : pg->image_path;
+}
+
+static bool page_missing(const sinew_model_page *pg) {
+    struct stat st;
+    const char *path = page_image(pg);
+    return !path || (stat(path, &st) != 0 && errno == ENOENT);
+}
+
+/* The page size the Spine atlas states (its region UVs are bounds over it): the atlas JSON's, else
+ * the image's. A page whose image is missing and whose atlas gives no size gets the extent of its
+ * regions, with a warning (the export goes on without the image: see write_atlas_text). */
+static sinew_status page_size(sp_ctx *c, uint32_t p, uint32_t *w, uint32_t *h, sinew_error *err) {
+    const sinew_model_page *pg = &c->atlas->pages[p];
     if (pg->width && pg->height) {
         *w = pg->width;
         *h = pg->height;
         return SINEW_OK;
     }
-    const char *path = pg->resolved_path ? pg->resolved_path : pg->image_path;
-    if (!path || sinew__png_file_size(path, w, h) != SINEW_OK)
-        return sinew__fail_at(err, SINEW_E_IO, path ? path : "(atlas page)", 0, 0, NULL,
+    const char *path = page_image(pg);
+    if (page_missing(pg)) {
+        double ew = 1.0, eh = 1.0;
+        for (uint32_t i = 0; i < c->atlas->region_count; ++i) {
+            const sinew_model_region *r = &c->atlas->regions[i];
+            if (r->page == p) {
+                ew = fmax(ew, ceil((double)r->x + r->width));
+                eh = fmax(eh, ceil((double)r->y + r->height));
+            }
+        }
+        *w = ew < 1e9 ? (uint32_t)ew : 1000000000u;
+        *h = eh < 1e9 ? (uint32_t)eh : 1000000000u;
+        warn(c, "atlas page '%s': no size in the atlas and no image to read it from: written as %u x %u, the extent "
+                "of its regions (its UVs are right only if that is the image's size)",
+             pg->name, *w, *h);
+        return SINEW_OK;
+    }
+    if (sinew__png_file_size(path, w, h) != SINEW_OK)
+        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL,
                               "cannot read the page image's size (the Spine atlas needs it)");
     return SINEW_OK;
 }
@@ -1748,7 +1827,7 @@ static sinew_status write_atlas_text(sp_ctx *c, const bool *page_used, sbuf *b, 
             continue;
         const sinew_model_page *pg = &at->pages[p];
         uint32_t w = 0, h = 0;
-        sinew_status st = page_size(pg, &w, &h, err);
+        sinew_status st = page_size(c, p, &w, &h, err);
         if (st != SINEW_OK)
             return st;
         sb_printf(b, "%s%s\nsize: %u, %u\nfilter: Linear, Linear\n", b->n ? "\n" : "",
@@ -1945,16 +2024,23 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
         st = sinew__check_not_input(res->skeleton_path, inputs, 2, err);
         if (st == SINEW_OK)
             st = sinew__check_not_input(res->atlas_json_path, inputs, 2, err);
-        /* pages first, so a skeleton never refers to a missing page */
+        /* pages first, so a skeleton never refers to a page that failed to copy (a missing image is a
+           warning: the atlas and the skeleton are written without it) */
         for (uint32_t p = 0; p < atlas->page_count && st == SINEW_OK; ++p) {
             if (!page_used[p])
                 continue;
             const sinew_model_page *pg = &atlas->pages[p];
-            const char *from = pg->resolved_path ? pg->resolved_path : pg->image_path;
+            const char *from = page_image(pg);
             char to[1024];
             join(to, sizeof to, out_dir, base_name(pg->image_path ? pg->image_path : pg->name), "");
             if (!from || same_file(from, to))
                 continue;
+            if (page_missing(pg)) { /* the atlas and the skeleton are still written */
+                warn(&c, "atlas page '%s': image '%s' not found, not copied (the .atlas names it as '%s': put it "
+                         "beside the .atlas)",
+                     pg->name, from, base_name(pg->image_path ? pg->image_path : pg->name));
+                continue;
+            }
             st = copy_file(from, to, inputs, 2, err);
             if (st == SINEW_OK && !res->atlas_png_path[0])
                 snprintf(res->atlas_png_path, sizeof res->atlas_png_path, "%s", to);
