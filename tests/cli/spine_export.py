@@ -273,21 +273,17 @@ class Result:
         self.count = [0, 0]
 
     def add(self, k, t, part, verr, vslot, uverr, prob, events):
+        """Sample k at game time t, before (part 0) or after (1) the cut: compare()'s figures and
+        problem, and the events' difference (or None)."""
         self.count[part] += 1
-        if prob is None and events:
-            prob = events
+        if (prob or events) and self.problem[part] is None:
+            self.problem[part] = f"sample {k} (t = {t:.4f} s): {prob or events}"
         if prob:
-            if self.problem[part] is None:
-                self.problem[part] = f"sample {k} (t = {t:.4f} s): {prob}"
-            return
+            return  # no vertex figures
         if verr > self.err[part]:
             self.err[part], self.where[part] = verr, f"slot {vslot}, sample {k}, t = {t:.4f} s"
         if part == 0:
             self.uv = max(self.uv, uverr)
-
-
-def spine_events(sb):
-    return sorted(sb["events"])
 
 
 def judge(tag, arm, ref, anim, res, cut, why, spine_dur, want_dur, seen):
@@ -430,7 +426,8 @@ def one(hdir, odir, tag, ske, tex, skin=None, seen=None):
                 for k, (sa, ref_dl, sb) in enumerate(zip(a["samples"], dl, s["samples"])):
                     ev = sorted(e["name"] for e in sa["events"]
                                 if e["type"] in ("frameEvent", "soundEvent") and e.get("armature", arm) == arm)
-                    bad_ev = None if ev == spine_events(sb) else f"events {ev} vs {spine_events(sb)} in spine-core"
+                    sev = sorted(sb["events"])
+                    bad_ev = None if ev == sev else f"events {ev} vs {sev} in spine-core"
                     v, vslot, u, prob = compare(ref_dl, sb["drawlist"])
                     res.add(k, sa["time"], 0 if sa["time"] < cut else 1, v, vslot, u, prob, bad_ev)
                 want = a["duration"] * scale if a["name"] is not None and s["samples"] else None
