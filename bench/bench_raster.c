@@ -2,7 +2,7 @@
 /* bench_raster: sinew's rasterizer against cairo on the same synthetic draw list, in one run.
  *   bench_raster [quads=400] [grid=24] [frames=60] [size=512]
  * Prints ms per frame for sinew, cairo (triangles straight onto the target) and cairo seamless
- * (triangles added into a group per command: the same quality as sinew), the ratios, and the
+ * (triangles added into a group per command: the same seam rules as sinew), the ratios, and the
  * PSNR of sinew against the seamless cairo frame. */
 #include <stdio.h>
 #include <stdlib.h>

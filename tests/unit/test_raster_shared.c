@@ -3,10 +3,11 @@
  * blend modes, a child armature) and, when ../shared is there, on every shared character that has
  * an atlas (every set in $SHARED/data/dragonbones but Robot_4.5): two animations each, four
  * frames per animation, each frame fitted into at most 256 px. The draw
- * list comes from the runtime once and is drawn both ways; PSNR >= 35 dB per frame over the whole
- * image, and >= 30 dB over the pixels either image draws (so big transparent margins cannot hide a
- * bad character). The frames must actually show something, and a deliberately shifted cairo frame
- * must fail the same thresholds (the comparison can tell a wrong image).
+ * list comes from the runtime once and is drawn both ways; every frame's PSNR over the whole image,
+ * and over the pixels either image draws (so big transparent margins cannot hide a bad character),
+ * must reach the character's floors (the table `floors`: each within 3 dB of the worst frame sinew
+ * measured when it was set). The frames must actually show something, and a deliberately shifted
+ * cairo frame must fail the same floors (the comparison can tell a wrong image).
  *
  * Set SINEW_DUMP_DIR to a folder to get every compared pair as PNGs (NAME_sinew.png, NAME_cairo.png). */
 #include <dirent.h>
@@ -31,6 +32,43 @@ static const shared_set own_sets[] = {
     {"fixtures/own/Pip_5.5", "pip_ske.json", "pip_tex.json", "pip", {"idle", "hop"}},
 };
 enum { NOWN = sizeof own_sets / sizeof own_sets[0] };
+
+/* Per character: the PSNR floors (whole frame, drawn pixels) and the worst frame's values sinew
+ * measured when they were set (RelWithDebInfo and the ASan build agree). */
+typedef struct psnr_floor {
+    const char *dir;
+    double full, full_measured, drawn, drawn_measured;
+} psnr_floor;
+static const psnr_floor floors[] = {
+    {"fixtures/own/Pip_4.0", 54.5, 56.85, 48.5, 50.93},
+    {"fixtures/own/Pip_5.0", 53.0, 55.35, 47.5, 49.91},
+    {"fixtures/own/Pip_5.5", 53.0, 55.37, 47.5, 49.93},
+    {"CoreElement_4.5", 53.5, 55.68, 50.0, 52.11},
+    {"Knight_4.5", 52.0, 54.22, 48.5, 50.52},
+    {"ReplaceSkinMan_4.0", 56.5, 58.91, 53.0, 55.42},
+    {"Ubbie_4.5", 55.0, 57.32, 51.0, 53.00},
+    {"ZOrder16_4.5", 53.5, 55.61, 53.0, 55.23},
+    {"dragon_boy_5.0", 55.5, 57.73, 50.5, 52.88},
+    {"mecha_1502b_5.5", 55.0, 57.06, 50.0, 52.08},
+    {"you_xin_body_5.5", 52.0, 54.03, 43.5, 45.87},
+};
+
+static const psnr_floor *floor_of(const char *dir) {
+    for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
+        if (strcmp(floors[i].dir, dir) == 0) return &floors[i];
+    return NULL;
+}
+
+/* every character drawn has floors, each within 3 dB under its measured value */
+static void test_floor_table(void) {
+    for (size_t i = 0; i < NOWN; i++) CHECK(floor_of(own_sets[i].dir) != NULL);
+    for (size_t i = 0; i < NSETS; i++) CHECK(floor_of(shared_characters[i].dir) != NULL);
+    for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++) {
+        const psnr_floor *f = &floors[i];
+        CHECK(f->full <= f->full_measured && f->full_measured - f->full <= 3.0);
+        CHECK(f->drawn <= f->drawn_measured && f->drawn_measured - f->drawn <= 3.0);
+    }
+}
 
 /* PSNR over the pixels that either premultiplied RGBA image draws (alpha > 0); 99 if identical. */
 static double psnr_drawn(const uint8_t *a, const uint8_t *b, size_t px, size_t *drawn) {
@@ -66,7 +104,8 @@ typedef struct totals {
 
 /* Draws `dl` with sinew and cairo at a framing that fits it into MAX_SIDE px and checks the PSNR. */
 static void compare_frame(const sinew_drawlist *dl, const sinew_texture_set *tex, const ref_cairo *rc,
-                          sinew_renderer *r, const char *name, bool shifted_check, totals *t) {
+                          sinew_renderer *r, const char *name, const psnr_floor *fl, bool shifted_check,
+                          totals *t) {
     sinew_rect bounds;
     CHECK(sinew_drawlist_bounds(dl, &bounds, false));
     float bw = bounds.x1 - bounds.x0, bh = bounds.y1 - bounds.y0, side = bw > bh ? bw : bh;
@@ -101,10 +140,11 @@ static void compare_frame(const sinew_drawlist *dl, const sinew_texture_set *tex
 
     size_t drawn = 0;
     double full = ref_psnr(fb.pixels, ref, px * 4), part = psnr_drawn(fb.pixels, ref, px, &drawn);
-    printf("  %-40s %3ux%-3u  PSNR %6.2f dB (drawn pixels %6.2f dB, %zu px)\n", name, fr.width, fr.height, full, part,
-           drawn);
-    CHECK(full >= 35.0);
-    CHECK(part >= 30.0);
+    bool ok = full >= fl->full && part >= fl->drawn;
+    printf("  %-40s %3ux%-3u  PSNR %6.2f dB (drawn pixels %6.2f dB, %zu px)%s\n", name, fr.width, fr.height, full,
+           part, drawn, ok ? "" : "  FAIL: under the floors");
+    CHECK(full >= fl->full);
+    CHECK(part >= fl->drawn);
     if (full < t->worst_full) t->worst_full = full;
     if (part < t->worst_drawn) t->worst_drawn = part;
     t->frames++;
@@ -127,7 +167,7 @@ static void compare_frame(const sinew_drawlist *dl, const sinew_texture_set *tex
         ref_cairo_draw(rc, cr, dl, &v, true);
         ref_surface_to_rgba(surf, ref);
         double f2 = ref_psnr(fb.pixels, ref, px * 4), p2 = psnr_drawn(fb.pixels, ref, px, &drawn);
-        CHECK(f2 < 35.0 || p2 < 30.0);
+        CHECK(f2 < fl->full || p2 < fl->drawn);
     }
     cairo_destroy(cr);
     cairo_surface_destroy(surf);
@@ -164,6 +204,8 @@ static void run_set(const char *root, const shared_set *s, totals *t) {
     CHECK(sinew_texture_set_load(paths, ai.page_count, NULL, &tex, &err) == SINEW_OK);
     ref_cairo rc;
     CHECK(ref_cairo_init(&rc, tex) == 0);
+    const psnr_floor *fl = floor_of(s->dir);
+    CHECK(fl != NULL);
     sinew_renderer *r = NULL;
     CHECK(sinew_renderer_create(NULL, &r, NULL) == SINEW_OK);
 
@@ -172,7 +214,7 @@ static void run_set(const char *root, const shared_set *s, totals *t) {
     sinew_armature_info info;
     CHECK(sinew_data_armature_info(data, arm, &info) == SINEW_OK);
     double fps = info.frame_rate > 0 ? (double)info.frame_rate : 24.0;
-    for (int a = 0; a < 2 && tex; a++) {
+    for (int a = 0; a < 2 && tex && fl; a++) {
         uint32_t an = sinew_data_find_animation(data, arm, s->anims[a]);
         sinew_animation_info ani;
         CHECK(an != SINEW_INVALID_INDEX && sinew_data_animation_info(data, arm, an, &ani) == SINEW_OK);
@@ -200,7 +242,7 @@ static void run_set(const char *root, const shared_set *s, totals *t) {
             CHECK(dl.cmd_count > 0);
             char name[256];
             snprintf(name, sizeof name, "%s %s@%u", s->dir, s->anims[a], k);
-            compare_frame(&dl, tex, &rc, r, name, a == 0 && f == 1, t);
+            compare_frame(&dl, tex, &rc, r, name, fl, a == 0 && f == 1, t);
         }
         sinew_instance_destroy(inst);
     }
@@ -258,6 +300,7 @@ static void test_shared_characters(void) {
 }
 
 int main(void) {
+    RUN(test_floor_table);
     RUN(test_own_characters);
     RUN(test_table_covers_shared_data);
     RUN(test_shared_characters);
