@@ -15,7 +15,8 @@ in-repo dump comparator (tests/lib/posecmp.py) can tell a wrong dump from a righ
    per-vertex 4.5 fixture only in the weighted mesh's weights and poses, and both describe the
    same mesh (its dump is the per-vertex fixture's, since the official runtime reads only that).
 5. posecmp: a dump equals itself; each kind of change beyond the tolerances is reported, changes
-   within them are not; with ../shared, posediff.py gives the same verdicts where both compare.
+   within them are not; tests/tools/posecmp (the C comparator of the scenario tests) gives the same
+   verdicts; with ../shared, posediff.py gives the same verdicts where both compare.
 Needs python3 only (and ../shared for the posediff agreement, skipped without it).
 """
 import copy
@@ -213,11 +214,13 @@ def to_matrix(p):
     return [p[4] * math.cos(sky), p[4] * math.sin(sky), -p[5] * math.sin(skx), p[5] * math.cos(skx), p[0], p[1]]
 
 
-check(max(abs(x - y) for x, y in zip(wa["slotPose"], to_matrix(wb["slotPose"]))) < 1e-5, "same slotPose")
+check(len(wa["slotPose"]) == len(wb["slotPose"]) == 6
+      and max(abs(x - y) for x, y in zip(wa["slotPose"], to_matrix(wb["slotPose"]))) < 1e-5, "same slotPose")
 pose_a = {wa["bonePose"][i]: wa["bonePose"][i + 1:i + 7] for i in range(0, len(wa["bonePose"]), 7)}
 pose_b = {wb["bonePose"][i]: to_matrix(wb["bonePose"][i + 1:i + 7]) for i in range(0, len(wb["bonePose"]), 7)}
-check(pose_a.keys() == pose_b.keys() and all(max(abs(x - y) for x, y in zip(pose_a[k], pose_b[k])) < 1e-5
-                                             for k in pose_a), "same bonePose")
+check(len(wa["bonePose"]) == len(wb["bonePose"]) and len(wa["bonePose"]) % 7 == 0 and pose_a.keys() == pose_b.keys()
+      and all(len(pose_a[k]) == 6 and max(abs(x - y) for x, y in zip(pose_a[k], pose_b[k])) < 1e-5 for k in pose_a),
+      "same bonePose")
 infl_a, i = [], 0
 while i < len(wa["weights"]):
     n = wa["weights"][i]
@@ -239,6 +242,10 @@ def sample(d, anim="hop", k=3):
     return by(by(d["armatures"], "pip")["animations"], anim)["samples"][k]
 
 
+POSECMP_C = os.environ.get("POSECMP", os.path.join(BUILD, "tests", "posecmp"))
+check(os.path.exists(POSECMP_C), f"tests/tools/posecmp is built ({POSECMP_C})")
+
+
 def mutate(label, fn, fails, posediff_too=True):
     d = copy.deepcopy(base)
     fn(d)
@@ -248,6 +255,13 @@ def mutate(label, fn, fails, posediff_too=True):
     check(ok != fails, f"posecmp: {label}: {'reported' if fails else 'accepted'} ({text or rep.summary()})")
     if fails:
         check(len(rep.lines()) <= 8, f"posecmp: {label}: a few lines say what differs ({len(rep.lines())} lines)")
+    # the C comparator of the scenario tests: the same verdict
+    tmp_a, tmp_b = os.path.join(BUILD, "posecmp_c_a.json"), os.path.join(BUILD, "posecmp_c_b.json")
+    json.dump(base, open(tmp_a, "w"))
+    json.dump(d, open(tmp_b, "w"))
+    r = subprocess.run([POSECMP_C, tmp_a, tmp_b, "--quiet"], capture_output=True, text=True)
+    check(r.returncode == (1 if fails else 0),
+          f"tests/tools/posecmp: {label}: {'reported' if fails else 'accepted'} ({r.returncode}: {r.stdout.strip()[-300:]})")
     if posediff_too and have_shared():
         tmp_a, tmp_b = os.path.join(BUILD, "posecmp_a.json"), os.path.join(BUILD, "posecmp_b.json")
         json.dump(base, open(tmp_a, "w"))
@@ -302,6 +316,11 @@ mutate("the shown display", lambda d: slot(d, "eye", "idle", 0)["display"].__set
 mutate("the blend mode", lambda d: slot(d, "glow").__setitem__("blendMode", 0), True, False)
 mutate("the child armature's animation", lambda d: slot(d, "rotor").__getitem__("childArmature").__setitem__(
     "animation", "still"), True, False)
+# a lookup by name alone would let these pass (posediff.py lets them)
+mutate("a bone listed twice", lambda d: sample(d)["bones"].append(copy.deepcopy(bone(d, "head"))), True, False)
+mutate("a slot the expected pose lacks", lambda d: sample(d)["slots"].append(
+    dict(copy.deepcopy(slot(d, "head")), name="extra")), True, False)
+mutate("a slot's visible flag", lambda d: slot(d, "head").__setitem__("visible", False), True, False)
 if not have_shared():
     skip(len(agreeing), "comparisons of posecmp's verdicts with ../shared/tools/posediff.py")
 finish()

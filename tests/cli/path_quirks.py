@@ -28,8 +28,13 @@ def compare(expected, actual):
 
     def walk(a, b, where):
         if isinstance(a, dict):
+            if not isinstance(b, dict):  # a bone (or any object) the official dump has and sinew's lacks
+                counts[0] += 1
+                if len(first) < 5:
+                    first.append("%s: official %s, sinew %r" % (where, "{...}", b))
+                return
             for k in a:  # what both dumps give (sinew leaves out some of the oracle's fields)
-                if isinstance(b, dict) and k in b:
+                if k in b:
                     walk(a[k], b[k], where + "." + k)
         elif isinstance(a, list):
             for i, x in enumerate(a):
@@ -45,10 +50,17 @@ def compare(expected, actual):
                 first.append("%s: official %r, sinew %r" % (where, a, b))
 
     check("matrix" in actual["armatures"][0]["animations"][0]["samples"][0]["bones"][0], "sinew dumps bone matrices")
+    names = [(a["name"], [n["name"] for n in a["animations"]]) for a in expected["armatures"]]
+    got = [(a["name"], [n["name"] for n in a["animations"]]) for a in actual["armatures"]]
+    check(names == got, "the same armatures and animations: official %s, sinew %s" % (names, got))
     for ea, aa in zip(expected["armatures"], actual["armatures"]):
         for en, an in zip(ea["animations"], aa["animations"]):
             check(len(en["samples"]) == len(an["samples"]), "%s: sample count" % en["name"])
             for k, (es, as_) in enumerate(zip(en["samples"], an["samples"])):
+                eb, ab = [b["name"] for b in es["bones"]], [b["name"] for b in as_["bones"]]
+                if not check(eb == ab, "%s/%s[%d]: the same bones in the same order: official %s, sinew %s"
+                             % (ea["name"], en["name"], k, eb, ab)):
+                    continue
                 walk(es["bones"], as_["bones"], "%s/%s[%d].bones" % (ea["name"], en["name"], k))
     return counts, first
 

@@ -8,6 +8,7 @@ committed under tests/fixtures/own/expected/ or in ../shared/data/expected/) and
 
 Units: one per armature animation (and one per setup pose of an armature without animations).
 Matched by name: armatures, animations, bones, slots; samples by index (the counts must agree).
+A pose of the actual dump has no bone or slot the expected one lacks (nor a name twice).
 
 Compared, with the default tolerances of ../shared/tools/posediff.py:
 - bone and slot matrices: a, b, c, d within --tol-axis (1e-4), tx, ty within --tol-pos (0.01);
@@ -122,7 +123,22 @@ def compare_matrix(u, where, e, a):
         u.err("axis" if i < 4 else "pos", e[i], a[i], f"{where} {names[i]}")
 
 
+def extra_names(u, where, what, exp, act):
+    """A bone or slot of the actual pose that the expected one lacks, or one listed twice (a lookup
+    by name alone would let both pass)."""
+    names = [x.get("name") for x in act]
+    known = {x.get("name") for x in exp}
+    extra = [n for n in names if n not in known]
+    twice = sorted({n for n in names if names.count(n) > 1}, key=str)
+    if extra:
+        u.mismatch(f"{where}: {what} not in the expected pose: {extra[:6]}")
+    if twice:
+        u.mismatch(f"{where}: {what} listed twice: {twice[:6]}")
+
+
 def compare_pose(u, where, exp, act, opts):
+    extra_names(u, where, "bones", exp.get("bones", []), act.get("bones", []))
+    extra_names(u, where, "slots", exp.get("slots", []), act.get("slots", []))
     abones = {b.get("name"): b for b in act.get("bones", [])}
     for b in exp.get("bones", []):
         ab = abones.get(b["name"])

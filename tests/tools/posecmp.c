@@ -5,10 +5,13 @@
  * The checks are posediff.py's at its default tolerances (bone and slot matrices: positions 0.01,
  * axes 1e-4; mesh vertices 0.01; colours 1e-3, offsets scaled by 1/255; display index and draw
  * index exactly; nested child armature poses; bones and slots matched by name, animations by
- * name, samples by index) plus three more: the events of each sample in the same order (type, name,
- * armature, animation); the name and type of the display each visible slot shows; and, when both
- * dumps were made with an atlas, the pivot of each visible image (tolerance 0.01, as positions). One line per animation ("ok" or "FAIL" with its worst errors and the
- * first mismatches), then `posecmp: N passed, M failed`. Exit 0 only when all passed.
+ * name, samples by index) plus more: the events of each sample in the same order (type, name,
+ * armature, animation, and the time within 1e-6 s); a child armature's animation; the name and type of the display each visible slot shows; each slot's
+ * `visible` and `blendMode` exactly; no bone or slot in the actual pose that the expected one lacks
+ * (the same counts: a by-name lookup alone lets an extra or a duplicated one pass); and, when both
+ * dumps were made with an atlas, the pivot of each visible image (tolerance 0.01, as positions).
+ * One line per animation ("ok" or "FAIL" with its worst errors and the first mismatches), then
+ * `posecmp: N passed, M failed`. Exit 0 only when all passed.
  *
  * A test tool (built with the tests, not installed); it shares no code with posediff.py.
  */
@@ -136,9 +139,19 @@ static const char *str_or(const cJSON *o, const char *k);
  * sinew poses writes them only then). */
 static bool pivots;
 
+/* The actual pose lists no bone (or slot) the expected one lacks: the same count, every expected name
+ * found (by the caller). */
+static void cmp_count(diff *d, const char *where, const char *what, const cJSON *e, const cJSON *a) {
+    int ne = cJSON_GetArraySize(e), na = cJSON_GetArraySize(a);
+    if (ne != na)
+        problem(d, "%s: %d %s, expected %d", where, na, what, ne);
+}
+
 static void cmp_pose(diff *d, const char *where, const cJSON *e, const cJSON *a) {
     char w[200];
     const cJSON *abones = cJSON_GetObjectItemCaseSensitive(a, "bones");
+    cmp_count(d, where, "bones", cJSON_GetObjectItemCaseSensitive(e, "bones"), abones);
+    cmp_count(d, where, "slots", cJSON_GetObjectItemCaseSensitive(e, "slots"), cJSON_GetObjectItemCaseSensitive(a, "slots"));
     const cJSON *b;
     cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(e, "bones")) {
         const cJSON *ab = by_name(abones, name_of(b));
@@ -163,6 +176,13 @@ static void cmp_pose(diff *d, const char *where, const cJSON *e, const cJSON *a)
         int edr = int_of(s, "drawIndex", -1), adr = int_of(t, "drawIndex", -999);
         if (edr != adr)
             problem(d, "%s: drawIndex %d != %d", w, adr, edr);
+        const cJSON *ebm = cJSON_GetObjectItemCaseSensitive(s, "blendMode");
+        if (cJSON_IsNumber(ebm) && int_of(t, "blendMode", -999) != (int)ebm->valuedouble)
+            problem(d, "%s: blendMode %d != %d", w, int_of(t, "blendMode", -999), (int)ebm->valuedouble);
+        const cJSON *evis = cJSON_GetObjectItemCaseSensitive(s, "visible"), *avis = cJSON_GetObjectItemCaseSensitive(t, "visible");
+        if (cJSON_IsBool(evis) && (!cJSON_IsBool(avis) || cJSON_IsTrue(evis) != cJSON_IsTrue(avis)))
+            problem(d, "%s: visible %s, expected %s", w, cJSON_IsBool(avis) ? (cJSON_IsTrue(avis) ? "true" : "false") : "missing",
+                    cJSON_IsTrue(evis) ? "true" : "false");
         const cJSON *ec = cJSON_GetObjectItemCaseSensitive(s, "color"), *ac = cJSON_GetObjectItemCaseSensitive(t, "color");
         static const char *const mul[] = {"aM", "rM", "gM", "bM"}, *const off[] = {"aO", "rO", "gO", "bO"};
         for (int i = 0; i < 4; ++i) {
@@ -210,10 +230,14 @@ static void cmp_pose(diff *d, const char *where, const cJSON *e, const cJSON *a)
             const cJSON *aca = cJSON_GetObjectItemCaseSensitive(t, "childArmature");
             char cw[220];
             snprintf(cw, sizeof cw, "%s child", w);
-            if (!cJSON_IsObject(aca))
+            const cJSON *ean = cJSON_GetObjectItemCaseSensitive(eca, "animation");
+            if (!cJSON_IsObject(aca)) {
                 problem(d, "%s: child armature missing", w);
-            else
+            } else {
+                if (cJSON_IsString(ean) && strcmp(ean->valuestring, str_or(aca, "animation")) != 0)
+                    problem(d, "%s: child armature plays '%s', expected '%s'", w, str_or(aca, "animation"), ean->valuestring);
                 cmp_pose(d, cw, cJSON_GetObjectItemCaseSensitive(eca, "pose"), cJSON_GetObjectItemCaseSensitive(aca, "pose"));
+            }
         }
     }
 }
@@ -228,7 +252,7 @@ static bool same_event(const cJSON *x, const cJSON *y) {
     for (int i = 0; i < 4; ++i)
         if (strcmp(str_or(x, keys[i]), str_or(y, keys[i])) != 0)
             return false;
-    return true;
+    return fabs(num_or(x, "time", 0, NULL) - num_or(y, "time", 0, NULL)) <= 1e-6;
 }
 
 static void event_text(const cJSON *evs, char *buf, size_t size) {
