@@ -6,7 +6,8 @@ as tests/fixtures/own/expected/demo.poses.json) is used to
 1. check that the rig does what docs/demo.md says: IK reaches its targets, the ffd moves the
    scarf, displays switch, events fire, the feet stay planted while the hip moves;
 2. render demo frames with `sinew render` and compare each with the official pose of that frame
-   drawn by the independent Python rasterizer of render_cli.py (PSNR >= 32 dB);
+   drawn by the independent Python rasterizer of render_cli.py (PSNR floors within 3 dB of the
+   measured values: walk frame 2 54 dB, measured 56.31; wave frame 5 54.5 dB, measured 56.74);
 3. compare `sinew poses` of the demo with it (tests/lib/posecmp.py).
 With ../shared the official runtime also runs live at the demo's own 24 fps (set up in
 $BUILD/oracle by tests/lib/testkit.py; needs node and npm), and 1. and 3. run on that dump too.
@@ -110,7 +111,7 @@ def main():
     #    reference rasterizer (a walk frame and a wave frame, at the committed dump's sample rate)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import render_cli as rc
-    for anim, k in (("walk", 2), ("wave", 5)):
+    for anim, k, floor in (("walk", 2, 54.0), ("wave", 5, 54.5)):
         an = [a for a in dump["armatures"][0]["animations"] if a["name"] == anim][0]
         w, h, scale, ox, oy = 200, 320, 1.0, 100, 300
         got = os.path.join(WORK, f"demo_{anim}_{k}.png")
@@ -123,8 +124,8 @@ def main():
         gw, gh, gpx = read_png(got)
         ref = rc.Reference(SKE, TEX).render("Bolt", an["samples"][k], w, h, scale, ox, oy)
         p = rc.psnr_rgb(gpx, ref)
-        check((gw, gh) == (w, h) and p >= 32.0,
-              f"demo {anim} frame {k} matches the official pose drawn independently (PSNR {p:.1f} dB)")
+        check((gw, gh) == (w, h) and p >= floor,
+              f"demo {anim} frame {k} matches the official pose drawn independently (PSNR {p:.2f} dB, floor {floor})")
 
     # 3. sinew's poses against the committed dump, then (with ../shared) the live runtime at 24 fps
     actual = os.path.join(WORK, "demo.sinew.json")
