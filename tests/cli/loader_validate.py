@@ -24,6 +24,11 @@ with open(os.path.join(FIX, "manifest.txt")) as fh:
         name, kind, code, ln, col, msg = line.rstrip("\n").split("\t")
         entries.append((name, int(ln), int(col), msg))
 
+# every fixture of the folder is listed (the manifest and its generator aside): none left unchecked
+listed = sorted(e[0] for e in entries)
+present = sorted(f for f in os.listdir(FIX) if f not in ("manifest.txt", "gen.py"))
+check(listed and listed == present, f"manifest.txt lists every error fixture ({len(listed)} listed, {len(present)} files: "
+      f"unlisted {sorted(set(present) - set(listed))}, missing {sorted(set(listed) - set(present))})")
 diag = re.compile(r"^(.*):(\d+):(\d+): error: (.*?)(?: \[(.*)\])?$")
 for name, ln, col, msg in entries:
     path = os.path.join(FIX, name)

@@ -29,7 +29,8 @@ check(r.returncode == 0 and "GIF palettes:" in r.stdout, "sinew version names th
 own = "sinew (MIT)" in r.stdout
 if own:
     for path in (shutil.which(os.environ.get("SINEW", "sinew")) or os.environ.get("SINEW", ""), SINEW_LIB):
-        if path and os.path.exists(path):
+        # a binary that is not there is a failure, not a check left out
+        if check(bool(path) and os.path.exists(path), f"{path or 'sinew'} exists to be checked with ldd"):
             ld = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
             check("imagequant" not in ld, f"{os.path.basename(path)} links no libimagequant (GPL):\n{ld}")
 

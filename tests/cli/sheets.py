@@ -104,6 +104,41 @@ def rebuild(page_px, pw, x, y, w, h, ox, oy, sw, sh):
     return bytes(canvas)
 
 
+def opt(opts, name, default):
+    return int(opts[opts.index(name) + 1]) if name in opts else default
+
+
+def extrusion_bad(ppx, pw, ph, x, y, w, h, e):
+    """The first pixel of the `e`-wide ring around a frame's rectangle that is not the frame's nearest
+    edge pixel (or falls off the page), or None."""
+    def at(px_, py_):
+        o = (py_ * pw + px_) * 4
+        return ppx[o:o + 4]
+    for yy in range(y - e, y + h + e):
+        for xx in range(x - e, x + w + e):
+            if x <= xx < x + w and y <= yy < y + h:
+                continue
+            if not (0 <= xx < pw and 0 <= yy < ph):
+                return (xx, yy, "off the page")
+            want = at(min(max(xx, x), x + w - 1), min(max(yy, y), y + h - 1))
+            if at(xx, yy) != want:
+                return (xx, yy, tuple(at(xx, yy)), tuple(want))
+    return None
+
+
+def spacing_bad(rects, pw, ph, e, pad):
+    """Two rectangles (with their extrusion) closer than `pad`, or one closer than `pad` to the
+    page's edge: the first such, or None."""
+    boxes = sorted({(x - e, y - e, x + w + e, y + h + e) for (x, y, w, h) in rects})
+    for i, a in enumerate(boxes):
+        if a[0] < pad or a[1] < pad or a[2] > pw - pad or a[3] > ph - pad:
+            return ("edge", a)
+        for b in boxes[i + 1:]:
+            if not (a[2] + pad <= b[0] or b[2] + pad <= a[0] or a[3] + pad <= b[1] or b[3] + pad <= a[1]):
+                return (a, b)
+    return None
+
+
 VARIANTS = [
     ("dragonbones", []),
     ("json-hash", ["--sheet-padding", "2", "--extrude", "2"]),
@@ -145,6 +180,16 @@ for i, (fmt, opts) in enumerate(VARIANTS):
         if (sw, sh) != (aw, ah) or rebuild(ppx, pw, x, y, w, h, ox, oy, sw, sh) != want:
             bad += 1
     check(bad == 0, f"{label}: every frame cut out of the sheet equals the frame rendered alone ({bad} differ)")
+    # the extruded ring repeats each frame's edge; frames and the page edge keep the padding apart
+    ext, pad = opt(opts, "--extrude", 0), opt(opts, "--sheet-padding", 1)
+    ring = spaced = None
+    for p, (pw, ph, ppx) in pages.items():
+        rects = [(x, y, w, h) for (k, pp, x, y, w, h, *_rest) in es if pp == p]
+        for (x, y, w, h) in rects:
+            ring = ring or (ext and extrusion_bad(ppx, pw, ph, x, y, w, h, ext))
+        spaced = spaced or spacing_bad(rects, pw, ph, ext, pad)
+    check(not ring, f"{label}: the {ext} px around each frame repeat its edge (first difference {ring})")
+    check(not spaced, f"{label}: {pad} px of padding between frames and around the page (first too close {spaced})")
 
 # errors: a frame larger than --max-size names the frame and its size; bad values are usage errors
 r = run_sinew("render", PIP, *FRAMING, "--sheet", "--max-size", "64x64", "--out", os.path.join(OUT, "small"), "--quiet")

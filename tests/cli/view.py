@@ -133,10 +133,14 @@ check(rc_b == 0 and "reloaded" in err_b, f"an edit on disk is reloaded ({rc_b}: 
 if os.path.exists(a_png) and os.path.exists(b_png):
     p = psnr_over_grey(read_png(a_png), read_png(b_png), crop_bottom=30)
     check(p < 25.0, f"... and the new pose shows (PSNR against the old picture {p:.1f} dB)")
+else:  # no capture to compare is a failure, not a check left out
+    check(False, f"... and the new pose shows: a capture is missing ({a_png}, {b_png})")
 check(rc_c == 0 and "error:" in err_c and ":" in err_c.split("error:")[0], f"a broken edit prints file:line:col: error: ({err_c[-300:]})")
 if os.path.exists(a_png) and os.path.exists(c_png):
     p = psnr_over_grey(read_png(a_png), read_png(c_png), crop_bottom=30)
     check(p >= 40.0, f"... and the old pose stays (PSNR {p:.1f} dB above the status line)")
+else:
+    check(False, f"... and the old pose stays: a capture is missing ({a_png}, {c_png})")
 # overlays: bones, wireframe and bounds drawn over the same pose
 d_png = os.path.join(tmp, "d.png")
 rc_d, err_d = window(None, d_png, "--show", "bones,wireframe,bounds")

@@ -14,6 +14,9 @@ FIX = os.path.join(SRC, "tests", "fixtures", "xml")
 
 
 expected = json.load(open(os.path.join(FIX, "errors", "expected.json")))
+present = sorted(f for f in os.listdir(os.path.join(FIX, "errors")) if f != "expected.json")
+check(expected and sorted(expected) == present, f"expected.json lists every XML error fixture ({len(expected)} listed, "
+      f"unlisted {sorted(set(present) - set(expected))}, missing {sorted(set(expected) - set(present))})")
 with tempfile.TemporaryDirectory() as out:
     for name, exp in sorted(expected.items()):
         path = os.path.join(FIX, "errors", name)
