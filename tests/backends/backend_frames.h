@@ -55,6 +55,32 @@ static inline double backend_psnr(const uint8_t *a, const uint8_t *b, size_t px)
     return se == 0 ? 99.0 : 10.0 * log10(255.0 * 255.0 / (se / (double)(px * 3)));
 }
 
+/* Per character (its folder, as the frame names start), two PSNR floors (one per renderer or
+ * context the test draws with), each within 3 dB under the worst frame measured when set. */
+typedef struct backend_floor {
+    const char *dir;
+    double floor[2], measured[2];
+} backend_floor;
+
+/* The row of the character frame `name` is of ("DIR ANIMATION #K"), or NULL. */
+static inline const backend_floor *backend_floor_of(const backend_floor *rows, size_t n, const char *name) {
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(rows[i].dir);
+        if (strncmp(name, rows[i].dir, l) == 0 && name[l] == ' ')
+            return &rows[i];
+    }
+    return NULL;
+}
+
+/* Every row keeps the rule: floor <= measured <= floor + 3 dB. */
+static inline bool backend_floors_ok(const backend_floor *rows, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++)
+            if (!(rows[i].floor[k] <= rows[i].measured[k] && rows[i].measured[k] - rows[i].floor[k] <= 3.0))
+                return false;
+    return n > 0;
+}
+
 /* Pixels of an RGBA8 image that are not the grey background. */
 static inline size_t backend_drawn(const uint8_t *img, size_t px) {
     size_t n = 0;
