@@ -43,6 +43,9 @@ static int count_files(const char *part) {
 /* A frame: a disc moving right over a transparent background, a soft edge, an opaque bar. */
 #define FW 80
 #define FH 60
+/* the GIF floors of a libimagequant build (SINEW_IMAGEQUANT=ON), measured as the default's */
+#define GIF_FLOOR_IQ_PLAIN 44.5 /* (46.61) */
+#define GIF_FLOOR_IQ_DITHER 42.5 /* (44.84) */
 static void make_frame(uint8_t *rgba, int k) {
     for (int y = 0; y < FH; y++)
         for (int x = 0; x < FW; x++) {
@@ -297,13 +300,23 @@ static void test_gif(void) {
         CHECK(n == 11);
         CHECK(delay == 110);  /* 11 frames at 10 fps */
         CHECK(loops == 0);    /* forever */
+        double worst = 99.0;
         for (int k = 0; k < n && k < 11; k++) {
             int mism = 0;
             make_frame(frame, src[k]);
             double p = psnr_opaque(frames[k], frame, &mism);
             CHECK(mism == 0);
-            CHECK(p > 30.0);
+            if (p < worst) worst = p;
         }
+        /* floors within 3 dB under what each quantizer measured when set (in brackets) */
+#ifdef SINEW_HAVE_IMAGEQUANT
+        double floor_db = dither < 0 ? GIF_FLOOR_IQ_PLAIN : GIF_FLOOR_IQ_DITHER;
+#else
+        double floor_db = dither < 0 ? 45.0 /* (47.01) */ : 43.0 /* (45.08) */;
+#endif
+        printf("gif (%s): worst frame PSNR %.2f dB (floor %.1f)\n", dither < 0 ? "no dithering" : "dithered", worst,
+               floor_db);
+        CHECK(worst >= floor_db);
     }
     /* play twice: NETSCAPE repeat count 1 */
     sinew_export_options o = opts(path_in("twice.gif"));
@@ -401,8 +414,10 @@ static void test_webp(void) {
                 }
             }
             double psnr = se > 0 ? 10 * log10(255.0 * 255.0 / (se / (FW * FH * 3))) : 99;
+            printf("webp (%s) frame %d: PSNR %.2f dB\n", lossy ? "lossy" : "lossless", k, psnr);
             CHECK(alpha_bad == 0);
-            CHECK(psnr > (lossy ? 30.0 : 60.0));
+            /* lossless is exact; lossy at quality 90 measured 42.78..43.24 dB when the floor was set */
+            CHECK(lossy ? psnr >= 40.5 : psnr == 99.0);
             k++;
         }
         CHECK(k == 5);
@@ -426,7 +441,7 @@ static void probe(const char *path, char *out, size_t size) {
 
 static void test_video(void) {
     if (!have_ffmpeg()) {
-        printf("ffmpeg/ffprobe not installed: video checks skipped\n");
+        test_skip(2, "video exports (MP4, WebM)", "ffmpeg/ffprobe not installed (`make deps`)");
         return;
     }
     char info[1024];
