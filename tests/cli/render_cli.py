@@ -322,8 +322,10 @@ def check_character(name, ske, tex, scale, fps=None):
             del want_loop
             total = sum(g["delays"])
             want = n * 100.0 / rate  # every frame is shown for 1/fps
-            check(1 <= g["frames"] <= n and abs(total - want) <= 0.5 * g["frames"] + 5,
-                  f"{name}: GIF {g['frames']} frames, delays {total} cs ~ {want:.0f} cs")
+            # delays in whole centiseconds, rounded on the running time: the total is off by half a
+            # centisecond at most (a delay rounded frame by frame drifts by up to that per frame)
+            check(1 <= g["frames"] <= n and abs(total - want) <= 0.5 + 1e-9,
+                  f"{name}: GIF {g['frames']} frames, delays {total} cs, want {want:.2f} cs within 0.5")
             if FFMPEG:
                 dec = ffmpeg_frames(gif, w, h)
                 if check(len(dec) == g["frames"], f"{name}: ffmpeg decodes the GIF's {g['frames']} frames ({len(dec)})"):
@@ -359,8 +361,8 @@ def check_character(name, ske, tex, scale, fps=None):
                       f"{name}: WebP loop count {wi.get('loop')} for playTimes {plays}")
                 total = sum(wi["durations"])
                 want = n * 1000.0 / rate
-                check(1 <= wi["frames"] <= n and abs(total - want) <= wi["frames"] + 50,
-                      f"{name}: WebP {wi['frames']} frames, {total} ms ~ {want:.0f} ms")
+                check(1 <= wi["frames"] <= n and abs(total - want) <= 0.5 + 1e-9,
+                      f"{name}: WebP {wi['frames']} frames, {total} ms, want {want:.1f} ms within 0.5")
                 check(codec in wi["codecs"] and wi["alpha"],
                       f"{name}: WebP frames are {codec} with alpha ({wi['codecs']})")
             except ValueError as e:
