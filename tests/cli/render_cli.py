@@ -73,7 +73,19 @@ GIF_FLOORS = {
     "you_xin_body": 56.0,  # (58.44)
     "dragon_boy": 46.0,  # (48.46)
 }
-GIF_FLOORS_IQ = {}
+GIF_FLOORS_IQ = {
+    "demo": 45.0,  # (47.50)
+    "Pip_4.0": 47.0,  # (49.43)
+    "Pip_5.5": 46.5,  # (48.82)
+    "CoreElement": 96.0,  # (99)
+    "Knight": 96.0,  # (99)
+    "Ubbie": 50.0,  # (52.26)
+    "ZOrder16": 50.0,  # (52.15)
+    "ReplaceSkinMan": 52.0,  # (54.49)
+    "mecha_1502b": 96.0,  # (99)
+    "you_xin_body": 55.5,  # (57.68)
+    "dragon_boy": 45.5,  # (47.90)
+}
 # the own characters rendered in every output kind (the others are covered by the reference
 # comparison below): the trimmed 4.0 atlas (texture.json naming) and the rotated 5.5 one
 OWN_CHARS = [(e["name"], own_path(e["skeleton"]), own_path(e["atlas"]), 1.0)
