@@ -26,6 +26,9 @@ def validate(*args):
     try:
         return r.returncode, json.loads(r.stdout)
     except ValueError:
+        # output that is not JSON is a failure here, not an empty (clean) list of diagnostics
+        check(False, f"validate --json {' '.join(os.path.basename(a) for a in args)} prints JSON: "
+                     f"{(r.stdout + r.stderr).strip()[:300]}")
         return r.returncode, {"files": [], "diagnostics": [], "raw": r.stdout + r.stderr}
 
 
