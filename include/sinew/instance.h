@@ -250,7 +250,8 @@ typedef void (*sinew_event_fn)(void *user, const sinew_instance *inst, const sin
 
 /** Events go to `fn` at the end of each update (NULL = queue them for polling instead). */
 void sinew_instance_set_event_callback(sinew_instance *inst, sinew_event_fn fn, void *user);
-/** Pops the oldest queued event. The queue holds 64; older ones are dropped (counted). */
+/** Pops the oldest queued event. The queue holds 64, and 16 more per child armature of the
+ * instance; older ones are dropped (counted). */
 bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out);
 /** Events dropped because the queue was full. */
 uint64_t sinew_instance_events_dropped(const sinew_instance *inst);
