@@ -1300,6 +1300,15 @@ static sinew_status build_bounding_box(db *d, const cJSON *const *f, sinew_model
         }
         return SINEW_OK;
     }
+    if (!f[D_VERTICES]) {
+        /* as officially: the polygon stays empty (nothing hits it), with the runtime's own warning
+           (a DBBin's polygons are like this: the official binary parser reads no vertices) */
+        sinew__jwarn(d->c, NULL, SINEW_OK,
+                     "boundingBox '%s' is a polygon without 'vertices': left empty, as the official runtime does "
+                     "(it warns \"Data error. Please reexport DragonBones Data\")",
+                     D->name);
+        return SINEW_OK;
+    }
     const cJSON *first;
     uint32_t n;
     TRY(sinew__jarray(d->c, f[D_VERTICES], "vertices", &first, &n));
