@@ -13,8 +13,9 @@
 #                    the official runtime against sinew, N seeds from K (default 100 from 1000)
 #   make bench-compare  sinew against DragonBonesCPP and DragonBonesJS side by side (needs ../shared;
 #                    QUICK=1 for a short run; SHARED=DIR to point elsewhere)
-#   make fixtures    remake tests/fixtures/own (the art and rigs, then the expected poses with the
-#                    official DragonBones runtime; needs ../shared, or SHARED=PATH)
+#   make fixtures    remake tests/fixtures/own and tests/fixtures/dbbin (the art and rigs, the
+#                    binaries, then the expected poses with the official DragonBones runtime; needs
+#                    ../shared, or SHARED=PATH)
 
 BUILD       ?= build
 ASAN_BUILD  ?= build-asan
@@ -99,6 +100,7 @@ fixtures:
 	  "repository, or run make fixtures SHARED=PATH)" >&2; exit 2; }
 	@$(MAKE) --no-print-directory build
 	@python3 tests/fixtures/own/make_fixtures.py
+	@SINEW="$(abspath $(BUILD))/sinew" python3 tests/fixtures/dbbin/make_dbbin.py
 	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" SINEW="$(abspath $(BUILD))/sinew" \
 	  python3 tests/fixtures/own/make_expected.py
 
