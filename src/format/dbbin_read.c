@@ -931,23 +931,40 @@ static size_t deform_at(const deform_src *D, size_t k, size_t i) {
     return (size_t)D->cbase + i - D->vc;
 }
 
-/* The deform_src of a deform timeline of `mesh` (at timelineArray tl, in animation an) whose
- * header and value blocks are inside the arrays; false for any other (read_timeline reports it). */
-static bool deform_layout(const bctx *B, const banim *an, const bmesh *mesh, size_t tl, deform_src *D, uint32_t *keys) {
-    const rctx *r = B->r;
-    tl_info t = tl_at(B, tl);
-    size_t h = (size_t)an->aoff[0] + t.value_count, n = (size_t)(mesh->influences * 2);
-    if (h + 5 > r->count[R_FRAME_INT] || (uint16_t)i16(r, R_FRAME_INT, h) != mesh->offset ||
-        i16(r, R_FRAME_INT, h + 1) != (int32_t)n)
+/* The deform_src of a deform (or surface) timeline t of animation an, n values per key, from its
+ * header in frameIntArray. `report`: an error at the byte of what is wrong; else false quietly
+ * (fit_maps looks at a mesh's timelines before read_timeline reads, and reports on, each). */
+static bool deform_header(bctx *B, const banim *an, const tl_info *t, uint32_t n, deform_src *D, bool report) {
+    rctx *r = B->r;
+    size_t h = (size_t)an->aoff[0] + t->value_count;
+    if (h + 5 > r->count[R_FRAME_INT])
+        return report && in_range_tl(B, R_FRAME_INT, (double)h, 5);
+    int32_t count = i16(r, R_FRAME_INT, h + 1), vc = i16(r, R_FRAME_INT, h + 2), vo = i16(r, R_FRAME_INT, h + 3);
+    if (count != (int32_t)n) {
+        if (report)
+            bad(r, at_byte(r, R_FRAME_INT, h + 1), SINEW_E_LAYOUT, "DBBin %s: %d values per key (expected %u)",
+                what(B), count, n);
         return false;
-    int32_t vc = i16(r, R_FRAME_INT, h + 2), vo = i16(r, R_FRAME_INT, h + 3);
-    if (vc < 0 || vo < 0 || (size_t)vo + (size_t)vc > n)
+    }
+    if (vc < 0 || vo < 0 || vo + vc > count) {
+        if (report)
+            bad(r, at_byte(r, R_FRAME_INT, h + 2), SINEW_E_LAYOUT, "DBBin %s: keys with values %d..%d of %d", what(B),
+                vo, vo + vc - 1, count);
         return false;
-    *D = (deform_src){(size_t)an->aoff[1] + t.value_start, (size_t)vo, (size_t)vc,
+    }
+    *D = (deform_src){(size_t)an->aoff[1] + t->value_start, (size_t)vo, (size_t)vc,
                       (ptrdiff_t)an->aoff[1] + i16(r, R_FRAME_INT, h + 4)};
-    *keys = t.keys;
-    return D->kbase + (size_t)t.keys * D->vc <= r->count[R_FRAME_FLOAT] &&
-           ((size_t)vc == n || (D->cbase >= 0 && (size_t)D->cbase + n - D->vc <= r->count[R_FRAME_FLOAT]));
+    if (D->kbase + (size_t)t->keys * D->vc > r->count[R_FRAME_FLOAT])
+        return report && in_range_tl(B, R_FRAME_FLOAT, (double)D->kbase, (double)t->keys * vc);
+    if (vc < count && D->cbase < 0) {
+        if (report)
+            bad(r, at_byte(r, R_FRAME_INT, h + 4), SINEW_E_LAYOUT,
+                "DBBin %s: the values its keys leave out start before frameFloatArray", what(B));
+        return false;
+    }
+    if (vc < count && (size_t)D->cbase + (size_t)(count - vc) > r->count[R_FRAME_FLOAT])
+        return report && in_range_tl(B, R_FRAME_FLOAT, (double)D->cbase, (double)(count - vc));
+    return true;
 }
 
 /* Without the header's poses (another tool's binary: the official exporters keep none), the
@@ -981,10 +998,11 @@ static bool fit_maps(bctx *B, bmesh *mesh, sinew_model_mesh *M) {
         const cJSON *g = an->slot ? member(an->slot, mesh->slot) : NULL;
         for (const cJSON *e = g ? g->child : NULL; e && e->next; e = e->next->next) {
             deform_src D;
-            uint32_t keys;
-            if (e->valuedouble != 22 || !deform_layout(B, an, mesh, (size_t)e->next->valuedouble, &D, &keys))
-                continue;
-            for (uint32_t k = 0; k < keys; k++) {
+            tl_info t = tl_at(B, (size_t)e->next->valuedouble); /* checked by check_timeline_map */
+            if (e->valuedouble != 22 || !deform_header(B, an, &t, (uint32_t)(2 * ni), &D, false) ||
+                u16(r, R_FRAME_INT, (size_t)an->aoff[0] + t.value_count) != mesh->offset)
+                continue; /* not this mesh's, or read_timeline reports it */
+            for (uint32_t k = 0; k < t.keys; k++) {
                 size_t ib = mesh->weights + 2 + (size_t)mesh->bone_count, q = 0, inf = 0;
                 for (size_t v = 0; v < nv; v++) {
                     int32_t kc = i16(r, R_INT, ib);
@@ -1153,34 +1171,8 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
         base = (size_t)B->an->aoff[fa == R_FRAME_INT ? 0 : 1] + t->value_start;
         if (!in_range_tl(B, fa, (double)base, (double)t->keys * want))
             return false;
-    } else if (vk == V_DEFORM) {
-        /* the deform / surface header in frameIntArray: vertex offset, count, value count, value
-           offset, start of the values the keys leave out (deform_src) */
-        size_t h = (size_t)B->an->aoff[0] + t->value_count;
-        if (!in_range_tl(B, R_FRAME_INT, (double)h, 5))
-            return false;
-        int32_t count = i16(r, R_FRAME_INT, h + 1), vc = i16(r, R_FRAME_INT, h + 2), vo = i16(r, R_FRAME_INT, h + 3);
-        if (count != (int32_t)n) {
-            bad(r, at_byte(r, R_FRAME_INT, h + 1), SINEW_E_LAYOUT, "DBBin %s: %d values per key (expected %u)", what(B),
-                count, n);
-            return false;
-        }
-        if (vc < 0 || vo < 0 || vo + vc > count) {
-            bad(r, at_byte(r, R_FRAME_INT, h + 2), SINEW_E_LAYOUT,
-                "DBBin %s: keys with values %d..%d of %d", what(B), vo, vo + vc - 1, count);
-            return false;
-        }
-        D = (deform_src){(size_t)B->an->aoff[1] + t->value_start, (size_t)vo, (size_t)vc,
-                         (ptrdiff_t)B->an->aoff[1] + i16(r, R_FRAME_INT, h + 4)};
-        if (!in_range_tl(B, R_FRAME_FLOAT, (double)D.kbase, (double)t->keys * vc))
-            return false;
-        if (vc < count && D.cbase < 0) {
-            bad(r, at_byte(r, R_FRAME_INT, h + 4), SINEW_E_LAYOUT,
-                "DBBin %s: the values its keys leave out start before frameFloatArray", what(B));
-            return false;
-        }
-        if (vc < count && !in_range_tl(B, R_FRAME_FLOAT, (double)D.cbase, (double)(count - vc)))
-            return false;
+    } else if (vk == V_DEFORM && !deform_header(B, B->an, t, n, &D, true)) {
+        return false;
     }
     if (B->keys_used + t->keys > N->key_count) { /* counted by count_animation */
         bad(r, at_byte(r, R_TIMELINE, t->tl + 2), SINEW_E_LAYOUT, "DBBin %s: internal: key pool overflow", what(B));

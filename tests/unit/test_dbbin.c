@@ -149,10 +149,10 @@ static unsigned char *with_table(const unsigned char *b, size_t len, const char 
     if (!table_span(b, &open, &close))
         return NULL;
     uint32_t hl = header_len(b);
-    size_t head = open, tail = hl - close - 1, tl = strlen(table);
+    size_t head = open, tl = strlen(table);
     /* the header text after the table, without the old padding */
     const char *after = (const char *)b + 12 + close + 1;
-    size_t after_len = tail;
+    size_t after_len = hl - close - 1;
     while (after_len > 0 && after[after_len - 1] == ' ')
         after_len--;
     size_t nh = head + tl + after_len, pad = (4 - (12 + nh) % 4) % 4, arrays = len - 12 - hl;
@@ -332,7 +332,7 @@ static void test_colour_array(void) {
     const unsigned char *b = bin;
     double t[16];
     CHECK(table_numbers(b, t) == 14);
-    size_t end = (size_t)(t[10] + t[11]), hl = header_len(b);
+    size_t end = (size_t)(t[10] + t[11]);
     char table[400];
     int k = 0;
     for (int i = 0; i < 12; i++)
@@ -355,7 +355,6 @@ static void test_colour_array(void) {
     CHECK(load_bin(g, n + 16, &err, &w) == SINEW_OK);
     size_t at = 12 + header_len(g) + end;
     CHECK(w.count == 1 && strstr(w.last.message, "the colour array (16 bytes) is not read") && names_byte(&w.last, at));
-    (void)hl;
     free(g);
 }
 
