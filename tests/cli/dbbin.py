@@ -20,10 +20,14 @@ Without ../shared (a bare clone):
   read when one delta per vertex explains them, refused otherwise.
 
 With ../shared and the live oracle: each skeleton (own fixtures, oracle fixtures, the demo, the
-fixtures here, the shared characters) is converted to NAME_ske.dbbin in both formats, and the
+DBBin fixtures, the shared characters) is converted to NAME_ske.dbbin in both formats; the
 official runtime's dump of the JSON must agree at posediff's default tolerances with the official
-runtime's dump of each binary (its BinaryDataParser) and with `sinew poses` of each binary. Files
-the binary cannot carry must be refused with an error naming the construct, and nothing written.
+runtime's dump of the format-2 binary (its BinaryDataParser) and with `sinew poses` of it, and the
+format-1 binary must differ from it only in the version word and the offset table. (That the
+official runtime gives each fixture's format-1 binary exactly the JSON's dump is
+cli.oracle_fixtures' freshness check of the "converted" entries; sinew's reading of it, the bare
+part above.) Files the binary cannot carry must be refused with an error naming the construct,
+and nothing written; you_xin's binary without slotPose/bonePose plays as its JSON.
 """
 import os
 import atexit
@@ -300,7 +304,7 @@ def same_but_layout(f1, f2):
         {k: v for k, v in a.header.items() if k != "offset"} == {k: v for k, v in b.header.items() if k != "offset"}
 
 
-def one(odir, src, tag, live=(1, 2)):
+def one(odir, src, tag, live=(2,)):
     """src converted in both formats: the official runtime's poses of each binary in `live` and
     sinew's equal the official runtime's poses of the JSON; the two binaries differ only in their
     layout."""
@@ -355,8 +359,8 @@ if xml_files:
           f"an XML rig is refused: {r.stderr.strip()[:200]}")
 
 if have_shared():
-    for name in sorted(CORPUS):  # format 1 is format 2 but for its layout (same_but_layout)
-        one(odir, corpus_path(name), name, live=(2,))
+    for name in sorted(CORPUS):
+        one(odir, corpus_path(name), name)
     # you_xin's weighted deforms differ between a vertex's bones: without the poses the reader
     # fits the maps between them to the keys, and plays what the official runtime plays
     yx = os.path.join(tmp, "you_xin_body_5.5_f2", "x_ske.dbbin")
