@@ -1,4 +1,4 @@
-/* libFuzzer target: sinew's JSON reader (src/format/json_dom.c) must never crash, hang or leak,
+/* libFuzzer target: sinew's JSON reader (src/base/json_dom.c) must never crash, hang or leak,
  * and must agree with cJSON: whatever it accepts, cJSON accepts too and reads into the same tree
  * (types, member names, strings, numbers bit for bit, valueint). cJSON accepts more (leading
  * zeros, "1.", control bytes as whitespace, raw control characters in strings, invalid UTF-8),
@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "format/json_dom.h"
+#include "base/json_dom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* Shared plumbing for sinew's JSON readers (DragonBones skeletons and atlases): reading the input,
- * the parse (format/json_dom.c: cJSON-shaped nodes in one arena) with precise parse-error positions, a path stack for error locations, known-key
+ * the parse (base/json_dom.c: cJSON-shaped nodes in one arena) with precise parse-error positions, a path stack for error locations, known-key
  * tables (unknown keys become warnings), and typed field getters that check types and finiteness.
  * Every error is located lazily (path -> byte offset -> line:column) only when it happens. */
 #ifndef SINEW_FORMAT_JSON_READ_H
@@ -9,7 +9,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
-#include "format/json_dom.h"
+#include "base/json_dom.h"
 #include "format/json_locate.h"
 #include "sinew/data.h"
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/json_dom.h"
+#include "base/json_dom.h"
 
 #define TOL_POS 0.01
 #define TOL_AXIS 1e-4
@@ -67,7 +67,7 @@ static char *read_all(const char *path, size_t *len) {
     return buf;
 }
 
-/* The dumps run to hundreds of megabytes: sinew's arena reader (format/json_dom.h) parses them
+/* The dumps run to hundreds of megabytes: sinew's arena reader (base/json_dom.h) parses them
  * several times faster than cJSON's node-per-malloc parse. */
 static cJSON *load(const char *path, sinew_jdom *dom) {
     size_t len = 0, end = 0;

@@ -1,4 +1,4 @@
-/* sinew's JSON reader (src/format/json_dom.c) against independent references: numbers against
+/* sinew's JSON reader (src/base/json_dom.c) against independent references: numbers against
  * libc's strtod bit for bit, trees against cJSON's parser, error offsets hand-derived from the
  * strict grammar of RFC 8259, and the memory limit / allocator failure paths. */
 #include <limits.h>
@@ -9,7 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "format/json_dom.h"
+#include "base/json_dom.h"
 #include "testlib.h"
 
 static const char *shared(void) {

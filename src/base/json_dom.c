@@ -1,15 +1,16 @@
 /* sinew's JSON reader (json_dom.h): one pass over the text, an explicit stack instead of
  * recursion, nodes bumped out of large chunks, strings decoded into one block. */
-#include "format/json_dom.h"
+#include "base/json_dom.h"
 
 #include <float.h>
 #include <limits.h>
-#include <locale.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/num.h"
 
 struct sinew_jdom_chunk {
     sinew_jdom_chunk *next;
@@ -286,32 +287,6 @@ static const char *parse_string(parser *p, const unsigned char **ps) {
 
 /* ---- numbers --------------------------------------------------------------------------------- */
 
-/* strtod on s[0..n) with '.' replaced by the current locale's decimal point (strtod follows
- * LC_NUMERIC; cJSON does the same). False if a long number's copy cannot be allocated. */
-static bool slow_number(const sinew_allocator *a, const char *s, size_t n, double *out) {
-    const char *dp = localeconv()->decimal_point;
-    size_t dpl = dp && dp[0] ? strlen(dp) : 1;
-    char small[96];
-    size_t need = n + dpl + 1;
-    char *buf = need <= sizeof small ? small : sinew__alloc(a, need);
-    if (!buf)
-        return false;
-    size_t k = 0;
-    for (size_t i = 0; i < n; ++i) {
-        if (s[i] == '.' && dp && dp[0]) {
-            memcpy(buf + k, dp, dpl);
-            k += dpl;
-        } else {
-            buf[k++] = s[i];
-        }
-    }
-    buf[k] = '\0';
-    *out = strtod(buf, NULL);
-    if (buf != small)
-        sinew__free(a, buf, need);
-    return true;
-}
-
 /* Exact powers of ten: every 10^k with k <= 22 is a double without rounding. */
 static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -396,27 +371,19 @@ static JDOM_INLINE const unsigned char *parse_number(parser *p, const unsigned c
     size_t nint = (size_t)(int_end - int_start), nfrac = (size_t)(frac_end - frac_start);
     if (nint + nfrac <= 19) {
         uint64_t w = digits_value(frac_start, nfrac, digits_value(int_start, nint, 0));
-        e10 -= (int64_t)nfrac;
-        if (w <= (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22) {
+        int64_t x = e10 - (int64_t)nfrac;
+        if (w <= (UINT64_C(1) << 53) && x >= -22 && x <= 22) {
             double d = (double)w;
-            d = e10 < 0 ? d / pow10_exact[-e10] : d * pow10_exact[e10];
+            d = x < 0 ? d / pow10_exact[-x] : d * pow10_exact[x];
             *out = neg ? -d : d;
             return s;
         }
     }
-#else
-    (void)int_start;
-    (void)int_end;
-    (void)frac_start;
-    (void)frac_end;
-    (void)neg;
-    (void)pow10_exact;
 #endif
-    if (!slow_number(p->dom ? p->dom->allocator : NULL, (const char *)start, (size_t)(s - start), out)) {
-        p->st = SINEW_JDOM_NOMEM;
-        p->err = start;
-        return NULL;
-    }
+    /* everything else: exactly, without strtod (which follows the locale: base/num.h) */
+    *out = sinew__num_decimal(neg, (const char *)int_start, (size_t)(int_end - int_start), (const char *)frac_start,
+                              (size_t)(frac_end - frac_start), e10);
+    (void)start;
     return s;
 }
 
@@ -424,9 +391,9 @@ double sinew__jdom_number(const char *s, size_t n) {
     parser p;
     memset(&p, 0, sizeof p);
     p.end = (const unsigned char *)s + n;
-    double d = 0.0;
+    double d = NAN;
     if (n == 0 || !parse_number(&p, (const unsigned char *)s, &d))
-        slow_number(NULL, s, n, &d);
+        return NAN;
     return d;
 }
 
@@ -664,4 +631,24 @@ fail:
         sinew__free(dom->allocator, stack, cap * sizeof(level));
     *end = (size_t)((p.err ? p.err : s) - t);
     return p.st != SINEW_JDOM_OK ? p.st : SINEW_JDOM_SYNTAX;
+}
+
+cJSON *sinew__jdom_parse_heap(const char *text, size_t len, uint32_t max_depth, size_t *error_offset) {
+    sinew_jdom dom;
+    memset(&dom, 0, sizeof dom);
+    cJSON *root = NULL, *copy = NULL;
+    size_t end = 0;
+    if (sinew__jdom_parse(&dom, text, len, max_depth, &root, &end) == SINEW_JDOM_OK) {
+        while (end < len && (text[end] == ' ' || text[end] == '\t' || text[end] == '\n' || text[end] == '\r'))
+            end++;
+        if (end == len) {
+            /* cJSON_Duplicate copies the fields (no number text): the numbers stay exact; its
+               recursion is as deep as max_depth */
+            copy = cJSON_Duplicate(root, true);
+        }
+    }
+    sinew__jdom_free(&dom);
+    if (error_offset)
+        *error_offset = end;
+    return copy;
 }

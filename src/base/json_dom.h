@@ -2,14 +2,16 @@
  * nodes shaped like cJSON's (struct cJSON: type flags, child/next/prev links, valuestring,
  * valuedouble, valueint, string for member keys), all held in one arena from sinew's allocator.
  * The loaders walk these nodes with cJSON's read-only accessors (cJSON_IsNumber, ->child, ...);
- * they are freed with the arena, never with cJSON_Delete. cJSON stays the writer.
+ * they are freed with the arena, never with cJSON_Delete. The writer is base/json_print.c.
  *
  * Why (docs/performance.md "Load"): cJSON mallocs every node and parses every number with
- * strtod through a locale lookup; on a number-heavy rig that was two thirds of the load.
- * Numbers here are bit-identical to strtod's (a correctly rounded exact fast path for up to 19
- * significant digits and |exponent| <= 22, strtod otherwise). */
-#ifndef SINEW_FORMAT_JSON_DOM_H
-#define SINEW_FORMAT_JSON_DOM_H
+ * strtod through a locale lookup; on a number-heavy rig that was two thirds of the load. And
+ * cJSON's numbers follow the process locale (docs/architecture.md "Numbers and the locale").
+ * Numbers here are bit-identical to strtod's in the "C" locale, in every locale (a correctly
+ * rounded exact fast path for up to 19 significant digits and |exponent| <= 22, base/num.c
+ * otherwise). */
+#ifndef SINEW_BASE_JSON_DOM_H
+#define SINEW_BASE_JSON_DOM_H
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
@@ -56,8 +58,13 @@ sinew_jdom_status sinew__jdom_parse(sinew_jdom *dom, const char *text, size_t le
 /* Frees every node and string of `dom` (safe on a zeroed or already freed dom). */
 void sinew__jdom_free(sinew_jdom *dom);
 
-/* The number at s[0..n) (n > 0, already checked against the JSON number grammar) as strtod
- * would read it in the "C" locale. Exposed for the tests and the fuzzer. */
+/* The number at s[0..n) as strtod would read it in the "C" locale; NaN when s[0..n) does not
+ * start with a JSON number. Exposed for the tests and the fuzzer. */
 double sinew__jdom_number(const char *s, size_t n);
+
+/* Parses text[0..len) (one JSON value, white space around it) into a tree of cJSON's own nodes,
+ * which cJSON_Delete frees: for the writers that edit a tree. NULL when the text is not JSON or
+ * memory runs out, with *error_offset (when not NULL) at the first byte that is not JSON. */
+cJSON *sinew__jdom_parse_heap(const char *text, size_t len, uint32_t max_depth, size_t *error_offset);
 
 #endif
