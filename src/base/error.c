@@ -1,4 +1,5 @@
 #include "base/error.h"
+#include "base/num.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@ const char *sinew_status_str(sinew_status code) {
 
 static void vfill(sinew_error *err, sinew_status code, const char *path, const char *fmt, va_list ap) {
     err->code = code;
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    sinew__vsnprintf(err->message, sizeof err->message, fmt, ap);
     if (path) {
         snprintf(err->path, sizeof err->path, "%s", path);
     }
@@ -65,7 +66,7 @@ void sinew__error_prefix(sinew_error *err, const char *fmt, ...) {
     char prefix[128];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    sinew__vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
     /* Build "prefix: message", truncating the tail if it does not fit. */
     char joined[sizeof err->message];
@@ -112,6 +113,6 @@ void sinew__writer_warning(sinew_log_fn log, void *user, const char *file, const
                      animation ? animation : "", animation ? "'" : "");
     if (n < 0 || (size_t)n >= sizeof e.message)
         n = 0;
-    vsnprintf(e.message + (size_t)n, sizeof e.message - (size_t)n, fmt, ap);
+    sinew__vsnprintf(e.message + (size_t)n, sizeof e.message - (size_t)n, fmt, ap);
     log(user, SINEW_LOG_WARNING, &e);
 }

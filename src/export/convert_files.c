@@ -16,6 +16,7 @@
 
 #include "base/atomic.h"
 #include "base/error.h"
+#include "base/json_print.h"
 #include "export/export_internal.h"
 #include "format/dragonbones_write.h"
 #include "format/xml_rig.h"
@@ -208,7 +209,7 @@ static sinew_status write_xml_atlas(const char *input, const char *out_dir, cons
             cJSON_AddNumberToObject(o, "height", pk[i].h);
         }
     }
-    text = cJSON_Print(root);
+    text = sinew__json_print(root, true);
     if (!text) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
         goto done;

@@ -17,6 +17,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/num.h"
 #include "export/export_internal.h"
 #include "sinew/render.h" /* SINEW_MAX_IMAGE_SIDE */
 
@@ -58,8 +59,8 @@ static void json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        if (c == '"' || c == '\\') sinew__fprintf(f, "\\%c", c);
+        else if (c < 0x20) sinew__fprintf(f, "\\u%04x", c);
         else fputc(c, f);
     }
     fputc('"', f);
@@ -120,7 +121,7 @@ static const char *file_name(const char *path) {
 
 /* one entry's geometry in the usual TexturePacker terms */
 static void tp_frame(FILE *f, const trim *s, const trim *own, uint32_t W, uint32_t H) {
-    fprintf(f,
+    sinew__fprintf(f,
             "\"frame\": {\"x\": %u, \"y\": %u, \"w\": %u, \"h\": %u}, \"rotated\": false, \"trimmed\": %s, "
             "\"spriteSourceSize\": {\"x\": %u, \"y\": %u, \"w\": %u, \"h\": %u}, \"sourceSize\": {\"w\": %u, \"h\": %u}",
             s->px, s->py, own->w, own->h, (own->w != W || own->h != H) ? "true" : "false", own->x, own->y, own->w,
@@ -130,7 +131,7 @@ static void tp_frame(FILE *f, const trim *s, const trim *own, uint32_t W, uint32
 static void tp_meta(FILE *f, const page *pg, bool premul) {
     fputs("\"meta\": {\"app\": \"sinew\", \"version\": \"" SINEW_VERSION_STRING "\", \"image\": ", f);
     json_string(f, pg->png_name);
-    fprintf(f, ", \"format\": \"RGBA8888\", \"size\": {\"w\": %u, \"h\": %u}, \"scale\": \"1\", \"premultipliedAlpha\": %s}",
+    sinew__fprintf(f, ", \"format\": \"RGBA8888\", \"size\": {\"w\": %u, \"h\": %u}, \"scale\": \"1\", \"premultipliedAlpha\": %s}",
             pg->w, pg->h, premul ? "true" : "false");
 }
 
@@ -323,13 +324,13 @@ static sinew_status sheet_end(sinew_exporter *ex, sinew_error *err) {
             json_string(f, name);
             fputs(",\n  \"imagePath\": ", f);
             json_string(f, pg->png_name);
-            fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"frameRate\": %.9g,%s\n  \"SubTexture\": [\n", pg->w,
+            sinew__fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"frameRate\": %.9g,%s\n  \"SubTexture\": [\n", pg->w,
                     pg->h, ex->o.fps, so->premultiplied ? "\n  \"premultipliedAlpha\": true," : "");
             bool first = true;
             for (uint32_t i = 0; i < n; i++) {
                 const trim *s = &t[t[i].same_as], *own = &t[i];
                 if (s->hash != k) continue;
-                fprintf(f,
+                sinew__fprintf(f,
                         "%s    {\"name\": \"frame_%04u\", \"x\": %u, \"y\": %u, \"width\": %u, \"height\": %u, "
                         "\"frameX\": %d, \"frameY\": %d, \"frameWidth\": %u, \"frameHeight\": %u}",
                         first ? "" : ",\n", i, s->px, s->py, own->w, own->h, -(int)own->x, -(int)own->y, W, H);
@@ -344,7 +345,7 @@ static sinew_status sheet_end(sinew_exporter *ex, sinew_error *err) {
             for (uint32_t i = 0; i < n; i++) {
                 const trim *s = &t[t[i].same_as];
                 if (s->hash != k) continue;
-                fprintf(f, "%s  {\"filename\": \"frame_%04u\", ", first ? "" : ",\n", i);
+                sinew__fprintf(f, "%s  {\"filename\": \"frame_%04u\", ", first ? "" : ",\n", i);
                 tp_frame(f, s, &t[i], W, H);
                 fputc('}', f);
                 first = false;
@@ -358,9 +359,9 @@ static sinew_status sheet_end(sinew_exporter *ex, sinew_error *err) {
             if (np == 1) {
                 fputs("{\"frames\": {\n", f);
                 for (uint32_t i = 0; i < n; i++) {
-                    fprintf(f, "  \"frame_%04u\": {", i);
+                    sinew__fprintf(f, "  \"frame_%04u\": {", i);
                     tp_frame(f, &t[t[i].same_as], &t[i], W, H);
-                    fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+                    sinew__fprintf(f, "}%s\n", i + 1 < n ? "," : "");
                 }
                 fputs("},\n", f);
                 tp_meta(f, &pages[0], so->premultiplied);
@@ -370,43 +371,43 @@ static sinew_status sheet_end(sinew_exporter *ex, sinew_error *err) {
                 for (uint32_t pk = 0; pk < np; pk++) {
                     fputs("  {\"image\": ", f);
                     json_string(f, pages[pk].png_name);
-                    fprintf(f, ", \"format\": \"RGBA8888\", \"size\": {\"w\": %u, \"h\": %u}, \"scale\": 1, \"frames\": [\n",
+                    sinew__fprintf(f, ", \"format\": \"RGBA8888\", \"size\": {\"w\": %u, \"h\": %u}, \"scale\": 1, \"frames\": [\n",
                             pages[pk].w, pages[pk].h);
                     bool first = true;
                     for (uint32_t i = 0; i < n; i++) {
                         const trim *s = &t[t[i].same_as];
                         if (s->hash != pk) continue;
-                        fprintf(f, "%s    {\"filename\": \"frame_%04u\", ", first ? "" : ",\n", i);
+                        sinew__fprintf(f, "%s    {\"filename\": \"frame_%04u\", ", first ? "" : ",\n", i);
                         tp_frame(f, s, &t[i], W, H);
                         fputc('}', f);
                         first = false;
                     }
-                    fprintf(f, "\n  ]}%s\n", pk + 1 < np ? "," : "");
+                    sinew__fprintf(f, "\n  ]}%s\n", pk + 1 < np ? "," : "");
                 }
                 fputs("],\n\"meta\": {\"app\": \"sinew\", \"version\": \"" SINEW_VERSION_STRING "\"}\n}\n", f);
             }
             break;
         case SINEW_SHEET_GODOT: {
             /* Godot 4: one AtlasTexture per distinct frame; margin = the trimmed-away border */
-            fprintf(f, "[gd_resource type=\"SpriteFrames\" load_steps=%u format=3]\n\n", np + unique + 1);
+            sinew__fprintf(f, "[gd_resource type=\"SpriteFrames\" load_steps=%u format=3]\n\n", np + unique + 1);
             for (uint32_t pk = 0; pk < np; pk++) {
                 fputs("[ext_resource type=\"Texture2D\" path=\"res://", f);
                 fputs(pages[pk].png_name, f);
-                fprintf(f, "\" id=\"%u_page\"]\n", pk + 1);
+                sinew__fprintf(f, "\" id=\"%u_page\"]\n", pk + 1);
             }
             for (uint32_t i = 0; i < n; i++) {
                 if (t[i].same_as != i) continue;
                 const trim *s = &t[i];
-                fprintf(f,
+                sinew__fprintf(f,
                         "\n[sub_resource type=\"AtlasTexture\" id=\"AtlasTexture_%u\"]\natlas = ExtResource(\"%u_page\")\n"
                         "region = Rect2(%u, %u, %u, %u)\nmargin = Rect2(%u, %u, %u, %u)\n",
                         i, (uint32_t)s->hash + 1, s->px, s->py, s->w, s->h, s->x, s->y, W - s->w, H - s->h);
             }
             fputs("\n[resource]\nanimations = [{\n\"frames\": [", f);
             for (uint32_t i = 0; i < n; i++)
-                fprintf(f, "%s{\n\"duration\": 1.0,\n\"texture\": SubResource(\"AtlasTexture_%u\")\n}", i ? ", " : "",
+                sinew__fprintf(f, "%s{\n\"duration\": 1.0,\n\"texture\": SubResource(\"AtlasTexture_%u\")\n}", i ? ", " : "",
                         t[i].same_as);
-            fprintf(f, "],\n\"loop\": true,\n\"name\": &\"default\",\n\"speed\": %.9g\n}]\n", ex->o.fps);
+            sinew__fprintf(f, "],\n\"loop\": true,\n\"name\": &\"default\",\n\"speed\": %.9g\n}]\n", ex->o.fps);
             break;
         }
         }

@@ -32,6 +32,8 @@
 
 #include "base/atomic.h"
 #include "base/error.h"
+#include "base/json_print.h"
+#include "base/num.h"
 #include "export/export_internal.h"
 #include "format/png_header.h"
 #include "format/xml_rig.h"
@@ -100,9 +102,7 @@ static cJSON *add_arr(sp_ctx *c, cJSON *parent, const char *key) {
 static double tidy(double v) {
     if (v == 0.0 || !isfinite(v))
         return 0.0;
-    char buf[32];
-    snprintf(buf, sizeof buf, "%.10g", v);
-    return strtod(buf, NULL);
+    return sinew__num_round(v, 10);
 }
 
 static void num(sp_ctx *c, cJSON *o, const char *key, double v) {
@@ -1796,7 +1796,7 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
     for (;;) {
         va_list ap;
         va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        int k = sinew__vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
         va_end(ap);
         if (k < 0) {
             b->bad = true;
@@ -2007,7 +2007,7 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     write_ik(&c, root);
     write_skins(&c, root);
     write_animations(&c, root);
-    if (c.nomem || !(text = cJSON_PrintUnformatted(root))) {
+    if (c.nomem || !(text = sinew__json_print(root, false))) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
         goto out;
     }

@@ -12,6 +12,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/num.h"
 #include "export/export_internal.h"
 
 extern char **environ;
@@ -62,7 +63,7 @@ sinew_status sinew__video_start(sinew_exporter *ex, sinew_error *err) {
 
     char size[32], rate[32];
     snprintf(size, sizeof size, "%ux%u", ex->o.width, ex->o.height);
-    snprintf(rate, sizeof rate, "%.9g", ex->o.fps);
+    sinew__snprintf(rate, sizeof rate, "%.9g", ex->o.fps);
     const char *prog = ex->o.ffmpeg ? ex->o.ffmpeg : "ffmpeg";
     const char *argv_mp4[] = {prog, "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgba",
                               "-s", size, "-framerate", rate, "-i", "pipe:0", "-an",

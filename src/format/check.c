@@ -8,6 +8,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "base/file.h"
+#include "base/num.h"
 #include "format/json_locate.h"
 #include "model/model.h"
 #include "sinew/data.h"
@@ -48,7 +49,7 @@ static void report(checker *k, sinew_log_level level, sinew_status code, const c
     e.file = k->file;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    sinew__vsnprintf(e.message, sizeof e.message, fmt, ap);
     va_end(ap);
     if (path) {
         snprintf(e.path, sizeof e.path, "%s", path);

@@ -39,6 +39,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "base/namemap.h"
+#include "base/num.h"
 #include "format/dbbin.h"
 #include "format/dragonbones_json.h"
 #include "format/json_locate.h"
@@ -64,7 +65,7 @@ static sinew_status bad(rctx *r, size_t offset, sinew_status code, const char *f
     char msg[200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    sinew__vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     sinew_status st = sinew__fail_at(r->err, code, r->file, 0, 0, NULL, "%s at byte offset %zu", msg, offset);
     if (r->err && r->err->code == code && r->err->offset == 0) {

@@ -29,6 +29,9 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/json_dom.h"
+#include "base/json_print.h"
+#include "base/num.h"
 
 static const double PI_D = 3.141592653589793;
 
@@ -95,7 +98,7 @@ static bool fail(wctx *w, sinew_status code, const char *fmt, ...) {
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    sinew__vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     w->st = sinew__fail_at(w->err, code, w->file, 0, 0, NULL, "%s", msg);
     return false;
@@ -167,16 +170,20 @@ static const cJSON *get(const cJSON *o, const char *key) {
     return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
 }
 
+static bool js_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
 static double js_string_number(const char *s) {
-    while (*s && isspace((unsigned char)*s))
+    while (js_space(*s))
         s++;
     if (!*s)
         return 0.0;
     char *end = NULL;
-    double v = strtod(s, &end);
+    double v = sinew__strtod(s, &end);
     if (end == s)
         return NAN;
-    while (*end && isspace((unsigned char)*end))
+    while (js_space(*end))
         end++;
     return *end ? NAN : v;
 }
@@ -1471,7 +1478,7 @@ sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file,
     w.log = log;
     w.log_user = log_user;
     w.default_color = -1;
-    cJSON *root = cJSON_ParseWithLength(text, len_);
+    cJSON *root = sinew__jdom_parse_heap(text, len_, 1000, NULL);
     char *header = NULL;
     unsigned char *bytes = NULL;
     if (!root || !cJSON_IsObject(root)) {
@@ -1525,7 +1532,7 @@ sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file,
         }
         cJSON_AddItemToArray(offs, o);
     }
-    header = cJSON_PrintUnformatted(root);
+    header = sinew__json_print(root, false);
     if (!header) {
         nomem(&w);
         goto done;

@@ -11,10 +11,13 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "base/json_print.h"
 #include "base/namemap.h"
+#include "base/num.h"
 #include "format/json_read.h"
 
 #define PI_F 3.14159265358979323846
@@ -127,11 +130,11 @@ static sinew_status user_data(db *d, const cJSON *v, const char **out) {
     *out = NULL;
     if (!v || cJSON_IsNull(v))
         return SINEW_OK;
-    char *txt = cJSON_PrintUnformatted(v);
+    char *txt = sinew__json_print(v, false);
     if (!txt)
         return sinew__jfail_key(d->c, "userData", SINEW_E_NOMEM, "out of memory");
     sinew_status st = dup_str(d, txt, out);
-    cJSON_free(txt);
+    free(txt);
     return st;
 }
 
@@ -2959,7 +2962,7 @@ static sinew_status version_string(db *d, const cJSON *v, const char *key, const
     if (cJSON_IsNumber(v)) {
         if (!isfinite(v->valuedouble))
             return sinew__jfail_key(d->c, key, SINEW_E_RANGE, "'%s' is not a finite number", key);
-        snprintf(buf, sizeof buf, "%.1f", v->valuedouble);
+        sinew__snprintf(buf, sizeof buf, "%.1f", v->valuedouble);
         return dup_str(d, buf, out);
     }
     if (!cJSON_IsString(v))

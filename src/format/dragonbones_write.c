@@ -28,6 +28,9 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/json_dom.h"
+#include "base/json_print.h"
+#include "base/num.h"
 #include "sinew/convert.h"
 
 static const double DB_PI = 3.141592653589793;
@@ -110,9 +113,7 @@ static void warn(wctx *w, const char *fmt, ...) {
 static double sig(double v, int digits) {
     if (v == 0 || !isfinite(v))
         return v == 0 ? 0 : v;
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.*g", digits, v);
-    return strtod(buf, NULL);
+    return sinew__num_round(v, digits);
 }
 
 static double fnum(float v) {
@@ -172,7 +173,7 @@ static void push_num(wctx *w, cJSON *a, double v) {
 static void user_data(wctx *w, cJSON *o, const char *text) {
     if (!text || !o)
         return;
-    cJSON *u = cJSON_Parse(text);
+    cJSON *u = sinew__jdom_parse_heap(text, strlen(text), 1000, NULL);
     if (u)
         cJSON_AddItemToObject(o, "userData", u);
 }
@@ -1334,7 +1335,7 @@ sinew_status sinew__db_write_json(const struct sinew_data *data, const sinew_db_
         armature_json(&w, arms, &data->armatures[i]);
     if (w.o->warning_count)
         *w.o->warning_count = w.warnings;
-    char *text = w.nomem ? NULL : cJSON_Print(root);
+    char *text = w.nomem ? NULL : sinew__json_print(root, true);
     cJSON_Delete(root);
     if (!text)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory writing DragonBones JSON");

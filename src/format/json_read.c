@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/num.h"
 
 /* cJSON's type tests, inline (the loaders call these for every value) */
 static inline bool j_type(const cJSON *v, int type) { return v && (v->type & 0xFF) == type; }
@@ -75,7 +76,7 @@ static sinew_status vfail(sinew_jctx *c, const char *key, sinew_status code, con
     if (c->err.code != SINEW_OK)
         return code;
     c->err.code = code;
-    vsnprintf(c->err.message, sizeof c->err.message, fmt, ap);
+    sinew__vsnprintf(c->err.message, sizeof c->err.message, fmt, ap);
     locate_path(c, key, &c->err);
     return code;
 }
@@ -102,7 +103,7 @@ sinew_status sinew__jfail_offset(sinew_jctx *c, size_t offset, sinew_status code
     va_list ap;
     va_start(ap, fmt);
     c->err.code = code;
-    vsnprintf(c->err.message, sizeof c->err.message, fmt, ap);
+    sinew__vsnprintf(c->err.message, sizeof c->err.message, fmt, ap);
     va_end(ap);
     c->err.file = c->file;
     c->err.offset = offset;
@@ -121,7 +122,7 @@ void sinew__jwarn(sinew_jctx *c, const char *key, sinew_status code, const char 
     w.code = code;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w.message, sizeof w.message, fmt, ap);
+    sinew__vsnprintf(w.message, sizeof w.message, fmt, ap);
     va_end(ap);
     locate_path(c, key, &w);
     c->log(c->log_user, SINEW_LOG_WARNING, &w);
@@ -258,7 +259,7 @@ static inline bool number_value(const cJSON *v, double *out) {
     if (!j_type(v, cJSON_String) || !v->valuestring[0])
         return false;
     char *end;
-    double d = strtod(v->valuestring, &end);
+    double d = sinew__strtod(v->valuestring, &end);
     while (*end == ' ')
         end++;
     if (*end != '\0' || end == v->valuestring || v->valuestring[0] == ' ')

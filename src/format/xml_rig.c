@@ -19,6 +19,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/num.h"
 #include "format/dragonbones_write.h"
 #include "format/png_header.h"
 
@@ -188,7 +189,7 @@ static sinew_status fail_at(xr_ctx *c, xr_loc loc, sinew_status code, const char
     if (c->st == SINEW_OK && c->err && c->err->code == SINEW_OK) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(c->err->message, sizeof c->err->message, fmt, ap);
+        sinew__vsnprintf(c->err->message, sizeof c->err->message, fmt, ap);
         va_end(ap);
         c->err->code = code;
         c->err->file = c->file;
@@ -210,7 +211,7 @@ static void warn_at(xr_ctx *c, xr_loc loc, sinew_status code, const char *fmt, .
     memset(&w, 0, sizeof w);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w.message, sizeof w.message, fmt, ap);
+    sinew__vsnprintf(w.message, sizeof w.message, fmt, ap);
     va_end(ap);
     w.code = code;
     w.file = c->file;
@@ -244,17 +245,21 @@ static void check_attrs(xr_ctx *c, xr_loc loc, const char *el, const char **atts
     }
 }
 
+/* XML white space (the C locale's isspace would follow LC_CTYPE) */
+static bool xml_space(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static bool parse_double(const char *s, double *out) {
-    while (isspace((unsigned char)*s))
+    while (xml_space((unsigned char)*s))
         s++;
     if (!*s)
         return false;
     char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    while (isspace((unsigned char)*end))
+    double v = sinew__strtod(s, &end);
+    while (xml_space((unsigned char)*end))
         end++;
-    if (*end || errno == ERANGE || !isfinite(v))
+    if (*end || !isfinite(v))
         return false;
     /* No hex floats, infinities or NaN spelled out. */
     for (const char *p = s; p < end; p++)
@@ -265,14 +270,14 @@ static bool parse_double(const char *s, double *out) {
 }
 
 static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out) {
-    while (isspace((unsigned char)*s))
+    while (xml_space((unsigned char)*s))
         s++;
     if (!*s)
         return false;
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    while (isspace((unsigned char)*end))
+    while (xml_space((unsigned char)*end))
         end++;
     if (*end || errno == ERANGE || v < lo || v > hi)
         return false;
@@ -649,7 +654,7 @@ static void XMLCALL on_text(void *user, const XML_Char *s, int len) {
     if (c->st != SINEW_OK || c->skip)
         return;
     for (int i = 0; i < len; i++)
-        if (!isspace((unsigned char)s[i])) {
+        if (!xml_space((unsigned char)s[i])) {
             warn_at(c, here(c), SINEW_E_UNSUPPORTED, "text content ignored");
             return;
         }
@@ -1671,7 +1676,7 @@ bool sinew__xml_sniff(const char *path, const void *buf, size_t len) {
     if (p && len >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
         i = 3; /* UTF-8 byte order mark */
     for (; p && i < len; i++) {
-        if (isspace(p[i]))
+        if (xml_space(p[i]))
             continue;
         return p[i] == '<';
     }

@@ -8,6 +8,7 @@
 
 #include "base/atomic.h"
 #include "base/file.h"
+#include "base/num.h"
 #include "input/input_internal.h"
 
 _Static_assert(sizeof(sinew_curve_key) == 28, "sinew_curve_key must match the 28-byte disk key");
@@ -68,7 +69,7 @@ static sinew_status fail_at(reader *r, size_t offset, sinew_status code, const c
         char msg[256];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
+        sinew__vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
         char where[64];
         snprintf(where, sizeof where, "byte %zu", offset);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json_dom.h"
+#include "base/num.h"
 #include "input/input_internal.h"
 
 static const char *const pose_keys[7] = {"px", "py", "pz", "rx", "ry", "rz", "rw"};
@@ -21,8 +23,8 @@ void sinew_input_format_float(float v, char *buf, size_t size) {
         return;
     }
     for (int p = 6; p <= 9; p++) {
-        snprintf(buf, size, "%.*g", p, (double)v);
-        float back = strtof(buf, NULL);
+        sinew__snprintf(buf, size, "%.*g", p, (double)v);
+        float back = sinew__strtof(buf, NULL);
         if (memcmp(&back, &v, sizeof v) == 0)
             return;
     }
@@ -488,13 +490,15 @@ sinew_status sinew_input_read_json(const char *text, size_t length, const char *
     if (!out || (!text && length))
         return sinew__fail(err, SINEW_E_ARG, NULL, "bad arguments");
     *out = NULL;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text ? text : "", length, &end, false);
-    if (!root) {
-        size_t off = end && end >= text ? (size_t)(end - text) : 0;
-        const char *ep = cJSON_GetErrorPtr();
-        if (ep && ep >= text && ep <= text + length)
-            off = (size_t)(ep - text);
+    /* sinew's JSON reader (its numbers do not follow the locale: base/num.h); trailing bytes
+       after the document are ignored, as they always were */
+    sinew_jdom dom;
+    memset(&dom, 0, sizeof dom);
+    dom.allocator = allocator;
+    cJSON *root = NULL;
+    size_t off = 0;
+    if (sinew__jdom_parse(&dom, text ? text : "", length, 1000, &root, &off) != SINEW_JDOM_OK) {
+        sinew__jdom_free(&dom);
         uint32_t line, col;
         sinew__locate(text ? text : "", length, off, &line, &col);
         return sinew__fail_at(err, SINEW_E_PARSE, name, line, col, NULL, "invalid JSON");
@@ -502,12 +506,12 @@ sinew_status sinew_input_read_json(const char *text, size_t length, const char *
     sinew_input_animation *a;
     sinew_status st = sinew_input_create(allocator, &a, err);
     if (st) {
-        cJSON_Delete(root);
+        sinew__jdom_free(&dom);
         return st;
     }
     jctx c = {name, err, a};
     st = read_root(&c, root);
-    cJSON_Delete(root);
+    sinew__jdom_free(&dom);
     if (st) {
         sinew_input_destroy(a);
         return st;

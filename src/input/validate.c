@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "input/input_internal.h"
 
 typedef struct vctx {
@@ -29,7 +30,7 @@ static void warn(vctx *v, sinew_status code, const char *path, uint64_t offset, 
         snprintf(e.path, sizeof e.path, "%s", path);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    sinew__vsnprintf(e.message, sizeof e.message, fmt, ap);
     va_end(ap);
     v->log(v->user, SINEW_LOG_WARNING, &e);
 }
