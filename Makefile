@@ -39,9 +39,9 @@ BUILD_PACKAGES = build-essential cmake pkg-config libcjson-dev libexpat1-dev lib
   libwebp-dev zlib1g-dev libcairo2-dev $(if $(filter -DSINEW_IMAGEQUANT=ON,$(IQ_FLAG)),libimagequant-dev)
 # libsdl2-dev and libgl-dev build the SDL2 and GL backends and `sinew view` (libsdl2-ttf-dev and
 # fonts-dejavu-core its status line); Mesa's EGL/GL drivers (llvmpipe) and Xvfb let their tests draw
-# headless
+# headless; locales holds the definitions unit.locale's locales are made from (tests/lib/make-locales.sh)
 TEST_PACKAGES = python3 clang libclang-rt-14-dev libimagequant-dev ffmpeg nodejs npm libsdl2-dev libgl-dev \
-  libegl-mesa0 libgl1-mesa-dri libsdl2-ttf-dev fonts-dejavu-core xvfb xauth
+  libegl-mesa0 libgl1-mesa-dri libsdl2-ttf-dev fonts-dejavu-core xvfb xauth locales
 DEB_PACKAGES = $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
 .PHONY: all build build-deps test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures
