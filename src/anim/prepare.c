@@ -345,14 +345,15 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
                 int64_t start;
                 if (source == 0) {
                     float p = u->position;
-                    start = p > 0.0f && isfinite(p) ? (int64_t)p : 0;
+                    start = p > 0.0f && p < 9.0e18f ? (int64_t)p : 0; /* (a NaN fails both) */
                 } else {
                     if (u->timeline >= arm->timeline_count || u->key >= arm->timelines[u->timeline].grid_key_count)
                         continue;
                     const sinew_model_timeline *T = &arm->timelines[u->timeline];
                     start = anim->keys[T->first_key + u->key].frame_start;
                 }
-                merge(&m, start, anim->merge_index + u->first, u->count);
+                /* (no merge index at all when every unit is empty: no offset from NULL) */
+                merge(&m, start, u->count ? anim->merge_index + u->first : NULL, u->count);
             }
     }
     /* 1. animation frames (and actions of no bone timeline) */
@@ -371,7 +372,7 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
         }
         if (n > 0 || f->action_count == 0) {
             float p = f->position;
-            merge(&m, p > 0.0f && isfinite(p) ? (int64_t)p : 0, tmp, n);
+            merge(&m, p > 0.0f && p < 9.0e18f ? (int64_t)p : 0, tmp, n);
         }
     }
     /* 2. bone frames, per bone timeline, at their keys' grid starts */
