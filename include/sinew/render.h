@@ -177,6 +177,8 @@ void sinew_renderer_set_log(sinew_renderer *r, sinew_log_fn log, void *user);
  * is untextured. Untextured commands (page == SINEW_INVALID_INDEX) draw an opaque white texel
  * through the colour transform: with mul = 0 and add = rgba * 255 that is a solid fill.
  * Fails (drawing nothing) with SINEW_E_RANGE if an index, vertex range or page is out of range.
+ * A triangle with a vertex that is not finite, or lies more than 2^24 pixels from the
+ * framebuffer's origin once `view` applies, is not drawn (the rest of the list is).
  */
 sinew_status sinew_renderer_draw(sinew_renderer *r, const sinew_drawlist *list,
                                  const sinew_texture_set *textures, const sinew_affine *view,

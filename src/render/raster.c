@@ -22,6 +22,9 @@
 #include "sinew/render.h"
 
 #define OWNER_NONE UINT32_MAX
+/* Vertices further than this from the framebuffer origin (2^24 pixels: where floats stop resolving
+   whole pixels) are not drawn; below it every product the coverage code forms is finite. */
+#define VERTEX_LIMIT 16777216.0f
 
 typedef struct tri_map {
     float ua, ub, uc;   /* texel x = ua * x + ub * y + uc (pixel-centre coordinates, local) */
@@ -165,6 +168,9 @@ static void acc_edge(sinew_renderer *r, int32_t bw, int32_t bh, float x0, float 
     float ye = y1 < (float)bh ? y1 : (float)bh;
     if (ys >= ye) return;
     float dxdy = (x1 - x0) / (y1 - y0);
+    /* an edge all but horizontal (its height below 1e-30: the slope overflows) lies in one row:
+       its whole x range there, never inf * 0 */
+    bool sloped = isfinite(dxdy);
     int32_t r0 = (int32_t)floorf(ys), r1 = (int32_t)ceilf(ye);
     if (r1 > bh) r1 = bh;
     size_t stride = (size_t)bw + 2u;
@@ -172,7 +178,7 @@ static void acc_edge(sinew_renderer *r, int32_t bw, int32_t bh, float x0, float 
         float ya = (float)row > ys ? (float)row : ys;
         float yb = (float)(row + 1) < ye ? (float)(row + 1) : ye;
         if (yb <= ya) continue;
-        float xa = x0 + (ya - y0) * dxdy, xb = x0 + (yb - y0) * dxdy;
+        float xa = sloped ? x0 + (ya - y0) * dxdy : x0, xb = sloped ? x0 + (yb - y0) * dxdy : x1;
         float lo = xa < xb ? xa : xb, hi = xa < xb ? xb : xa;
         acc_span(r->acc + (size_t)row * stride, bw, lo, hi, (yb - ya) * dir, &r->row_lo[row],
                  &r->row_hi[row]);
@@ -209,8 +215,8 @@ typedef struct sampler {
 } sampler;
 
 static inline uint32_t sample(const sampler *s, float x, float y) {
-    x = x < s->lo_x ? s->lo_x : (x > s->hi_x ? s->hi_x : x);
-    y = y < s->lo_y ? s->lo_y : (y > s->hi_y ? s->hi_y : y);
+    x = !(x >= s->lo_x) ? s->lo_x : (x > s->hi_x ? s->hi_x : x); /* (NaN to the low edge) */
+    y = !(y >= s->lo_y) ? s->lo_y : (y > s->hi_y ? s->hi_y : y);
     int32_t ix = (int32_t)x, iy = (int32_t)y;  /* x, y >= 0 here */
     uint32_t fx = (uint32_t)((x - (float)ix) * 256.0f + 0.5f);
     uint32_t fy = (uint32_t)((y - (float)iy) * 256.0f + 0.5f);
@@ -708,7 +714,7 @@ static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, cons
             sum += acc[x];
             acc[x] = 0.0f;
             float cov = fabsf(sum);
-            uint32_t icov = cov >= 1.0f ? 256u : (uint32_t)(cov * 256.0f + 0.5f);
+            uint32_t icov = !(cov < 1.0f) ? 256u : (uint32_t)(cov * 256.0f + 0.5f);
             if (icov == 0) continue;
             uint32_t texel = 0xffffffffu;
             if (textured) {
@@ -752,10 +758,16 @@ sinew_status sinew_renderer_draw(sinew_renderer *r, const sinew_drawlist *list,
     if (!sinew__mul_size(list->vertex_count, 2u, &nf) ||
         !grow(r->allocator, (void **)&r->xy, &r->xy_cap, nf ? nf : 1u, sizeof(float), false))
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (rasterizer vertices)");
+    /* A vertex that is not finite, or lies further than VERTEX_LIMIT pixels from the origin,
+       becomes NaN: the triangles that use it are not drawn (sinew/render.h). Everything the
+       coverage code computes from the others stays finite. */
     for (uint32_t i = 0; i < list->vertex_count; i++) {
         float x = list->positions[2 * i], y = list->positions[2 * i + 1];
-        r->xy[2 * i] = v.a * x + v.c * y + v.tx;
-        r->xy[2 * i + 1] = v.b * x + v.d * y + v.ty;
+        float px = v.a * x + v.c * y + v.tx, py = v.b * x + v.d * y + v.ty;
+        if (!(fabsf(px) <= VERTEX_LIMIT && fabsf(py) <= VERTEX_LIMIT))
+            px = py = NAN;
+        r->xy[2 * i] = px;
+        r->xy[2 * i + 1] = py;
     }
     for (uint32_t i = 0; i < list->cmd_count; i++) {
         st = draw_cmd(r, list, &list->cmds[i], textures, fb, err);
