@@ -2,7 +2,8 @@
 #   make             build the library (static + shared) and the CLI into build/ (installs the
 #                    Debian packages the build lacks, like every target)
 #   make test        install missing Debian packages, build with -Werror, run every test,
-#                    then the same tests under ASan+UBSan
+#                    then the same tests under ASan+UBSan, then each fuzzer for FUZZ_SMOKE_SECONDS
+#                    (default 10) from its seeds
 #   make test-fast   the tests without the sanitizer build
 #   make fuzz        build the libFuzzer targets and run each for FUZZ_SECONDS (default 60)
 #   make demo        render the example character to demo.gif and demo.webp
@@ -23,6 +24,7 @@ FUZZ_BUILD  ?= build-fuzz
 PREFIX      ?= /usr/local
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
 SEEDS       ?= 100
 FIRST       ?= 1000
 CMAKE_FLAGS ?=
@@ -44,7 +46,7 @@ TEST_PACKAGES = python3 clang libclang-rt-14-dev libimagequant-dev ffmpeg nodejs
   libegl-mesa0 libgl1-mesa-dri libsdl2-ttf-dev fonts-dejavu-core xvfb xauth locales
 DEB_PACKAGES = $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
-.PHONY: all build build-deps test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures
+.PHONY: all build build-deps test test-fast test-asan fuzz fuzz-build fuzz-scenarios demo install bench bench-compare deps clean fixtures
 
 all: build
 
@@ -61,6 +63,8 @@ build-deps:
 test: deps
 	@$(MAKE) --no-print-directory test-fast CMAKE_FLAGS="-DSINEW_WERROR=ON $(CMAKE_FLAGS)"
 	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory fuzz-build
+	@sh tools/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS) --seeds-only
 
 test-fast: build
 	@cd $(BUILD) && { ctest --output-on-failure -j $(JOBS); rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
@@ -72,9 +76,12 @@ test-asan:
 	  ctest --output-on-failure -j $(JOBS); rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 fuzz: deps
-	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_FUZZ=ON -DSINEW_TESTS=OFF >/dev/null
-	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@$(MAKE) --no-print-directory fuzz-build
 	@sh tools/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+fuzz-build:
+	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_FUZZ=ON -DSINEW_TESTS=OFF >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
 
 fuzz-scenarios: deps build
 	@cd tests && SINEW=$(abspath $(BUILD))/sinew POSECMP=$(abspath $(BUILD))/tests/posecmp \
