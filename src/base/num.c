@@ -331,6 +331,16 @@ static double decimal_value(const dspan *in, int64_t e10, bool neg, bool single)
         uint64_t w = 0;
         for (size_t i = 0; i < n; ++i)
             w = w * 10 + (uint64_t)(digit_at(&d, i) - '0');
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && DBL_MANT_DIG == 53
+        /* Clinger's fast path: w and 10^|e10| are exact doubles, so one correctly rounded
+           multiply or divide is the correctly rounded value */
+        if (!single && w <= (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22) {
+            static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                           1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+            double v = e10 < 0 ? (double)w / p10[-e10] : (double)w * p10[e10];
+            return neg ? -v : v;
+        }
+#endif
 #if defined(__SIZEOF_INT128__)
         if (e10 >= -27 && e10 <= 27) {
             uint64_t q;
@@ -737,7 +747,11 @@ size_t sinew__num_json(char out_[SINEW_NUM_JSON_MAX], double v) {
     decimal exact, r;
     exact_decimal(v, &exact);
     double a = fabs(v);
-    int p = 1;
+    /* The fewest digits p whose rounding reads back. For a normal double, when 15 digits read
+       back, so do p <= 15 and the 15-digit rounding is the p-digit one with zeros after (decimals
+       of 15 digits lie 1e-15 apart relative to the value, 10 half-ulps): try 15, 16, 17. A
+       subnormal has fewer bits: try from 1. */
+    int p = a >= DBL_MIN ? 15 : 1;
     for (; p < 17; ++p) {
         r = exact;
         round_decimal(&r, p);
