@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,9 +65,16 @@ static const char *anim_name(const sinew_data *d, uint32_t arm, uint8_t b) {
     return an.name;
 }
 
+static void fail(const char *what) {
+    fprintf(stderr, "fuzz_runtime: %s\n", what);
+    abort();
+}
+
 static void check_status(sinew_status st, const sinew_error *err) {
-    if (st != SINEW_OK && !err->message[0])
-        abort(); /* a failure always says why */
+    if (st != SINEW_OK && !err->message[0]) {
+        fprintf(stderr, "status %d\n", (int)st);
+        fail("a call failed without saying why");
+    }
 }
 
 static void draw(sinew_instance *inst, sinew_renderer *r, sinew_framebuffer *fb, uint8_t how) {
@@ -77,13 +85,13 @@ static void draw(sinew_instance *inst, sinew_renderer *r, sinew_framebuffer *fb,
     for (uint32_t i = 0; i < dl.cmd_count; ++i) {
         const sinew_draw_cmd *c = &dl.cmds[i];
         if ((uint64_t)c->first_index + c->index_count > dl.index_count || c->index_count % 3 != 0)
-            abort();
+            fail("a draw command outside its list's indices");
         if (c->page != SINEW_INVALID_INDEX && c->page + 1 > max_page)
             max_page = c->page + 1;
     }
     for (uint32_t i = 0; i < dl.index_count; ++i)
         if (dl.indices[i] >= dl.vertex_count)
-            abort();
+            fail("an index past the list's vertices");
     /* pages of 4x4 texels for every page the list names (a few at most) */
     sinew_texture_set *tex = NULL;
     if (max_page && max_page <= 8) {

@@ -520,7 +520,7 @@ static bool read_mesh(bctx *B, cJSON *d, bmesh *m) {
        space per influence (the builder's layout 2, exact) */
     float *w, *locals = NULL;
     cJSON *wn = float_node(B, (size_t)vc + 2 * inf, &w), *ln = poses ? NULL : float_node(B, 2 * inf, &locals);
-    if (!w || (!poses && !locals))
+    if (!wn || (!poses && !ln)) /* (out of memory; an empty array has a node but no floats) */
         return false;
     inf = 0;
     for (int32_t v = 0; v < vc; v++) {
