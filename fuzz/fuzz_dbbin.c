@@ -19,7 +19,10 @@ static void read_dbbin(const void *buf, size_t len) {
     sinew_data *d = NULL;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    if (sinew_data_load_buffer(buf, len, "fuzz.dbbin", &o, &d, &err) == SINEW_OK)
+    sinew_status st = sinew_data_load_buffer(buf, len, "fuzz.dbbin", &o, &d, &err);
+    if (st != SINEW_OK && (!err.message[0] || d))
+        abort(); /* a failed load says why and leaves nothing */
+    if (st == SINEW_OK)
         sinew_data_destroy(d);
 }
 
@@ -32,8 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sinew_error err;
         memset(&err, 0, sizeof err);
         unsigned format = 1 + (unsigned)(size & 1); /* both layouts */
-        if (sinew__dbbin_write((const char *)data, size, "fuzz.json", format, NULL, NULL, NULL, &bin, &len, &err) ==
-            SINEW_OK) {
+        sinew_status st =
+            sinew__dbbin_write((const char *)data, size, "fuzz.json", format, NULL, NULL, NULL, &bin, &len, &err);
+        if (st != SINEW_OK && (!err.message[0] || bin))
+            abort(); /* a failed conversion says why and leaves nothing */
+        if (st == SINEW_OK) {
             read_dbbin(bin, len);
             free(bin);
         }

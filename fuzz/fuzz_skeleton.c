@@ -2,6 +2,7 @@
  * Small limits keep each run fast; a log callback exercises the warning path. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sinew/data.h"
@@ -24,7 +25,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sinew_data *d = NULL;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    if (sinew_data_load_buffer(data, size, "fuzz", &o, &d, &err) == SINEW_OK) {
+    sinew_status st = sinew_data_load_buffer(data, size, "fuzz", &o, &d, &err);
+    if (st != SINEW_OK && (!err.message[0] || d))
+        abort(); /* a failed load says why and leaves nothing */
+    if (st == SINEW_OK) {
         sinew_data_info info;
         sinew_data_get_info(d, &info);
         for (uint32_t a = 0; a < info.armature_count; a++) {

@@ -20,7 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     struct sinew_data *d = NULL;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    if (sinew__xml_load_buffer(data, size, "fuzz", "fuzz/corpus/xml", &o, &d, &err) == SINEW_OK) {
+    sinew_status st = sinew__xml_load_buffer(data, size, "fuzz", "fuzz/corpus/xml", &o, &d, &err);
+    if (st != SINEW_OK && (!err.message[0] || d))
+        abort(); /* a failed load says why and leaves nothing */
+    if (st == SINEW_OK) {
         char *text = NULL;
         if (sinew__db_write_json(d, NULL, &text, NULL) == SINEW_OK)
             free(text);
