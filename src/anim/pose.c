@@ -244,7 +244,14 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
     const int64_t segx = bd->segment_x, segy = bd->segment_y, sxd = 2 * segx;
     const double dX = sf->dx, dY = sf->dy;
     const double *v = sf->verts, *h = sf->hull;
-    int64_t ix = (int64_t)floor((x + lA) / dX), iy = (int64_t)floor((y + lA) / dY);
+    double fx = floor((x + lA) / dX), fy = floor((y + lA) / dY);
+    if (!(fabs(fx) < 1e15 && fabs(fy) < 1e15)) {
+        /* x or y NaN, or a lattice of zero or NaN size: the official lookup indexes its caches
+           and vertices with NaN or an infinity, reads undefined, and its matrix is all NaN */
+        static const double nan_matrix[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
+        return nan_matrix;
+    }
+    int64_t ix = (int64_t)fx, iy = (int64_t)fy;
     double pX = (double)ix * dX - lA, pY = (double)iy * dY - lA;
     const int64_t base = segx * (segy + 1);
     int64_t cell, vi;
