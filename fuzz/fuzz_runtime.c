@@ -262,9 +262,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 sinew_affine w;
                 if (nb)
                     sinew_instance_bone(inst, arm, b % nb, &bone, &parent, &w);
-                uint8_t c = next(&s);
-                sinew_bone_offset off = {offsets[c & 7], offsets[(c >> 3) & 7], offsets[next(&s) & 7] / 8,
-                                         offsets[next(&s) & 7] / 8, 1.0f + offsets[c >> 5] / 4, 1.0f};
+                /* c: x (bits 0-2), y (3-5), follow instead (6), remove (7); e: rotation, skew;
+                   f: scale x, scale y (each 1 + a quarter of an offset: up to 2.5e19) */
+                uint8_t c = next(&s), e = next(&s), g = next(&s);
+                sinew_bone_offset off = {offsets[c & 7],
+                                         offsets[(c >> 3) & 7],
+                                         offsets[e & 7] / 8,
+                                         offsets[(e >> 3) & 7] / 8,
+                                         1.0f + offsets[g & 7] / 4,
+                                         1.0f + offsets[(g >> 3) & 7] / 4};
                 if (bone && (c & 0x40))
                     check_status(sinew_instance_bone_follow(inst, arm, bone, off.x, off.y, &err), &err);
                 else

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes fuzz/corpus/runtime: seeds for fuzz/fuzz_runtime.c from the repository's own rigs
 (tests/fixtures, fuzz/corpus; never ../shared). Each seed is a rig, "\\0ATLAS\\0" and its atlas JSON
-when it has one, then "\\0SCRIPT\\0" and one of the scripts below (the op codes of fuzz_runtime.c:
+when it has one, then "\\0SCRIPT\\0" and one or more of the scripts below (the op codes of fuzz_runtime.c:
 op, armature, animation byte, then the op's own bytes).
 
     python3 fuzz/make_runtime_seeds.py      (from the repository root)
@@ -54,6 +54,12 @@ SCRIPTS = {
     "hostile": [0, 0, 0, 0, 3, 0, 13, 6, 0, 3, 9, 0, 0, 3, 0, 14, 6, 0, 12, 6, 0, 13, 9, 0, 8,
                 10, 0, 1, 0x2c, 6, 7, 6, 0, 1, 9, 0, 6, 10, 0, 2, 0x65, 5, 4, 6, 0, 2, 9, 0, 14,
                 3, 0, 9, 6, 0, 11, 9, 0, 15, 7, 0, 0, 13, 6, 0, 14, 9, 0, 4],
+    # bones scaled by 2.5e19 or moved 1e20 and 1e30 away (finite, far past what a float pixel can
+    # place), drawn at zooms of 1e-6, 0.01 and 1 (where the products of the coverage code stay
+    # finite): the rasterizer's guard (src/render/raster.c), textured with an atlas. Bone 1 is
+    # Pip's body: its display stretched 2.5e19 times in y, corners far above and below
+    "far": [0, 0, 0, 0, 6, 0, 2, 10, 0, 1, 0, 0, 0x20, 6, 0, 1, 9, 0, 5, 9, 0, 3, 9, 0, 0,
+            10, 0, 10, 0x20, 0, 0, 10, 0, 3, 0x04, 0, 0x04, 10, 0, 6, 0x28, 0, 0, 6, 0, 3, 9, 0, 5, 9, 0, 2],
 }
 
 ATLAS_MARK = b"\0ATLAS\0"
@@ -63,16 +69,18 @@ SCRIPT_MARK = b"\0SCRIPT\0"
 def main():
     os.makedirs(OUT, exist_ok=True)
     for old in os.listdir(OUT):
-        if old.endswith(".seed"):
+        if old.endswith(".seed") and not old.startswith("regress_"):
             os.remove(os.path.join(OUT, old))
-    names = sorted(SCRIPTS)
+    names = ["hostile", "layers", "play"]
     count = 0
     for i, (name, rig, atlas) in enumerate(RIGS):
         data = open(os.path.join(ROOT, rig), "rb").read()
         if atlas:
             data += ATLAS_MARK + open(os.path.join(ROOT, atlas), "rb").read()
-        # every rig with one script, the small ones with all three
+        # every rig with one script, the small ones with all three, the textured ones also "far"
         picks = names if len(data) < 8000 else [names[i % len(names)]]
+        if atlas:
+            picks.append("far")
         for s in picks:
             with open(os.path.join(OUT, f"{name}.{s}.seed"), "wb") as f:
                 f.write(data + SCRIPT_MARK + bytes(SCRIPTS[s]))
