@@ -25,7 +25,8 @@
 
 /* As strtod / strtof in the "C" locale: leading white space (" \t\n\v\f\r"), an optional sign,
  * decimal digits with an optional '.', an optional exponent; "inf", "infinity", "nan" and
- * "nan(chars)" in any case. Hexadecimal floats are not read (the "0" before the 'x' is).
+ * "nan(chars)" in any case (the NaN has no payload). Hexadecimal floats are not read (the "0"
+ * before the 'x' is).
  * *end (when end is not NULL) is set past the number, or to s when there is none. Out-of-range
  * values give +-HUGE_VAL or 0 as strtod does (errno is not a part of the contract). */
 double sinew__strtod(const char *s, char **end);
