@@ -179,7 +179,7 @@ static void set_blend(sinew_sdl2 *sb, SDL_Texture *tex, sinew_blend_mode m) {
 }
 
 static Uint8 unit8(float v) {
-    return v <= 0.0f ? 0 : v >= 1.0f ? 255 : (Uint8)(v * 255.0f + 0.5f);
+    return (Uint8)(!(v > 0.0f) ? 0u : v >= 1.0f ? 255u : (unsigned)(v * 255.0f + 0.5f)); /* (NaN: 0) */
 }
 
 sinew_status sinew_sdl2_draw(sinew_sdl2 *sb, const sinew_drawlist *list, const sinew_affine *view, sinew_error *err) {

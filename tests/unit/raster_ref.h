@@ -65,8 +65,9 @@ static inline int ref_scene_make(ref_scene *s, uint32_t quads, uint32_t grid, ui
             uint8_t *p = s->page + 4 * (y * 256 + x);
             bool inside = cell % 2 ? (fabsf(fx) < 27 && fabsf(fy) < 20) : r < 28.0f;
             float stripe = 0.5f + 0.5f * sinf((fx + fy * (float)(cell + 1) * 0.3f) * 0.4f);
-            p[0] = (uint8_t)(60.0f + 25.0f * (float)cell + 60.0f * stripe);
-            p[1] = (uint8_t)(200.0f - 20.0f * (float)cell + 40.0f * stripe);
+            /* (through int: above 255 wraps, as before, without an out-of-range float conversion) */
+            p[0] = (uint8_t)(int)(60.0f + 25.0f * (float)cell + 60.0f * stripe);
+            p[1] = (uint8_t)(int)(200.0f - 20.0f * (float)cell + 40.0f * stripe);
             p[2] = (uint8_t)(90 + (cell * 37) % 120);
             p[3] = inside ? (uint8_t)(r > 24.0f && cell % 2 == 0 ? 160 : 255) : 0;
         }
