@@ -1691,7 +1691,7 @@ static sinew_status read_table(rctx *r, const sinew_jctx *c, const cJSON *root) 
             w.file = r->file;
             w.offset = start;
             snprintf(w.path, sizeof w.path, "byte %zu", start);
-            snprintf(w.message, sizeof w.message,
+            sinew__snprintf(w.message, sizeof w.message,
                      "DBBin format 2: the colour array (%.0f bytes) is not read, as the official runtime does not "
                      "read it (slot colours come from intArray) at byte offset %zu",
                      l, start);
