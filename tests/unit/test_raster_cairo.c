@@ -167,7 +167,7 @@ static void make_edge_page(void) {
             p[0] = (uint8_t)(30.0f + 200.0f * v * (0.6f + 0.4f * g) + (float)(cell * 3));
             p[1] = (uint8_t)(20.0f + 180.0f * (1.0f - v) * (0.5f + 0.5f * h) + (float)(cell * 5));
             p[2] = (uint8_t)(40.0f + 150.0f * (0.5f * v + 0.5f * g * h) + (float)((cell * 37) % 60));
-            p[3] = cell < 6 ? 255 : cell == 6 ? 110 : (uint8_t)(40.0f + 190.0f * g);
+            p[3] = (uint8_t)(cell < 6 ? 255 : cell == 6 ? 110 : (int)(40.0f + 190.0f * g));
         }
 }
 
