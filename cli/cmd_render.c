@@ -501,6 +501,30 @@ static int output_error(const char *path, const sinew_error *err) {
     return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : err->code == SINEW_E_LIMIT ? SINEW_EXIT_INPUT : SINEW_EXIT_IO;
 }
 
+/* What the exporter is told (frame size from the framing; NULL before it is known). */
+static void export_options(const job *j, const sinew_framing *fr, const char *out_path, const char *sheet_json,
+                           sinew_export_options *eo) {
+    memset(eo, 0, sizeof *eo);
+    eo->format = export_format(j->kind);
+    eo->path = out_path;
+    eo->width = fr ? fr->width : 0;
+    eo->height = fr ? fr->height : 0;
+    eo->fps = j->fps;
+    eo->plays = j->file_plays;
+    if (j->o.have_quality) {
+        eo->quality = j->o.quality > 0 ? (float)j->o.quality : 1.0f;
+        eo->lossy = j->kind == OUT_WEBP;
+    }
+    eo->dither = j->o.dither ? 1 : -1;
+    eo->video_background = j->o.background;
+    eo->sheet_json = sheet_json;
+    eo->sheet = j->o.sheet_opts;
+    eo->inputs = j->inputs.path;
+    eo->input_count = j->inputs.count;
+    eo->log = cli_log;
+    eo->log_user = (void *)out_path;
+}
+
 static int render_frames(job *j, const sinew_framing *fr, const char *out_path, const char *sheet_json) {
     sinew_error err = {0};
     sinew_status st = sinew_renderer_create(NULL, &j->renderer, &err);
@@ -511,25 +535,8 @@ static int render_frames(job *j, const sinew_framing *fr, const char *out_path, 
     }
     sinew_renderer_set_log(j->renderer, cli_log, (void *)j->o.file);
 
-    sinew_export_options eo = {0};
-    eo.format = export_format(j->kind);
-    eo.path = out_path;
-    eo.width = fr->width;
-    eo.height = fr->height;
-    eo.fps = j->fps;
-    eo.plays = j->file_plays;
-    if (j->o.have_quality) {
-        eo.quality = j->o.quality > 0 ? (float)j->o.quality : 1.0f;
-        eo.lossy = j->kind == OUT_WEBP;
-    }
-    eo.dither = j->o.dither ? 1 : -1;
-    eo.video_background = j->o.background;
-    eo.sheet_json = sheet_json;
-    eo.sheet = j->o.sheet_opts;
-    eo.inputs = j->inputs.path;
-    eo.input_count = j->inputs.count;
-    eo.log = cli_log;
-    eo.log_user = (void *)out_path;
+    sinew_export_options eo;
+    export_options(j, fr, out_path, sheet_json, &eo);
     sinew_exporter *ex = NULL;
     st = sinew_export_begin(&eo, &ex, &err);
     if (st != SINEW_OK) return output_error(out_path, &err);
@@ -622,6 +629,14 @@ static int render_one(job *j) {
         memcpy(sheet_png, expanded, n);
         memcpy(sheet_png + n, ".png", 5);
         out_path = sheet_png; /* the exporter names the atlas after the page: OUT.json, OUT.tres, OUT-N.json */
+    }
+    if (!j->frame_fn) {
+        /* the output is checked before anything is rendered: a folder in its place, a missing
+         * folder, an input as the output */
+        sinew_export_options eo;
+        export_options(j, NULL, out_path, NULL, &eo);
+        sinew_error err = {0};
+        if (sinew_export_check(&eo, &err) != SINEW_OK) return output_error(out_path, &err);
     }
     int rc = choose_animation(j);
     sinew_framing fr;

@@ -94,6 +94,15 @@ typedef struct sinew_export_options {
 typedef struct sinew_exporter sinew_exporter;
 
 /**
+ * Checks, before anything is rendered, what sinew_export_begin and sinew_export_end would refuse
+ * about the output: a path of no known format, a sequence pattern without one %d, a missing
+ * folder, an output that is an existing folder or one of `inputs` (for a sequence its first
+ * file, for a sprite sheet its page and its atlas). `width`/`height` are not looked at.
+ * sinew_export_begin runs the same checks.
+ */
+sinew_status sinew_export_check(const sinew_export_options *options, sinew_error *err);
+
+/**
  * Starts an export: validates the options and the output path (its folder must exist; it may
  * not be one of `inputs`), and for video starts ffmpeg. Nothing is visible at `path` until
  * sinew_export_end succeeds.
