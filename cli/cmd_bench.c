@@ -26,7 +26,7 @@ static const cli_help help = {
     "memory (parse + build, as bench-cpp's load times parseDragonBonesData +\n"
     "parseTextureAtlasData). Prints min and median ms, and the memory the loaded data holds.\n",
     "  --animation NAME  the animation the instances play\n"
-    "  --armature NAME   the armature (default: the first that has the animation)\n"
+    "  --armature NAME   the armature (default: the main one, else the first that has the animation)\n"
     "  --skin NAME       DragonBones: the skin overlaid on the default skin; an XML rig: the\n"
     "                    armature NAME@SKIN\n"
     "  --instances N     instances, 1..1000000 (default 100)\n"

@@ -36,7 +36,7 @@ static const cli_help help = {
     "Framing: the bounds of all frames at --scale S with 4 px of padding, or with --size WxH the\n"
     "bounds fitted and centred into WxH (--scale then multiplies the fit).\n",
     "  --animation NAME  the animation to draw\n"
-    "  --armature NAME   the armature (default: the first that has the animation)\n"
+    "  --armature NAME   the armature (default: the main one, else the first that has the animation)\n"
     "  --skin NAME       DragonBones: the skin overlaid on the default skin; an XML rig: the\n"
     "                    armature NAME@SKIN\n"
     "  --atlas TEX       texture atlas JSON (default: found next to FILE)\n"

@@ -27,7 +27,7 @@ static const cli_help help = {
     "  --to FORMAT       dragonbones (JSON 4.5), dbbin (DragonBones binary) or spine (Spine 4.2)\n"
     "  --version 4.5     the DragonBones version written (only 4.5)\n"
     "  --spine-version V the Spine version written (only 4.2)\n"
-    "  --armature NAME   --to spine: the armature written (default: the first)\n"
+    "  --armature NAME   --to spine: the armature written (default: the main one, docs/cli.md)\n"
     "  --atlas TEX       --to spine: the DragonBones atlas JSON (default: found beside INPUT)\n"
     "  --out DIR         the output folder (created when missing; its parent must exist)\n"
     "  --name NAME       the output base name (default: the data's name)\n"

@@ -23,8 +23,8 @@ static const cli_help help = {
     "(docs/cli.md), on stdout or in --out. FILE is a DragonBones skeleton or a sinew XML rig.\n",
     "  --atlas TEX       texture atlas JSON: image slots then get their \"pivot\" (where the image\n"
     "                    sits on the slot), as the oracle's dumps do with --atlas\n"
-    "  --armature NAME   the armature, or 'all' (default: the first that has --animation, else\n"
-    "                    the first)\n"
+    "  --armature NAME   the armature, or 'all' (default: the main one, else the first that has\n"
+    "                    --animation)\n"
     "  --animation NAME  the animation, or 'all' (default: all)\n"
     "  --skin NAME       DragonBones: the skin overlaid on the default skin (with --armature all:\n"
     "                    the armatures that have it); an XML rig: the armature NAME@SKIN\n"

@@ -35,7 +35,7 @@ static const cli_help help = {
     "  --sheet          a sprite sheet: OUT.png plus its atlas OUT.json (OUT.tres for godot)\n"
     "FILE is a DragonBones skeleton (JSON 4.0, 4.5, 5.x) or a sinew XML rig.\n",
     "  --atlas TEX       texture atlas JSON (default: found next to FILE, e.g. X_tex.json)\n"
-    "  --armature NAME   armature to draw (default: the first that has --animation, else the first);\n"
+    "  --armature NAME   armature to draw (default: the main one, docs/cli.md);\n"
     "                    'all': every armature (put %r, its name, in OUT)\n"
     "  --animation NAME  animation to play (default: the armature's default animation); 'all':\n"
     "                    every animation, one output each (put %a, its name, in OUT)\n"
@@ -677,12 +677,13 @@ static int render_all(job *j, bool all_armatures, bool all_animations) {
     sinew_data_get_info(j->rig.data, &di);
     const char *only = all_animations ? NULL : j->o.animation;
     uint32_t done = 0;
+    uint32_t main_armature = j->o.armature ? sinew_data_find_armature(j->rig.data, j->o.armature)
+                                           : cli_default_armature(j->rig.data, NULL);
+    if (!all_armatures && !j->o.armature) cli_note_armature(j->rig.data, j->o.file, main_armature);
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
         if (sinew_data_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
-        if (!all_armatures && strcmp(ai.name, j->o.armature ? j->o.armature : "") != 0 &&
-            !(j->o.armature == NULL && a == 0))
-            continue;
+        if (!all_armatures && a != main_armature) continue;
         for (uint32_t k = 0; k < ai.animation_count; k++) {
             sinew_animation_info an;
             if (sinew_data_animation_info(j->rig.data, a, k, &an) != SINEW_OK) continue;

@@ -29,7 +29,7 @@ static const cli_help help = {
     "path, offscreen, and exits; it takes render's framing options (--size, --scale, --origin,\n"
     "--padding, --background, --skin, --fps, --frame) with the same meaning.\n",
     "  --atlas TEX       texture atlas JSON (default: found next to FILE)\n"
-    "  --armature NAME   the armature (default: the first that has --animation, else the first)\n"
+    "  --armature NAME   the armature (default: the main one, else the first that has --animation)\n"
     "  --animation NAME  the animation (default: the armature's default animation)\n"
     "  --skin NAME       skin overlaid on the default skin (an XML rig: its armature NAME@SKIN)\n"
     "  --fade S          cross-fade time when switching animations, 0..10 s (default 0.2)\n"

@@ -391,7 +391,7 @@ sinew_status sinew_data_resolve_skin(const struct sinew_data *data, const char *
         return sinew__fail(err, SINEW_E_ARG, NULL, "data, armature_index and skin_overlay are required");
     if (data->armature_count == 0)
         return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "the data has no armature");
-    uint32_t ai = 0;
+    uint32_t ai = sinew_data_default_armature(data);
     if (armature) {
         ai = find_armature(data, armature, strlen(armature));
         if (ai == SINEW_INVALID_INDEX)
@@ -442,7 +442,7 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         return sinew__fail(err, SINEW_E_ARG, NULL, "data is NULL");
     if (data->armature_count == 0)
         return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "the data has no armature");
-    uint32_t ai = 0;
+    uint32_t ai = sinew_data_default_armature(data);
     if (opt && opt->armature) {
         ai = SINEW_INVALID_INDEX;
         for (uint32_t i = 0; i < data->armature_count; ++i)

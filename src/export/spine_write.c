@@ -1942,7 +1942,7 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
                               "first)");
     }
     res->armature_count = data->armature_count;
-    uint32_t ai = data->armature_count ? 0 : SINEW_INVALID_INDEX;
+    uint32_t ai = sinew_data_default_armature(data);
     if (opts && opts->armature) {
         ai = SINEW_INVALID_INDEX;
         for (uint32_t i = 0; i < data->armature_count; ++i)
@@ -1983,10 +1983,28 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     c.arm = &data->armatures[ai];
     c.atlas = atlas;
     c.time_scale = 1.0;
-    for (uint32_t i = 0; i < data->armature_count; ++i)
-        if (i != ai)
-            warn(&c, "armature '%s' not written (a Spine skeleton holds one armature; choose it with --armature)",
-                 data->armatures[i].name);
+    /* the other armatures: one warning, and none when the caller chose the armature */
+    if (!(opts && opts->armature) && data->armature_count > 1) {
+        char names[512];
+        size_t n = 0;
+        uint32_t listed = 0;
+        names[0] = '\0';
+        for (uint32_t i = 0; i < data->armature_count; ++i) {
+            if (i == ai)
+                continue;
+            int w = snprintf(names + n, sizeof names - n, "%s'%s'", listed ? ", " : "", data->armatures[i].name);
+            if (w < 0 || (size_t)w >= sizeof names - n - 24) {
+                names[n] = '\0';
+                snprintf(names + n, sizeof names - n, " and %u more", data->armature_count - 1 - listed);
+                break;
+            }
+            n += (size_t)w;
+            listed++;
+        }
+        warn(&c, "the other armatures (%s) are not written (a Spine skeleton holds one armature; choose another "
+                 "with --armature)",
+             names);
+    }
     cJSON *root = cJSON_CreateObject();
     char *text = NULL;
     bool *page_used = calloc(atlas->page_count + 1, sizeof *page_used);

@@ -2982,6 +2982,12 @@ static sinew_status build_file(db *d, const cJSON *root) {
         D->is_global = g;
     }
     TRY(user_data(d, f[6], &D->user_data));
+    if (f[8] && !cJSON_IsNull(f[8])) { /* the armature the editor shows (sinew_data_default_armature) */
+        const char *stage;
+        TRY(sinew__jstr(d->c, f[8], "stage", "", &stage));
+        if (stage[0])
+            TRY(dup_str(d, stage, &D->stage));
+    }
     D->source_format = "dragonbones";
     const cJSON *first;
     uint32_t n;

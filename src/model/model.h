@@ -452,6 +452,7 @@ struct sinew_data {
     uint32_t armature_count;
     sinew_model_armature *armatures;
     const char *source_format;  /* "dragonbones" or "xml" */
+    const char *stage;          /* 5.x top-level `stage`: the armature the editor shows, or NULL */
 };
 
 /* ---- texture atlas -------------------------------------------------------------------------- */
