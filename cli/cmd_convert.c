@@ -9,7 +9,7 @@
 
 const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5, DBBin or Spine 4.2";
 
-static const cli_help help = {
+const cli_help sinew_cmd_convert_usage = {
     "sinew convert INPUT --to dragonbones|dbbin [--version 4.5] --out DIR [--name NAME] [--quiet]\n"
     "       sinew convert INPUT --to spine [--spine-version 4.2] [--armature NAME] [--atlas TEX] --out DIR\n"
     "                     [--name NAME] [--quiet]",
@@ -44,7 +44,7 @@ int sinew_cmd_convert(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_convert_usage);
             return SINEW_EXIT_OK;
         }
         bool has_value = i + 1 < argc;
@@ -65,7 +65,7 @@ int sinew_cmd_convert(int argc, char **argv) {
         else if (strcmp(a, "--quiet") == 0)
             quiet = true;
         else if (a[0] == '-' && a[1])
-            return cli_usage_error("convert", "unknown option or missing value: %s", a);
+            return cli_unknown_option("convert", a);
         else if (!input)
             input = a;
         else

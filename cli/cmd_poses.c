@@ -13,7 +13,7 @@
 
 const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference oracle's schema)";
 
-static const cli_help help = {
+const cli_help sinew_cmd_poses_usage = {
     "sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
     "                   [--fps N] [--frames N] [--cache-fps N] [--precision N] [--out FILE]\n"
     "       sinew poses FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--precision N]\n"
@@ -680,7 +680,7 @@ int sinew_cmd_poses(int argc, char **argv) {
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_poses_usage);
             return SINEW_EXIT_OK;
         }
         bool has_val = i + 1 < argc;
@@ -724,7 +724,7 @@ int sinew_cmd_poses(int argc, char **argv) {
                 return rc;
             op.precision = (int)p;
         } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("poses", "unknown option or missing value: %s", a);
+            return cli_unknown_option("poses", a);
         } else if (!op.file) {
             op.file = a;
         } else {

@@ -24,7 +24,7 @@
 const char sinew_cmd_render_help[] =
     "render an animation to PNG, PNG sequence, sprite sheet, GIF, WebP, MP4 or WebM";
 
-static const cli_help help = {
+const cli_help sinew_cmd_render_usage = {
     "sinew render FILE --out OUT [options]",
     "Draws an animation with sinew's rasterizer. The output format comes from OUT:\n"
     "  x.png            one frame (--frame K, default 0)\n"
@@ -166,13 +166,20 @@ static void progress_show(const progress *p, uint32_t done) {
     char bar[BAR + 1];
     for (uint32_t i = 0; i < BAR; i++) bar[i] = i < fill ? '#' : '.';
     bar[BAR] = '\0';
-    fprintf(stderr, "\r%s [%s] %u/%u", p->label, bar, done, p->total);
-    if (done == p->total) fputc('\n', stderr);
+    fprintf(stderr, "\r%s [%s] %u/%u%s", p->label, bar, done, p->total, done == p->total ? ", writing..." : "");
+    fflush(stderr);
+}
+
+/* The bar's last state, as a whole line: the next output (or the shell prompt) starts below it. */
+static void progress_end(const progress *p, const char *out) {
+    if (!p->on || p->total == 0) return;
+    fprintf(stderr, "\r%s [%.*s] %u/%u: %s%12s\n", p->label, 30, "##############################", p->total, p->total,
+            out, "");
     fflush(stderr);
 }
 
 static void progress_clear(const progress *p) {
-    if (p->on) fprintf(stderr, "\r%*s\r", 60, "");
+    if (p->on) fprintf(stderr, "\r%*s\r", 79, "");
 }
 
 /* ---- option parsing ----------------------------------------------------------------------- */
@@ -189,7 +196,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_render_usage);
             return -1;
         }
         if (a[0] != '-' || a[1] == '\0') {
@@ -262,7 +269,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
             if ((rc = cli_whole(cmd, a, v, &q))) return rc;
             o->quality = (int)q;
             o->have_quality = true;
-        } else return cli_usage_error(cmd, "unknown option '%s'", a);
+        } else return cli_unknown_option(cmd, a);
     }
     if (!o->file) return cli_usage_error(cmd, "no input file");
     if (!o->out) return cli_usage_error(cmd, "no output: give --out OUT");
@@ -547,6 +554,7 @@ static int render_frames(job *j, const sinew_framing *fr, const char *out_path, 
         return rc;
     }
     progress pr = {!j->o.quiet && isatty(STDERR_FILENO), j->count, "rendering"};
+    cli_warnings_flush(); /* the load's warnings above the bar, not inside it */
     uint32_t at = 0;
     for (uint32_t i = 0; i < j->count; i++) {
         advance_to(j, &at, j->first + i);
@@ -571,7 +579,11 @@ static int render_frames(job *j, const sinew_framing *fr, const char *out_path, 
     }
     memset(&err, 0, sizeof err);
     st = sinew_export_end(ex, &err);
-    if (st != SINEW_OK) return output_error(out_path, &err);
+    if (st != SINEW_OK) {
+        progress_clear(&pr);
+        return output_error(out_path, &err);
+    }
+    progress_end(&pr, out_path);
     return 0;
 }
 

@@ -14,7 +14,7 @@
 
 const char sinew_cmd_validate_help[] = "check skeleton and atlas files; print file:line:col: error: ...";
 
-static const cli_help help = {
+const cli_help sinew_cmd_validate_usage = {
     "sinew validate [--atlas TEX] [--json] [--quiet] FILE...",
     "Loads each file (a DragonBones skeleton, a sinew XML rig, or a texture atlas JSON, told\n"
     "apart by content) and checks what rendering it needs: a skeleton against its atlas (--atlas,\n"
@@ -251,7 +251,7 @@ int sinew_cmd_validate(int argc, char **argv) {
     int files = 0, worst = SINEW_EXIT_OK;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_validate_usage);
             return SINEW_EXIT_OK;
         }
         if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
@@ -261,7 +261,7 @@ int sinew_cmd_validate(int argc, char **argv) {
         else if (strcmp(argv[i], "--atlas") == 0 && i + 1 < argc)
             atlas = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("validate", "unknown option or missing value: %s", argv[i]);
+            return cli_unknown_option("validate", argv[i]);
         else
             files++;
     }

@@ -12,7 +12,7 @@
 
 const char sinew_cmd_view_help[] = "preview a rig in a window (reloads on save); --screenshot draws a frame with GL";
 
-static const cli_help help = {
+const cli_help sinew_cmd_view_usage = {
     "sinew view FILE [--atlas TEX] [--armature NAME] [--skin NAME] [--animation NAME] [--fade S]\n"
     "                  [--paused] [--show bones,wireframe,bounds] [--quit-after S] [--capture OUT.png]\n"
     "       sinew view FILE --screenshot OUT.png [--frame K] [render's options]",
@@ -48,7 +48,7 @@ static const cli_help help = {
 int sinew_cmd_view(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (cli_is_help(argv[i])) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_view_usage);
             return SINEW_EXIT_OK;
         }
     fprintf(stderr, "sinew view: this sinew was built without SDL2 and the GL backend "
@@ -770,7 +770,7 @@ int sinew_cmd_view(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_view_usage);
             return SINEW_EXIT_OK;
         }
         if (strcmp(a, "--screenshot") == 0) want_shot = true;
@@ -797,7 +797,7 @@ int sinew_cmd_view(int argc, char **argv) {
             if ((rc = cli_number("view", a, argv[++i], &v.fade))) return rc;
         } else if (strcmp(a, "--quit-after") == 0 && more) {
             if ((rc = cli_number("view", a, argv[++i], &v.quit_after))) return rc;
-        } else if (a[0] == '-' && a[1]) return cli_usage_error("view", "unknown option or missing value: %s", a);
+        } else if (a[0] == '-' && a[1]) return cli_unknown_option("view", a);
         else if (!v.file) v.file = a;
         else return cli_usage_error("view", "more than one input file ('%s' and '%s')", v.file, a);
     }
