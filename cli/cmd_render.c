@@ -625,6 +625,13 @@ static bool has_name_field(const char *pattern, char which) {
     return false;
 }
 
+/* A sheet's --out with an extension that is not the page's or the atlas's (sh.gif, sh.webp). */
+static bool sheet_other_extension(const char *out) {
+    const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+    if (!dot || (slash && dot < slash) || dot == out || (slash && dot == slash + 1)) return false;
+    return !ends_with(out, ".png") && !ends_with(out, ".json");
+}
+
 /* One render of the chosen armature and animation to OUT (a pattern with %a / %r expanded). */
 static int render_one(job *j) {
     char expanded[4096];
@@ -637,6 +644,11 @@ static int render_one(job *j) {
     if (j->kind == OUT_SHEET) {
         size_t n = strlen(expanded);
         if (ends_with(expanded, ".png") || ends_with(expanded, ".json")) n -= ends_with(expanded, ".png") ? 4 : 5;
+        else if (sheet_other_extension(expanded))
+            return cli_usage_error("render",
+                                   "--sheet writes a PNG page and its atlas (OUT.png and OUT.json): --out '%s' would give "
+                                   "'%s.png'; give --out without the extension or with .png",
+                                   expanded, expanded);
         if (n == 0 || n + 6 > sizeof sheet_png) return cli_usage_error("render", "bad --out for --sheet: '%s'", expanded);
         memcpy(sheet_png, expanded, n);
         memcpy(sheet_png + n, ".png", 5);
@@ -692,6 +704,62 @@ static int render_all(job *j, bool all_armatures, bool all_animations) {
     uint32_t main_armature = j->o.armature ? sinew_data_find_armature(j->rig.data, j->o.armature)
                                            : cli_default_armature(j->rig.data, NULL);
     if (!all_armatures && !j->o.armature) cli_note_armature(j->rig.data, j->o.file, main_armature);
+    /* before anything is rendered: no two renders may write the same file */
+    typedef struct planned {
+        char path[4096];
+        const char *armature, *animation;
+    } planned;
+    planned *plan = NULL;
+    size_t count = 0, cap = 0;
+    int rc = 0;
+    for (uint32_t a = 0; a < di.armature_count && !rc; a++) {
+        sinew_armature_info ai;
+        if (sinew_data_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
+        if (!all_armatures && a != main_armature) continue;
+        for (uint32_t k = 0; k < ai.animation_count && !rc; k++) {
+            sinew_animation_info an;
+            if (sinew_data_animation_info(j->rig.data, a, k, &an) != SINEW_OK) continue;
+            if (only && strcmp(only, an.name) != 0) continue;
+            if (count == cap) {
+                planned *n = realloc(plan, (cap = cap ? cap * 2 : 16) * sizeof *plan);
+                if (!n) {
+                    free(plan);
+                    return SINEW_EXIT_INTERNAL;
+                }
+                plan = n;
+            }
+            planned *p = &plan[count];
+            if (!expand_names(j->o.out, ai.name, an.name, p->path, sizeof p->path)) {
+                rc = cli_usage_error("render", "--out is too long once names are put in: '%s'", j->o.out);
+                break;
+            }
+            p->armature = ai.name;
+            p->animation = an.name;
+            for (size_t q = 0; q < count && !rc; q++) {
+                if (strcmp(plan[q].path, p->path) != 0) continue;
+                bool same_armature = strcmp(plan[q].armature, p->armature) == 0;
+                bool same_animation = strcmp(plan[q].animation, p->animation) == 0;
+                const char *field = !same_armature && !has_name_field(j->o.out, 'r')   ? "%r (the armature's name)"
+                                    : !same_animation && !has_name_field(j->o.out, 'a') ? "%a (the animation's name)"
+                                                                                         : NULL;
+                if (field)
+                    rc = cli_usage_error("render",
+                                         "--out '%s' would write '%s' for both %s/%s and %s/%s (the second would replace "
+                                         "the first): put %s in it",
+                                         j->o.out, p->path, plan[q].armature, plan[q].animation, p->armature,
+                                         p->animation, field);
+                else
+                    rc = cli_usage_error("render",
+                                         "--out '%s' would write '%s' for both %s/%s and %s/%s: their names differ only "
+                                         "in characters a file name cannot hold ('/', '\\', ':', '%%' become '_')",
+                                         j->o.out, p->path, plan[q].armature, plan[q].animation, p->armature,
+                                         p->animation);
+            }
+            count++;
+        }
+    }
+    free(plan);
+    if (rc) return rc;
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
         if (sinew_data_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
@@ -702,7 +770,7 @@ static int render_all(job *j, bool all_armatures, bool all_animations) {
             if (only && strcmp(only, an.name) != 0) continue;
             j->o.armature = ai.name;
             j->o.animation = an.name;
-            int rc = render_one(j);
+            rc = render_one(j);
             job_reset(j);
             if (rc) return rc;
             char path[4096];
@@ -751,6 +819,8 @@ int sinew_cmd_render(int argc, char **argv) {
         return cli_usage_error("render", "--armature all writes one output per armature: put %%r (its name) in --out");
     if (!all_armatures && !all_animations && (has_name_field(j.o.out, 'a') || has_name_field(j.o.out, 'r')))
         return cli_usage_error("render", "%%a and %%r in --out go with --animation all and --armature all");
+    /* --armature all alone renders every animation of every armature: render_all refuses an OUT
+     * that would give two of them one name (without %a), before anything is rendered */
     if (all_armatures && !j.o.animation) all_animations = true;
 
     rc = load_inputs(&j);
