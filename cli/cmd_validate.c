@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
+#include "rig_inputs.h"
 #include "rules.h"
 #include "sinew/data.h"
 #include "sinew/render.h"
@@ -175,6 +177,13 @@ static void check_pages(sink *k, const char *atlas_file, const sinew_atlas *atla
         sinew_texture_set *tex = NULL;
         sinew_error err = {0};
         sinew_status st = sinew_texture_set_load(paths, 1, NULL, &tex, &err);
+        struct stat sb;
+        if (stat(pi.resolved_path, &sb) != 0) {
+            char msg[1200];
+            cli_page_missing_message(msg, sizeof msg, pi.image_path, pi.resolved_path);
+            problem(k, true, atlas_file, "imagePath", "page-missing", "%s", msg);
+            continue;
+        }
         if (st == SINEW_E_IO) {
             problem(k, true, atlas_file, "imagePath", "page-missing", "the page image '%s' cannot be read (%s)",
                     pi.resolved_path, err.message);

@@ -138,3 +138,14 @@ void sinew__writer_warning(sinew_log_fn log, void *user, const char *file, const
         mark_cut(e.message, sizeof e.message);
     log(user, SINEW_LOG_WARNING, &e);
 }
+
+void sinew__error_detach(sinew_error *err, const char *keep1, const char *keep2) {
+    if (!err || !err->file || err->file == keep1 || err->file == keep2)
+        return;
+    if (err->line)
+        sinew__error_prefix(err, "%.400s:%u:%u", err->file, err->line, err->column);
+    else if (!strstr(err->message, err->file))
+        sinew__error_prefix(err, "%.400s", err->file);
+    err->file = NULL;
+    err->line = err->column = 0;
+}
