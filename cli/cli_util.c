@@ -251,13 +251,16 @@ static size_t help_options(const cli_help *h, opt_entry *out) {
                 p = q;
                 continue;
             }
-            /* a metavar? */
+            /* a metavar? (a capital or a digit, or a word one space after the name and two before
+             * the description: "--for render  what ...") */
             const char *w = q;
             bool meta = false;
             while (w < end && *w != ' ') {
                 if ((*w >= 'A' && *w <= 'Z') || (*w >= '0' && *w <= '9')) meta = true;
                 w++;
             }
+            if (q > p && q[-1] == ' ' && (q - 1 == p || q[-2] != ' ') && w + 1 < end && w[0] == ' ' && w[1] == ' ')
+                meta = true;
             if (meta && q < end)
                 for (size_t k = first_of_line; k < n; k++) out[k].takes_value = true;
             break;
