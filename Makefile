@@ -34,13 +34,17 @@ SHARED      ?= ../shared
 # Debian packages (dpkg names): what `make` (the library and the CLI) needs, and what the tests,
 # fuzzers and demo add. Every target installs what it lacks (tools/deps.sh: apt-get as root,
 # otherwise the exact apt-get line).
-BUILD_PACKAGES = build-essential cmake pkg-config libcjson-dev libexpat1-dev libspng-dev libgif-dev \
-  libwebp-dev zlib1g-dev libcairo2-dev $(if $(filter -DSINEW_IMAGEQUANT=ON,$(IQ_FLAG)),libimagequant-dev)
 # libsdl2-dev and libgl-dev build the SDL2 and GL backends and `sinew view` (libsdl2-ttf-dev and
-# fonts-dejavu-core its status line); Mesa's EGL/GL drivers (llvmpipe) and Xvfb let their tests draw
-# headless
-TEST_PACKAGES = python3 clang libclang-rt-14-dev libimagequant-dev ffmpeg nodejs npm libsdl2-dev libgl-dev \
-  libegl-mesa0 libgl1-mesa-dri libsdl2-ttf-dev fonts-dejavu-core xvfb xauth
+# fonts-dejavu-core its status line): installed with the build packages, so that `make` builds the
+# whole CLI (VIEW=0 leaves them out; the end of `make` then says what is off)
+VIEW ?= 1
+VIEW_PACKAGES = libsdl2-dev libgl-dev libsdl2-ttf-dev fonts-dejavu-core
+BUILD_PACKAGES = build-essential cmake pkg-config libcjson-dev libexpat1-dev libspng-dev libgif-dev \
+  libwebp-dev zlib1g-dev libcairo2-dev $(if $(filter -DSINEW_IMAGEQUANT=ON,$(IQ_FLAG)),libimagequant-dev) \
+  $(if $(filter 1,$(VIEW)),$(VIEW_PACKAGES))
+# Mesa's EGL/GL drivers (llvmpipe) and Xvfb let the viewer's tests draw headless
+TEST_PACKAGES = python3 clang libclang-rt-14-dev libimagequant-dev ffmpeg nodejs npm $(VIEW_PACKAGES) \
+  libegl-mesa0 libgl1-mesa-dri xvfb xauth
 DEB_PACKAGES = $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
 .PHONY: all build build-deps test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures
@@ -50,6 +54,9 @@ all: build
 build: build-deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(IQ_FLAG) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
+	@grep -q '^SDL2_FOUND:INTERNAL=1' $(BUILD)/CMakeCache.txt || echo "make: built without SDL2: no 'sinew view' and no" \
+	  "libsinew-sdl2; 'make VIEW=1' (or: apt-get install $(VIEW_PACKAGES)) turns them on" >&2
+	@echo "make: the CLI is $(BUILD)/sinew (run it from there, or 'make install' puts it on PATH)"
 
 deps:
 	@sh tools/deps.sh $(DEB_PACKAGES)
@@ -79,7 +86,8 @@ fuzz-scenarios: deps build
 	@cd tests && SINEW=$(abspath $(BUILD))/sinew POSECMP=$(abspath $(BUILD))/tests/posecmp \
 	  BUILD=$(abspath $(BUILD)) SRC=$(CURDIR) python3 cli/scenarios.py --random-only --seeds $(SEEDS) --first $(FIRST) --jobs $(JOBS)
 
-demo: deps build
+# the demo needs what the CLI needs, nothing of the test packages
+demo: build
 	@sh examples/demo.sh $(BUILD)/sinew
 
 install: build

@@ -128,6 +128,23 @@ static void put_d(FILE *out, double v) {
     fputs(b, out);
 }
 
+/* A time or duration for people: the recording's times are 32-bit floats, so the shortest digits
+ * that give the same float back (2.1, not 2.0999999046325684); other values as put_d. */
+static void put_seconds(FILE *out, double v) {
+    float f = (float)v;
+    if ((double)f != v || !isfinite(v)) {
+        put_d(out, v);
+        return;
+    }
+    char b[64];
+    for (int p = 1; p <= 9; p++) {
+        snprintf(b, sizeof b, "%.*g", p, v);
+        if ((float)strtod(b, NULL) == f)
+            break;
+    }
+    fputs(b, out);
+}
+
 static bool same_file(const char *a, const char *b) {
     struct stat sa, sb;
     if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
@@ -301,7 +318,7 @@ static int cmd_info(int argc, char **argv) {
         printf("\n  sections:  camera %s, hands %s, eye gaze %s\n", a->has_camera ? "yes" : "no",
                a->has_hands ? "yes" : "no", a->has_eye_gaze ? "yes" : "no");
         printf("  duration:  ");
-        put_d(stdout, dur);
+        put_seconds(stdout, dur);
         printf(" s\n  keys:      %llu in total\n", (unsigned long long)sinew_input_key_count(a));
         if (a->has_camera)
             printf("    camera      %llu\n", (unsigned long long)cam);
@@ -575,8 +592,17 @@ static int cmd_convert_edit(int argc, char **argv, bool edit) {
     uint64_t removed = 0;
     if (repair)
         st = sinew_input_repair_rotation_w(a, &repaired, &err);
-    if (!st && has_trim)
+    if (!st && has_trim) {
+        /* a range that holds no key would give an empty recording: refused, naming the span */
+        double t0 = sinew_input_start_time(a), t1 = sinew_input_duration(a);
+        if (trim0 > t1 || trim1 < t0) {
+            sinew_input_destroy(a);
+            fprintf(stderr, "%s: error: --trim %g:%g is outside the recording, which spans %g to %g s\n", in, trim0,
+                    trim1, t0, t1);
+            return SINEW_EXIT_INPUT;
+        }
         st = sinew_input_trim(a, trim0, trim1, true, &err);
+    }
     if (!st && has_shift)
         st = sinew_input_shift(a, shift, &err);
     if (!st && has_rate)
@@ -592,7 +618,7 @@ static int cmd_convert_edit(int argc, char **argv, bool edit) {
     if (!rc && edit) {
         printf("%s: %llu keys (was %llu), duration ", out, (unsigned long long)sinew_input_key_count(a),
                (unsigned long long)before);
-        put_d(stdout, sinew_input_duration(a));
+        put_seconds(stdout, sinew_input_duration(a));
         printf(" s");
         if (repair)
             printf(", %u RotationW curve(s) rebuilt", repaired);

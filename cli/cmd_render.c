@@ -45,7 +45,9 @@ const cli_help sinew_cmd_render_usage = {
     "                    once through)\n"
     "  --cache-fps N     the official frame cache at N frames per second (poses snap to it)\n"
     "  --scale S         pixels per data unit, (0, 100] (default 1)\n"
-    "  --size WxH        fixed output size (default: fit the bounds of every frame)\n"
+    "  --size WxH        fixed output size; the animation is scaled to fit in it (default: the size\n"
+    "                    of the bounds of every frame at --scale)\n"
+    "  --crop            with --size: keep --scale and cut what does not fit (centred)\n"
     "  --origin X,Y      pixel of the armature origin with --size (default: centre the bounds)\n"
     "  --padding P       pixels around the fitted bounds, 0..4096 (default 4)\n"
     "  --background C    #rgb, #rrggbb, #rrggbbaa, black, white or transparent (default)\n"
@@ -76,7 +78,7 @@ typedef struct render_opts {
     double fps, cache_fps;
     long loops;
     float scale, padding;
-    bool have_size, have_origin, have_frame, have_quality, sheet, dither, quiet;
+    bool have_size, have_origin, have_frame, have_quality, sheet, dither, quiet, have_scale, crop;
     sinew_sheet_options sheet_opts;
     bool sheet_option_given;   /* a sheet-only option was given (an error without --sheet) */
     uint32_t width, height;
@@ -211,6 +213,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
         else if (strcmp(a, "--pow2") == 0) o->sheet_opts.pow2 = true, o->sheet_option_given = true;
         else if (strcmp(a, "--premultiplied") == 0) o->sheet_opts.premultiplied = true, o->sheet_option_given = true;
         else if (strcmp(a, "--dither") == 0) o->dither = true;
+        else if (strcmp(a, "--crop") == 0) o->crop = true;
         else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
         else flag = false;
         if (flag) continue;
@@ -247,6 +250,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
             double s;
             if ((rc = cli_number(cmd, a, v, &s))) return rc;
             o->scale = (float)s;
+            o->have_scale = true;
         } else if (strcmp(a, "--padding") == 0) {
             double p;
             if ((rc = cli_number(cmd, a, v, &p))) return rc;
@@ -274,6 +278,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
     if (!o->file) return cli_usage_error(cmd, "no input file");
     if (!o->out) return cli_usage_error(cmd, "no output: give --out OUT");
     if (o->have_origin && !o->have_size) return cli_usage_error(cmd, "--origin needs --size");
+    if (o->crop && !o->have_size) return cli_usage_error(cmd, "--crop needs --size");
     return 0;
 }
 
@@ -462,16 +467,27 @@ static int compute_framing(job *j, sinew_framing *fr) {
     sinew_status st;
     if (j->o.have_size) {
         float ox = j->o.origin_x, oy = j->o.origin_y;
+        float scale = j->o.scale;
+        if (any && !j->o.have_origin && !j->o.crop && !j->o.have_scale) {
+            /* --size alone fits the whole animation into WxH (padding kept around it); --crop,
+             * --scale or --origin keep the given scale and cut what does not fit */
+            float bw = bounds.x1 - bounds.x0, bh = bounds.y1 - bounds.y0;
+            float aw = (float)j->o.width - 2.0f * j->o.padding, ah = (float)j->o.height - 2.0f * j->o.padding;
+            if (aw < 1.0f) aw = (float)j->o.width;
+            if (ah < 1.0f) ah = (float)j->o.height;
+            if (bw > 0.0f && bh > 0.0f) scale = fminf(aw / bw, ah / bh);
+            if (scale > 100.0f) scale = 100.0f;
+        }
         if (!j->o.have_origin) {
             if (any) {
-                ox = (float)j->o.width * 0.5f - (bounds.x0 + bounds.x1) * 0.5f * j->o.scale;
-                oy = (float)j->o.height * 0.5f - (bounds.y0 + bounds.y1) * 0.5f * j->o.scale;
+                ox = (float)j->o.width * 0.5f - (bounds.x0 + bounds.x1) * 0.5f * scale;
+                oy = (float)j->o.height * 0.5f - (bounds.y0 + bounds.y1) * 0.5f * scale;
             } else {
                 ox = (float)j->o.width * 0.5f;
                 oy = (float)j->o.height * 0.5f;
             }
         }
-        st = sinew_framing_fixed(j->o.width, j->o.height, ox, oy, j->o.scale, fr, &err);
+        st = sinew_framing_fixed(j->o.width, j->o.height, ox, oy, scale, fr, &err);
     } else {
         if (!any)
             return fail_input(j->o.file, "animation '%s' draws nothing (no textured display); give --size to "
