@@ -231,14 +231,14 @@ typedef struct viewer {
     char arm_name[256], anim_name[256], skin_name[256];
     double speed, zoom, pan_x, pan_y;
     bool show_bones, show_wire, show_bounds;
-    char error[600];         /* the last reload's error, shown until a good reload */
+    char error[1600];        /* the last reload's error, shown until a good reload */
     file_stamp stamp[CLI_MAX_PAGES + 2];
     sinew_gl *gl, *overlay;  /* the rig's pages; the text line (page 0) and untextured overlays */
     gl_calls gc;
 #ifdef SINEW_HAVE_TTF
     TTF_Font *font;
 #endif
-    char shown_text[1600];
+    char shown_text[2000];
     char picked[300];        /* the slot last clicked on */
     bool aiming;             /* right button held: IK targets follow the mouse */
 } viewer;
@@ -785,7 +785,7 @@ static int window(viewer *v) {
         if (w > 0 && h > 0) {
             sinew_gl_draw(v->gl, &dl, &view, (uint32_t)w, (uint32_t)h, &err);
             draw_overlays(v, &dl, &view, w, h);
-            char text[1600];
+            char text[2000];
             sinew_armature_info ai;
             sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
             double t = current_time(v);
