@@ -104,7 +104,8 @@ for out in ("d.gif", "d.webp", "d.png", "d.mp4", "d.webm", "d_%02d.png", "sheet"
     os.makedirs(folder, exist_ok=True)
     args = ["--sheet"] if out == "sheet" else []
     target = os.path.join(tmp, out)
-    r = run_sinew("render", PIP, *args, "--out", target)
+    r = subprocess.run([SINEW, "render", PIP, *args, "--out", target], capture_output=True)
+    r.stderr = r.stderr.decode("utf-8", errors="replace")  # a freed name printed garbage before
     want = f"cannot write '{folder}': it is a folder"
     lines = r.stderr.strip().splitlines()
     check(r.returncode == 3 and len(lines) == 1 and lines[0].endswith(want) and lines[0].isprintable(),
