@@ -85,9 +85,10 @@ typedef struct sinew_export_options {
     const sinew_allocator *allocator;
     sinew_log_fn log;            /**< optional warnings */
     void *log_user;
-    size_t frame_memory;         /**< GIF and sprite sheets keep every frame until the end: past
-                                      this many bytes (0 = 256 MiB) further frames are kept in an
-                                      unlinked temporary file (mapped), not in memory */
+    size_t frame_memory;         /**< sprite sheets keep every frame until the end: past this
+                                      many bytes (0 = 256 MiB) further frames are kept in an
+                                      unlinked temporary file (mapped), not in memory (GIF keeps
+                                      its frames deflated and needs no such limit) */
 } sinew_export_options;
 
 /** An export in progress. */
