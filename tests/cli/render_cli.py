@@ -228,10 +228,30 @@ def psnr_over_black(a, b):
 
 # ---- what the data says ----------------------------------------------------------------------
 
+def main_armature(d):
+    """The armature render draws without --armature (docs/cli.md): the one the top-level `stage`
+    names, else the one with the most bones among those no other armature uses as a child (an
+    armature display, by path else name), the first on a tie."""
+    arms = d["armature"]
+    by_name = {a.get("name"): a for a in arms}
+    if d.get("stage") in by_name:
+        return by_name[d["stage"]]
+    children = set()
+    for a in arms:
+        for skin in a.get("skin", []):
+            for slot in skin.get("slot", []):
+                for disp in slot.get("display", []):
+                    ref = disp.get("path", disp.get("name"))
+                    if disp.get("type") == "armature" and ref != a.get("name"):
+                        children.add(ref)
+    pool = [a for a in arms if a.get("name") not in children] or arms
+    return max(pool, key=lambda a: (len(a.get("bone", [])), -arms.index(a)))
+
+
 def expected_frames(ske_path, fps=None, loops=None):
-    """Frames of one pass of the first armature's first animation, from the JSON itself."""
+    """Frames of one pass of the main armature's first animation, from the JSON itself."""
     d = json.load(open(ske_path, encoding="utf-8"))
-    arm = d["armature"][0]
+    arm = main_armature(d)
     rate = arm.get("frameRate") or d.get("frameRate") or 24
     an = arm["animation"][0]
     frames = an.get("duration", 1)

@@ -131,6 +131,44 @@ static void test_default_actions(void) {
     sinew_data_destroy(d);
 }
 
+/* The main armature (sinew_data_default_armature): the 5.x stage, else the largest armature no
+ * other one uses as a child, else the largest; what a NULL armature means to the instance. */
+static void test_default_armature(void) {
+    static const char prop_first[] =
+        "{\"version\": \"5.5\", \"name\": \"t\", \"armature\": ["
+        "{\"name\": \"prop\", \"bone\": [{\"name\": \"r\"}]},"
+        "{\"name\": \"big_prop\", \"bone\": [{\"name\": \"r\"}, {\"name\": \"a\", \"parent\": \"r\"},"
+        " {\"name\": \"b\", \"parent\": \"r\"}, {\"name\": \"c\", \"parent\": \"r\"}]},"
+        "{\"name\": \"hero\", \"bone\": [{\"name\": \"r\"}, {\"name\": \"arm\", \"parent\": \"r\"}],"
+        " \"slot\": [{\"name\": \"s\", \"parent\": \"arm\"}],"
+        " \"skin\": [{\"slot\": [{\"name\": \"s\", \"display\": [{\"type\": \"armature\", \"name\": \"big_prop\"}]}]}]}"
+        "]%s}";
+    char text[2048];
+    snprintf(text, sizeof text, prop_first, "");
+    sinew_data *d = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_data_load_buffer(text, strlen(text), "t_ske.json", NULL, &d, &err) == SINEW_OK);
+    if (!d) return;
+    /* big_prop has the most bones but is hero's child: hero */
+    CHECK(sinew_data_default_armature(d) == 2);
+    sinew_instance *inst = NULL;
+    sinew_instance_options o = {0};
+    CHECK(sinew_instance_create(d, &o, &inst, &err) == SINEW_OK);
+    if (inst) CHECK_STR(sinew_instance_armature_name(inst, 0), "hero");
+    sinew_instance_destroy(inst);
+    uint32_t ai = 99;
+    const char *overlay = NULL;
+    CHECK(sinew_data_resolve_skin(d, NULL, NULL, &ai, &overlay, &err) == SINEW_OK && ai == 2);
+    sinew_data_destroy(d);
+    /* the file's stage wins */
+    snprintf(text, sizeof text, prop_first, ", \"stage\": \"prop\"");
+    d = NULL;
+    CHECK(sinew_data_load_buffer(text, strlen(text), "t_ske.json", NULL, &d, &err) == SINEW_OK);
+    if (d) CHECK(sinew_data_default_armature(d) == 0);
+    sinew_data_destroy(d);
+    CHECK(sinew_data_default_armature(NULL) == SINEW_INVALID_INDEX);
+}
+
 static void test_load_limits(void) {
     sinew_load_limits l;
     sinew_load_limits_resolve(NULL, &l);
@@ -771,6 +809,7 @@ int main(void) {
     }
     RUN(test_data_queries);
     RUN(test_default_actions);
+    RUN(test_default_armature);
     RUN(test_load_limits);
     RUN(test_atlas);
     RUN(test_check_atlas);
