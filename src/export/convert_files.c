@@ -16,6 +16,8 @@
 
 #include "base/atomic.h"
 #include "base/error.h"
+#include "base/file.h"
+#include "base/alloc.h"
 #include "export/export_internal.h"
 #include "format/dragonbones_write.h"
 #include "format/xml_rig.h"
@@ -274,39 +276,6 @@ static bool same_file(const char *a, const char *b) {
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-static sinew_status read_all(const char *path, char **out, size_t *len, sinew_error *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot open '%s': %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t n = 0, cap = 0, r;
-    char chunk[65536];
-    while ((r = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (n + r > cap) {
-            size_t nc = (cap ? cap * 2 : 65536) + r;
-            char *p = realloc(buf, nc);
-            if (!p) {
-                free(buf);
-                fclose(f);
-                return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-            }
-            buf = p;
-            cap = nc;
-        }
-        memcpy(buf + n, chunk, r);
-        n += r;
-    }
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot read '%s'", path);
-    }
-    *out = buf;
-    *len = n;
-    return SINEW_OK;
-}
-
 sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas_arg, const char *out_dir, const char *name,
                                        const sinew_load_options *lopts, sinew_convert_result *res, sinew_error *err) {
     char found[1024];
@@ -335,10 +304,11 @@ sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas_arg,
             continue;
         char *bytes = NULL;
         size_t len = 0;
-        st = read_all(from, &bytes, &len, err);
+        st = sinew__read_whole(from, NULL, UINT64_MAX, NULL, &bytes, &len, err);
         if (st == SINEW_OK)
             st = sinew__write_file_atomic(to, bytes, len, inputs, 2, err);
-        free(bytes);
+        if (bytes)
+            sinew__free(NULL, bytes, len + 1);
         if (st != SINEW_OK) /* `to` ends with this block */
             sinew__error_detach(err, input, atlas_arg);
         if (st == SINEW_OK && !res->atlas_png_path[0])
@@ -347,10 +317,11 @@ sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas_arg,
     if (st == SINEW_OK && !same_file(atlas_path, res->atlas_json_path)) {
         char *bytes = NULL;
         size_t len = 0;
-        st = read_all(atlas_path, &bytes, &len, err);
+        st = sinew__read_whole(atlas_path, NULL, UINT64_MAX, NULL, &bytes, &len, err);
         if (st == SINEW_OK)
             st = sinew__write_file_atomic(res->atlas_json_path, bytes, len, inputs, 2, err);
-        free(bytes);
+        if (bytes)
+            sinew__free(NULL, bytes, len + 1);
     }
     if (st != SINEW_OK) {
         /* the error may name a page of the atlas or a path of this function: not kept past here */

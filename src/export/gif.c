@@ -334,6 +334,21 @@ static void omp_limit_end(const omp_limit *l) {
 }
 #endif
 
+/* Without dithering: each pixel takes its colour's index from the table (ct.vals holds the
+ * palette index of every distinct colour), transparent ones `tindex`. */
+static void map_by_table(const color_table *ct, const uint8_t *px, size_t npx, uint8_t tindex, uint8_t *ik) {
+    uint32_t prev = 0;
+    uint8_t prev_index = tindex;
+    for (size_t i = 0; i < npx; i++, px += 4) {
+        uint32_t key = pack_rgba(px);
+        if (key != prev) {
+            prev = key;
+            prev_index = key ? (uint8_t)ct->vals[ct_find(ct, key)] : tindex;
+        }
+        ik[i] = prev_index;
+    }
+}
+
 #ifdef SINEW_HAVE_IMAGEQUANT
 /* The palette (libimagequant, from the histogram of distinct colours). Without dithering every
  * distinct colour's index goes into ct.vals. */
@@ -448,16 +463,7 @@ static sinew_status frame_indices(sinew_exporter *ex, const color_table *ct, con
             if (px[4 * i + 3] == 0) ik[i] = tindex;
         return st;
     }
-    uint32_t prev = 0;
-    uint8_t prev_index = tindex;
-    for (size_t i = 0; i < npx; i++, px += 4) {
-        uint32_t key = pack_rgba(px);
-        if (key != prev) {
-            prev = key;
-            prev_index = key ? (uint8_t)ct->vals[ct_find(ct, key)] : tindex;
-        }
-        ik[i] = prev_index;
-    }
+    map_by_table(ct, px, npx, tindex, ik);
     return SINEW_OK;
 }
 #else
@@ -515,16 +521,7 @@ static sinew_status frame_indices(sinew_exporter *ex, const color_table *ct, con
             return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF dithering)");
         return SINEW_OK;
     }
-    uint32_t prev = 0;
-    uint8_t prev_index = tindex;
-    for (size_t i = 0; i < npx; i++, px += 4) {
-        uint32_t key = pack_rgba(px);
-        if (key != prev) {
-            prev = key;
-            prev_index = key ? (uint8_t)ct->vals[ct_find(ct, key)] : tindex;
-        }
-        ik[i] = prev_index;
-    }
+    map_by_table(ct, px, npx, tindex, ik);
     return SINEW_OK;
 }
 #endif
