@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "rig_inputs.h"
 #include "rules.h"
 #include "sinew/convert.h"
 
@@ -93,17 +92,7 @@ int sinew_cmd_convert(int argc, char **argv) {
     if (!out)
         return cli_usage_error("convert", "missing --out DIR");
 
-    /* the atlas taken along: its pages must be there (the one wording of a missing page, exit 2) */
     int rc;
-    {
-        char found[4096];
-        const char *tex = atlas;
-        if (!tex && sinew_atlas_find_for(input, found, sizeof found) == SINEW_OK)
-            tex = found;
-        struct stat is;
-        if (tex && stat(tex, &is) == 0 && S_ISREG(is.st_mode) && (rc = cli_check_pages(tex)) != 0)
-            return rc;
-    }
     struct stat before;
     bool made_folder = stat(out, &before) != 0; /* a folder made here is removed when nothing is written */
     rc = cli_out_folder("convert", out);

@@ -113,5 +113,6 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
         return st;
     }
     /* the atlas it renders with, beside it */
-    return sinew__convert_copy_atlas(input, opts ? opts->atlas : NULL, out_dir, name, opts ? opts->load : NULL, res, err);
+    return sinew__convert_copy_atlas(input, opts ? opts->atlas : NULL, out_dir, name, opts ? opts->load : NULL,
+                                     opts ? opts->log : NULL, opts ? opts->log_user : NULL, res, err);
 }

@@ -277,7 +277,8 @@ static bool same_file(const char *a, const char *b) {
 }
 
 sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas_arg, const char *out_dir, const char *name,
-                                       const sinew_load_options *lopts, sinew_convert_result *res, sinew_error *err) {
+                                       const sinew_load_options *lopts, sinew_log_fn opts_log, void *opts_user,
+                                       sinew_convert_result *res, sinew_error *err) {
     char found[1024];
     const char *atlas_path = atlas_arg;
     if (!atlas_path) {
@@ -302,6 +303,20 @@ sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas_arg,
         join(to, sizeof to, out_dir, rel, "");
         if (same_file(from, to))
             continue;
+        struct stat sb;
+        if (stat(from, &sb) != 0) { /* the converted files only name the page: a warning, as for Spine */
+            if (opts_log) {
+                sinew_error w;
+                memset(&w, 0, sizeof w);
+                w.code = SINEW_E_MISSING;
+                w.file = atlas_arg ? atlas_arg : NULL;
+                snprintf(w.message, sizeof w.message, "texture page '%.300s' not found (looked for %.400s); not copied",
+                         rel, from);
+                snprintf(w.path, sizeof w.path, "imagePath");
+                opts_log(opts_user, SINEW_LOG_WARNING, &w);
+            }
+            continue;
+        }
         char *bytes = NULL;
         size_t len = 0;
         st = sinew__read_whole(from, NULL, UINT64_MAX, NULL, &bytes, &len, err);
@@ -375,7 +390,8 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
     if (xml)
         st = write_xml_atlas(input, out_dir, name, lopts, res, err);
     else /* the atlas it renders with, beside it */
-        st = sinew__convert_copy_atlas(input, opts ? opts->atlas : NULL, out_dir, name, lopts, res, err);
+        st = sinew__convert_copy_atlas(input, opts ? opts->atlas : NULL, out_dir, name, lopts, opts ? opts->log : NULL,
+                                       opts ? opts->log_user : NULL, res, err);
     if (st != SINEW_OK)
         sinew__error_detach(err, input, opts ? opts->atlas : NULL);
     return st;

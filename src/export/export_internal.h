@@ -20,10 +20,11 @@ struct sinew_load_options;
 struct sinew_convert_result;
 /* convert_files.c: the atlas of a DragonBones input (`atlas`, else the one found beside `input`)
  * copied into out_dir as NAME_tex.json with its pages (by the names the atlas gives them), so that
- * the converted skeleton renders with no option; nothing when no atlas is found. */
+ * the converted skeleton renders with no option; nothing when no atlas is found. A page image that
+ * is not there is a warning through `log` (the files only name it), as in the Spine writer. */
 sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas, const char *out_dir, const char *name,
-                                       const struct sinew_load_options *lopts, struct sinew_convert_result *res,
-                                       sinew_error *err);
+                                       const struct sinew_load_options *lopts, sinew_log_fn log, void *log_user,
+                                       struct sinew_convert_result *res, sinew_error *err);
 
 /* Encodes straight RGBA8 as PNG into an open FILE. */
 sinew_status sinew__png_encode(FILE *f, const char *path, const uint8_t *rgba, uint32_t w, uint32_t h,
