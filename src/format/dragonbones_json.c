@@ -1994,6 +1994,11 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
     if (!sinew__mul_size(n, sp->vpk, &nvals))
         return sinew__jfail_key(d->c, key, SINEW_E_LIMIT, "timeline too large");
     ALLOC(T->values, nvals);
+    double *rot_exact = NULL;
+    if (sp->kind == FK_BONE_ALL || sp->kind == FK_ROTATE) {
+        ALLOC(rot_exact, n);
+        T->rotation_exact = rot_exact;
+    }
     float pos = 0.0f;
     sinew__jpush_key(d->c, key);
     uint32_t i = 0;
@@ -2030,7 +2035,9 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
         switch (sp->kind) {
         case FK_BONE_ALL: {
             sinew_transform t;
-            TRY(parse_transform(d, f[F_TRANSFORM], &t, false));
+            double exact[6];
+            TRY(parse_transform_d(d, f[F_TRANSFORM], &t, false, exact));
+            rot_exact[i] = exact[2];
             val[0] = t.x;
             val[1] = t.y;
             val[2] = t.rotation;
@@ -2060,10 +2067,11 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
             int64_t cw;
             TRY(sinew__jnum(d->c, f[F_ROTATE], "rotate", 0, &r));
             TRY(sinew__jnum(d->c, f[F_SKEW], "skew", 0, &s));
-            val[0] = (float)(r * DEG2RAD);
+            rot_exact[i] = r * DEG2RAD; /* not normalised: the official rotateFrame parser takes it as is */
+            val[0] = (float)rot_exact[i];
             val[1] = (float)(s * DEG2RAD);
-            TRY(sinew__jint(d->c, f[F_CLOCKWISE] ? f[F_CLOCKWISE] : f[F_TWEENROTATE],
-                            f[F_CLOCKWISE] ? "clockwise" : "tweenRotate", 0, -1e6, 1e6, &cw));
+            /* a rotateFrame's turns are `clockwise`; the official parser reads no `tweenRotate` here */
+            TRY(sinew__jint(d->c, f[F_CLOCKWISE], "clockwise", 0, -1e6, 1e6, &cw));
             k->tween_rotate = (int32_t)cw;
             break;
         }
