@@ -921,6 +921,11 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
     TRY(sinew__jarray(d->c, f[D_USEREDGES], "userEdges", &uefirst, &uen));
     TRY(sinew__jarray(d->c, f[D_BONES], "bones", &bfirst, &bn));
     bool layout2 = wn > 0 && bpn == 0 && f[D_BONES];
+    /* The official parser reads both arrays' lengths unchecked: without them it cannot load the file */
+    if (!f[D_TRIANGLES] || cJSON_IsNull(f[D_TRIANGLES]))
+        return sinew__jfail(d->c, SINEW_E_LAYOUT, "the mesh has no 'triangles' (the official runtime cannot load it)");
+    if (!layout2 && (!f[D_VERTICES] || cJSON_IsNull(f[D_VERTICES])))
+        return sinew__jfail(d->c, SINEW_E_LAYOUT, "the mesh has no 'vertices' (the official runtime cannot load it)");
     if (un % 2u)
         return sinew__jfail_key(d->c, "uvs", SINEW_E_LAYOUT, "'uvs' has an odd number of values (%u)", un);
     uint32_t vcount = layout2 ? un / 2u : vn / 2u;
