@@ -13,6 +13,12 @@
 #                    the official runtime against sinew, N seeds from K (default 100 from 1000)
 #   make bench-compare  sinew against DragonBonesCPP and DragonBonesJS side by side (needs ../shared;
 #                    QUICK=1 for a short run; SHARED=DIR to point elsewhere)
+#   make wasm        the WebAssembly build, the JavaScript API and its types into build-wasm/
+#                    (docs/web.md)
+#   make web         the web player and the examples into build-web/; make serve serves them on
+#                    127.0.0.1 (PORT=8080)
+#   make bench-web   sinew-wasm against the official JS runtime in node and headless Chromium
+#                    (needs ../shared)
 #   make fixtures    remake tests/fixtures/own and tests/fixtures/dbbin (the art and rigs, the
 #                    binaries, then the expected poses with the official DragonBones runtime; needs
 #                    ../shared, or SHARED=PATH)
@@ -31,6 +37,9 @@ CMAKE_FLAGS ?=
 SINEW_IMAGEQUANT ?= 0
 IQ_FLAG = -DSINEW_IMAGEQUANT=$(if $(filter 1 ON on yes YES,$(SINEW_IMAGEQUANT)),ON,OFF)
 SHARED      ?= ../shared
+WASM_BUILD  ?= build-wasm
+WEB_BUILD   ?= build-web
+PORT        ?= 8080
 
 # Debian packages (dpkg names): what `make` (the library and the CLI) needs, and what the tests,
 # fuzzers and demo add. Every target installs what it lacks (tools/deps.sh: apt-get as root,
@@ -42,9 +51,15 @@ BUILD_PACKAGES = build-essential cmake pkg-config libcjson-dev libexpat1-dev lib
 # headless
 TEST_PACKAGES = python3 clang libclang-rt-14-dev libimagequant-dev ffmpeg nodejs npm libsdl2-dev libgl-dev \
   libegl-mesa0 libgl1-mesa-dri libsdl2-ttf-dev fonts-dejavu-core xvfb xauth
-DEB_PACKAGES = $(BUILD_PACKAGES) $(TEST_PACKAGES)
+# the WebAssembly build (docs/web.md): clang's wasm32 target, wasi-libc, lld, binaryen's wasm-opt,
+# dpkg-source for Debian's cJSON and expat sources; node and npm for the JavaScript side, and
+# Chromium for the browser tests
+WASM_PACKAGES = clang lld wasi-libc libclang-rt-14-dev-wasm32 binaryen dpkg-dev nodejs npm
+WEB_PACKAGES = $(WASM_PACKAGES) chromium
+DEB_PACKAGES = $(BUILD_PACKAGES) $(TEST_PACKAGES) $(WEB_PACKAGES)
 
-.PHONY: all build build-deps test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures
+.PHONY: all build build-deps test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures \
+  wasm web serve bench-web
 
 all: build
 
@@ -105,5 +120,9 @@ fixtures:
 	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" SINEW="$(abspath $(BUILD))/sinew" \
 	  python3 tests/fixtures/own/make_expected.py
 
+wasm:
+	@sh tools/deps.sh $(WASM_PACKAGES)
+	@$(MAKE) --no-print-directory -f web/wasm.mk OUT=$(WASM_BUILD) -j $(JOBS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WASM_BUILD) $(WEB_BUILD)
