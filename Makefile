@@ -124,5 +124,13 @@ wasm:
 	@sh tools/deps.sh $(WASM_PACKAGES)
 	@$(MAKE) --no-print-directory -f web/wasm.mk OUT=$(WASM_BUILD) -j $(JOBS)
 
+web: wasm
+	@sh tools/web-npm.sh $(WASM_BUILD)/npm
+	@$(MAKE) --no-print-directory -f web/wasm.mk OUT=$(WASM_BUILD) WEB=$(WEB_BUILD) web
+
+serve: web
+	@echo "sinew player: http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
+	@python3 -m http.server $(PORT) --bind 127.0.0.1 --directory $(WEB_BUILD)
+
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WASM_BUILD) $(WEB_BUILD)

@@ -85,3 +85,17 @@ $(OUT)/package.json:
 -include $(CORE_OBJ:.o=.d) $(GLUE_OBJ:.o=.d)
 
 .PHONY: all
+
+# ---- make web: the player page and the PixiJS examples, a static site in $(WEB) -----------------
+WEB ?= build-web
+WEB_MODULES := sinew.mjs sinew.wasm webgl.mjs framing.mjs player.mjs pixi.mjs
+PIXI_DIST := $(OUT)/npm/node_modules/pixi.js/dist
+web: all
+	@mkdir -p $(WEB)/examples $(WEB)/demo
+	@cp $(addprefix $(OUT)/,$(WEB_MODULES)) $(WEB)/
+	@cp $(SRCDIR)/web/player/index.html $(WEB)/index.html
+	@cp $(SRCDIR)/web/examples/*.html $(SRCDIR)/web/examples/*.mjs $(WEB)/examples/
+	@cp $(SRCDIR)/examples/demo/demo_ske.json $(SRCDIR)/examples/demo/demo_tex.json $(SRCDIR)/examples/demo/demo_tex.png $(WEB)/demo/
+	@cp $(PIXI_DIST)/pixi.min.mjs $(PIXI_DIST)/pixi.min.mjs.map $(WEB)/
+	@echo "web   $(WEB)/index.html"
+.PHONY: web

@@ -55,6 +55,7 @@ const FT_CHAR = 2, FT_DIR = 3, FT_FILE = 4;
 class Wasi {
   constructor() {
     this.files = new Map();   // absolute path -> Uint8Array
+    this.reader = null;       // path -> Uint8Array | null, asked for files not mounted
     this.fds = new Map();     // fd -> { path, dir, pos }
     this.nextFd = 4;
     this.lines = { 1: '', 2: '' };
@@ -154,7 +155,8 @@ class Wasi {
       path_filestat_get(fd, flags, p, n, out) {
         const path = self.resolve(fd, str(p, n));
         if (path === null) return E.BADF;
-        if (self.files.has(path)) stat(out, FT_FILE, self.files.get(path).length);
+        const data = self.file(path);
+        if (data) stat(out, FT_FILE, data.length);
         else if (self.isDir(path)) stat(out, FT_DIR, 0);
         else return E.NOENT;
         return E.SUCCESS;
@@ -163,7 +165,7 @@ class Wasi {
         const path = self.resolve(fd, str(p, n));
         if (path === null) return E.BADF;
         if (oflags & (1 | 4 | 8)) return E.ROFS; // create, exclusive, truncate: nothing is written here
-        const isFile = self.files.has(path), isDir = !isFile && self.isDir(path);
+        const isFile = !!self.file(path), isDir = !isFile && self.isDir(path);
         if (!isFile && !isDir) return E.NOENT;
         if ((oflags & 2) && !isDir) return E.NOTDIR;
         const id = self.nextFd++;
@@ -178,6 +180,15 @@ class Wasi {
         return E.SUCCESS;
       },
     };
+  }
+  // the file at an absolute path: mounted, else what the reader gives (kept), else undefined
+  file(path) {
+    let data = this.files.get(path);
+    if (data === undefined && this.reader) {
+      const got = this.reader(path);
+      if (got) { data = toBytes(got); this.files.set(path, data); }
+    }
+    return data;
   }
   print(fd, text) {
     const all = this.lines[fd] + text, parts = all.split('\n');
@@ -357,6 +368,7 @@ export class Sinew {
     else if (kind === 'data') this._x.sw_data_destroy(ptr);
     else if (kind === 'atlas') this._x.sw_atlas_destroy(ptr);
     else if (kind === 'script') this._x.sw_script_destroy(ptr);
+    else if (kind === 'cache') this._x.sw_frame_cache_destroy(ptr);
   }
   _track(obj, kind) { if (this._registry) this._registry.register(obj, { kind, ptr: obj._ptr }, obj); }
   _untrack(obj) { if (this._registry) this._registry.unregister(obj); }
@@ -399,6 +411,11 @@ export class Sinew {
     for (const [name, data] of entries) this._wasi.files.set(normalize(`${dir}/${name}`), toBytes(data).slice());
     return dir;
   }
+  /**
+   * Where files that are not mounted come from: `reader(path)` gets an absolute path and returns
+   * the file's bytes, or null when there is none (in node: a function over fs.readFileSync).
+   */
+  setFileReader(reader) { this._wasi.reader = reader; }
   unmount(dir) {
     const prefix = normalize(dir) + '/';
     for (const k of [...this._wasi.files.keys()]) if (k.startsWith(prefix)) this._wasi.files.delete(k);
@@ -429,14 +446,17 @@ export class Sinew {
   /**
    * Loads a rig from a set of files, as a user drops them: a skeleton (`*_ske.json`, any
    * DragonBones JSON, `.dbbin` or `.xml`), its atlas JSON and the page images. `files`: File
-   * objects (browser), or { name, data } objects. Returns { data, atlas, skeleton, atlasFile,
+   * objects (browser; from a folder their paths inside it count, so an XML rig's subfolders
+   * work), or { name, data } objects (name may hold a relative path). Returns { data, atlas, skeleton, atlasFile,
    * pages: [{ index, path, file }] } where `file` is the matching input (for the renderer to
    * decode). Throws a SinewError naming the file that is wrong.
    */
   async loadFiles(files) {
     const list = [];
     for (const f of files) {
-      const name = f.name.split('/').pop();
+      // a path inside a picked or dropped folder (the folder itself left out), else the name
+      const rel = f.path || (f.webkitRelativePath ? f.webkitRelativePath.split('/').slice(1).join('/') : '') || f.name;
+      const name = rel.replace(/^\/+/, '');
       const data = f.data !== undefined ? toBytes(f.data) : new Uint8Array(await f.arrayBuffer());
       list.push({ name, data, file: f });
     }
@@ -446,7 +466,10 @@ export class Sinew {
       if (!/\.json$/i.test(e.name)) return false;
       return /"armature"\s*:/.test(sniffText(e.data)) || /"armature"\s*:/.test(utf8.decode(e.data));
     };
-    const skeletons = list.filter(isSkeleton).sort((a, b) => Number(/_ske\./.test(b.name)) - Number(/_ske\./.test(a.name)));
+    // top-level files first, then X_ske.* names
+    const depth = (e) => e.name.split('/').length;
+    const skeletons = list.filter(isSkeleton).sort((a, b) => depth(a) - depth(b)
+      || Number(/_ske\./.test(b.name)) - Number(/_ske\./.test(a.name)));
     if (!skeletons.length) {
       throw new SinewError('no skeleton among the files (a DragonBones .json with "armature", a .dbbin or an XML rig)',
         { code: 'MISSING', status: 22, file: list.map((e) => e.name).join(', ') });
@@ -599,6 +622,7 @@ export class SkeletonData {
     /** "dragonbones" or "xml" */
     this.format = info.format;
     this.version = info.version;
+    this.compatibleVersion = info.compatibleVersion;
     this.frameRate = info.frameRate;
     this.dataName = info.name;
     /** [{ name, type, frameRate, bones: [{name, parent, length}], slots, skins, animations:
@@ -611,6 +635,20 @@ export class SkeletonData {
   armature(name) { return name == null ? this.armatures[0] : this.armatures.find((a) => a.name === name); }
   animationNames(armature) { const a = this.armature(armature); return a ? a.animations.map((n) => n.name) : []; }
   skinNames(armature) { const a = this.armature(armature); return a ? a.skins : []; }
+  /**
+   * The armature a skin choice means, as every sinew front end resolves it: for an XML rig the
+   * armature NAME@SKIN (no overlay), else the armature itself with the skin overlaid. Returns
+   * { armature (index), overlay (skin name or null) }; throws for unknown names.
+   */
+  resolveSkin(armature = null, skin = null) {
+    const s = this._s;
+    return s._with([armature, skin], (a, k) => {
+      const st = s._x.sw_resolve_skin(this._live(), a, k);
+      if (st) throw s._error(st, this.name);
+      const u = new Uint32Array(s._x.memory.buffer, s._out, 2);
+      return { armature: u[0], overlay: s._name(u[1]) };
+    });
+  }
   /** The warnings `sinew validate` gives this skeleton against `atlas` (displays without regions, ...). */
   checkAtlas(atlas) {
     this._s._with([this.name], (f) => this._s._x.sw_data_check_atlas(this._live(), atlas._live(), f));
@@ -622,11 +660,24 @@ export class SkeletonData {
    * XML rig's skin selects NAME@SKIN), atlas (for image placement and UVs), maxStates,
    * defaultActions (run the armature's defaultActions) }.
    */
-  createInstance({ armature = null, skin = null, atlas = null, maxStates = 0, defaultActions = false } = {}) {
+  createInstance({ armature = null, skin = null, atlas = null, maxStates = 0, defaultActions = false, frameCache = null } = {}) {
     const s = this._s;
+    if (frameCache && frameCache.data !== this) throw new SinewError('the frame cache belongs to another skeleton data');
     const ptr = s._with([armature, skin], (a, k) => s._ok(s._x.sw_instance_create(this._live(), a, k, atlas ? atlas._live() : 0,
-      maxStates, defaultActions ? 1 : 0), this.name, false));
-    return new Instance(s, ptr, this, atlas);
+      maxStates, defaultActions ? 1 : 0, frameCache ? frameCache._live() : 0), this.name, false));
+    const inst = new Instance(s, ptr, this, atlas);
+    inst.frameCache = frameCache;
+    return inst;
+  }
+  /**
+   * A frame cache at `fps` cache frames per second (the official cacheFrameRate): instances
+   * created with it sample their animation only at cache frames and share computed bones.
+   * Dispose it after the instances that use it.
+   */
+  createFrameCache(fps) {
+    const s = this._s;
+    const ptr = s._ok(s._x.sw_frame_cache_create(this._live(), fps), this.name, false);
+    return new FrameCache(s, ptr, this);
   }
   _live() { if (!this._ptr) throw new SinewError('this skeleton data was disposed'); return this._ptr; }
   /** Frees the data. Instances made from it must be disposed first. */
@@ -634,6 +685,18 @@ export class SkeletonData {
     if (!this._ptr) return;
     this._s._untrack(this);
     this._s._x.sw_data_destroy(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+/** A frame cache (SkeletonData.createFrameCache). */
+export class FrameCache {
+  constructor(sinew, ptr, data) { this._s = sinew; this._ptr = ptr; this.data = data; sinew._track(this, 'cache'); }
+  _live() { if (!this._ptr) throw new SinewError('this frame cache was disposed'); return this._ptr; }
+  dispose() {
+    if (!this._ptr) return;
+    this._s._untrack(this);
+    this._s._x.sw_frame_cache_destroy(this._ptr);
     this._ptr = 0;
   }
 }
