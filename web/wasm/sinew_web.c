@@ -127,6 +127,8 @@ EXPORT(sw_atlas_find_for) const char *sw_atlas_find_for(const char *skeleton) {
     return sinew_atlas_find_for(skeleton, g_path, sizeof g_path) == SINEW_OK ? g_path : NULL;
 }
 
+static const char *or_null(const char *s) { return s && s[0] ? s : NULL; }
+
 static cJSON *str_or_null(const char *s) { return s ? cJSON_CreateString(s) : cJSON_CreateNull(); }
 
 /* Everything the JavaScript side lists about a data set, as JSON text (free with sw_free). */
@@ -137,6 +139,8 @@ EXPORT(sw_data_describe) char *sw_data_describe(const sinew_data *d) {
     cJSON_AddStringToObject(root, "format", di.format);
     cJSON_AddStringToObject(root, "name", di.name ? di.name : "");
     cJSON_AddStringToObject(root, "version", di.version ? di.version : "");
+    cJSON_AddItemToObject(root, "compatibleVersion", str_or_null(di.compatible_version));
+    cJSON_AddBoolToObject(root, "isGlobal", di.is_global);
     cJSON_AddNumberToObject(root, "frameRate", di.frame_rate);
     cJSON *arms = cJSON_AddArrayToObject(root, "armatures");
     for (uint32_t a = 0; a < di.armature_count; a++) {
@@ -236,6 +240,17 @@ EXPORT(sw_data_check_atlas) uint32_t sw_data_check_atlas(const sinew_data *d, co
     return sinew_data_check_atlas(d, a, file, warn_log, NULL);
 }
 
+/* sinew_data_resolve_skin: g_out.u[0] the armature index, u[1] the skin overlay (or 0). */
+EXPORT(sw_resolve_skin) int sw_resolve_skin(const sinew_data *d, const char *armature, const char *skin) {
+    err_reset();
+    uint32_t index = 0;
+    const char *overlay = NULL;
+    sinew_status st = sinew_data_resolve_skin(d, armature, or_null(skin), &index, &overlay, &g_err);
+    g_out.u[0] = index;
+    g_out.u[1] = (uint32_t)(uintptr_t)overlay;
+    return (int)st;
+}
+
 /* ---- events -------------------------------------------------------------------------------- */
 
 /* One event as 10 doubles: instance, type, name, armature, animation (0 when its state had ended,
@@ -286,13 +301,21 @@ EXPORT(sw_listen) void sw_listen(sinew_instance *inst, int on) {
 
 /* ---- instances --------------------------------------------------------------------------- */
 
+/* A frame cache (the official cacheFrameRate) shared by the instances created with it. */
+EXPORT(sw_frame_cache_create) sinew_frame_cache *sw_frame_cache_create(const sinew_data *d, double fps) {
+    err_reset();
+    sinew_frame_cache *c = NULL;
+    return sinew_frame_cache_create(d, fps, NULL, &c, &g_err) == SINEW_OK ? c : NULL;
+}
+EXPORT(sw_frame_cache_destroy) void sw_frame_cache_destroy(sinew_frame_cache *c) { sinew_frame_cache_destroy(c); }
+
 EXPORT(sw_instance_create)
 sinew_instance *sw_instance_create(const sinew_data *d, const char *armature, const char *skin, const sinew_atlas *atlas,
-                                   uint32_t max_states, int default_actions) {
+                                   uint32_t max_states, int default_actions, sinew_frame_cache *cache) {
     err_reset();
     uint32_t index = 0;
     const char *overlay = NULL;
-    if (sinew_data_resolve_skin(d, armature, skin, &index, &overlay, &g_err) != SINEW_OK)
+    if (sinew_data_resolve_skin(d, or_null(armature), or_null(skin), &index, &overlay, &g_err) != SINEW_OK)
         return NULL;
     sinew_armature_info ai;
     sinew_data_armature_info(d, index, &ai);
@@ -303,6 +326,7 @@ sinew_instance *sw_instance_create(const sinew_data *d, const char *armature, co
     o.atlas = atlas;
     o.max_states = max_states;
     o.run_default_actions = default_actions != 0;
+    o.frame_cache = cache;
     sinew_instance *inst = NULL;
     if (sinew_instance_create(d, &o, &inst, &g_err) != SINEW_OK)
         return NULL;
@@ -331,8 +355,6 @@ EXPORT(sw_update_drawlist_many) uint32_t sw_update_drawlist_many(sinew_instance 
     }
     return vertices;
 }
-
-static const char *or_null(const char *s) { return s && s[0] ? s : NULL; }
 
 EXPORT(sw_play) int sw_play(sinew_instance *inst, uint32_t arm, const char *anim, int32_t play_times) {
     err_reset();
