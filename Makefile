@@ -1,8 +1,8 @@
 # sinew: the top-level driver. CMake does the real work in build/ (and build-asan/, build-fuzz/).
 #   make             build the library (static + shared) and the CLI into build/ (installs the
 #                    Debian packages the build lacks, like every target)
-#   make test        install missing Debian packages, build with -Werror, run every test,
-#                    then the same tests under ASan+UBSan
+#   make test        install missing Debian packages, build with -Werror (and the web build), run
+#                    every test, then the same tests under ASan+UBSan (the web tests once)
 #   make test-fast   the tests without the sanitizer build
 #   make fuzz        build the libFuzzer targets and run each for FUZZ_SECONDS (default 60)
 #   make demo        render the example character to demo.gif and demo.webp
@@ -77,15 +77,16 @@ test: deps
 	@$(MAKE) --no-print-directory test-fast CMAKE_FLAGS="-DSINEW_WERROR=ON $(CMAKE_FLAGS)"
 	@$(MAKE) --no-print-directory test-asan
 
-test-fast: build
-	@cd $(BUILD) && { ctest --output-on-failure -j $(JOBS); rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
+test-fast: build web
+	@cd $(BUILD) && { WASM_BUILD=$(abspath $(WASM_BUILD)) WEB_BUILD=$(abspath $(WEB_BUILD)) ctest --output-on-failure -j $(JOBS); \
+	  rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 test-asan:
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_SANITIZE=ON -DSINEW_WERROR=ON $(IQ_FLAG) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@cd $(ASAN_BUILD) && { ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  SINEW_WILD_CACHE=$(abspath $(BUILD))/wild-oracle \
-	  ctest --output-on-failure -j $(JOBS); rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
+	  ctest --output-on-failure -j $(JOBS) -LE web; rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_FUZZ=ON -DSINEW_TESTS=OFF >/dev/null
