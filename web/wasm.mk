@@ -1,7 +1,7 @@
 # The WebAssembly build of libsinew (make wasm): clang's wasm32-wasi target, Debian's wasi-libc,
 # lld, and cJSON and expat from Debian's source packages (tools/wasm-sources.sh), into $(OUT):
 #   sinew.wasm        the core library with the exports of web/wasm/sinew_web.c
-#   sinew.mjs, *.d.ts the JavaScript API (web/src) and its TypeScript declarations
+#   sinew.mjs, *.d.mts the JavaScript API (web/src) and its TypeScript declarations
 #   pixi.mjs, webgl.mjs, player.mjs   the renderers and the player element
 #   poses.mjs, bench.mjs              `sinew poses` and `sinew bench` in node, through the JS API
 # Called by the top Makefile: make -f web/wasm.mk OUT=build-wasm
@@ -25,7 +25,7 @@ CORE_OBJ := $(patsubst $(SRCDIR)/src/%.c,$(OBJ)/core/%.o,$(CORE_SRC))
 EXPAT_OBJ := $(OBJ)/expat/xmlparse.o $(OBJ)/expat/xmlrole.o $(OBJ)/expat/xmltok.o
 CJSON_OBJ := $(OBJ)/cjson/cJSON.o
 GLUE_OBJ := $(OBJ)/sinew_web.o
-JS_SRC := $(wildcard $(SRCDIR)/web/src/*.mjs $(SRCDIR)/web/src/*.d.ts $(SRCDIR)/web/tools/*.mjs)
+JS_SRC := $(wildcard $(SRCDIR)/web/src/*.mjs $(SRCDIR)/web/src/*.d.mts $(SRCDIR)/web/tools/*.mjs) $(SRCDIR)/web/bench/workloads.mjs
 JS_OUT := $(addprefix $(OUT)/,$(notdir $(JS_SRC)))
 
 all: $(OUT)/sinew.wasm $(JS_OUT) $(OUT)/package.json
@@ -74,7 +74,7 @@ $(OUT)/sinew.wasm: $(CORE_OBJ) $(EXPAT_OBJ) $(CJSON_OBJ) $(GLUE_OBJ)
 
 $(OUT)/%.mjs: $(SRCDIR)/web/src/%.mjs
 	@mkdir -p $(OUT) && cp $< $@
-$(OUT)/%.d.ts: $(SRCDIR)/web/src/%.d.ts
+$(OUT)/%.d.mts: $(SRCDIR)/web/src/%.d.mts
 	@mkdir -p $(OUT) && cp $< $@
 $(OUT)/%.mjs: $(SRCDIR)/web/tools/%.mjs
 	@mkdir -p $(OUT) && cp $< $@
@@ -99,3 +99,5 @@ web: all
 	@cp $(PIXI_DIST)/pixi.min.mjs $(PIXI_DIST)/pixi.min.mjs.map $(WEB)/
 	@echo "web   $(WEB)/index.html"
 .PHONY: web
+$(OUT)/workloads.mjs: $(SRCDIR)/web/bench/workloads.mjs
+	@mkdir -p $(OUT) && cp $< $@
