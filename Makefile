@@ -129,6 +129,9 @@ web: wasm
 	@sh tools/web-npm.sh $(WASM_BUILD)/npm
 	@$(MAKE) --no-print-directory -f web/wasm.mk OUT=$(WASM_BUILD) WEB=$(WEB_BUILD) web
 
+bench-web: web
+	@node web/bench/bench-web.mjs --wasm $(WASM_BUILD) --web $(WEB_BUILD) --shared $(SHARED) $(if $(QUICK),--quick)
+
 serve: web
 	@echo "sinew player: http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	@python3 -m http.server $(PORT) --bind 127.0.0.1 --directory $(WEB_BUILD)
