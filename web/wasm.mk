@@ -12,9 +12,14 @@ OBJ      := $(OUT)/obj
 CLANG    ?= clang
 WASM_OPT ?= $(shell command -v wasm-opt 2>/dev/null)
 
+# -O2 for the runtime (anim/, curve/: what runs every frame), -Os for the loaders and the rest
+# (format/, base/, model/, expat, cJSON: a smaller download; docs/web.md has the figures)
+OPT = -Os
+$(OBJ)/core/anim/%.o: OPT = -O2
+$(OBJ)/core/curve/%.o: OPT = -O2
 # The same double arithmetic as the native build (no fused multiply-adds); the features every
 # browser since 2021 and node >= 16 have (non-trapping float-to-int, sign extension)
-WASM_CFLAGS := --target=wasm32-wasi --sysroot=/usr -O2 -ffp-contract=off -ffunction-sections -fdata-sections \
+WASM_CFLAGS = --target=wasm32-wasi --sysroot=/usr $(OPT) -ffp-contract=off -ffunction-sections -fdata-sections \
   -mnontrapping-fptoint -msign-ext -mmutable-globals -DNDEBUG \
   -I$(SRCDIR)/include -I$(SRCDIR)/src -I$(OBJ)/include
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter

@@ -25,7 +25,7 @@ export function sinewRuntime() {
 const STYLE = `
 :host { display: inline-block; font: 13px/1.4 system-ui, sans-serif; color: #ddd; background: #22252b; }
 :host([controls]) { border-radius: 6px; overflow: hidden; }
-.stage { position: relative; width: fit-content; background: repeating-conic-gradient(#2c3038 0% 25%, #353a43 0% 50%) 0 0 / 16px 16px; }
+.stage { position: relative; display: flex; justify-content: center; background: repeating-conic-gradient(#2c3038 0% 25%, #353a43 0% 50%) 0 0 / 16px 16px; }
 .stage.solid { background: none; }
 canvas { display: block; }
 canvas.overlay { position: absolute; left: 0; top: 0; pointer-events: none; }
