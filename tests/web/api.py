@@ -39,6 +39,8 @@ def main():
     ref = {"src": SRC, "errorFiles": error_files, "replace": REPLACE,
            "dbbin": os.path.join(dbbin_dir, "pip_ske.dbbin") if r.returncode == 0 else None}
     ref_file, out_file = os.path.join(OUT, "ref.json"), os.path.join(OUT, "out.json")
+    if os.path.exists(out_file):
+        os.remove(out_file)  # a run that dies must not leave the last run's results to be read
     with open(ref_file, "w", encoding="utf-8") as f:
         json.dump(ref, f)
     r = subprocess.run(["node", "--expose-gc", os.path.join(SRC, "tests", "web", "api.mjs"), WASM, ref_file, out_file],
