@@ -1,8 +1,8 @@
 # sinew: the top-level driver. CMake does the real work in build/ (and build-asan/, build-fuzz/).
 #   make             build the library (static + shared) and the CLI into build/ (installs the
 #                    Debian packages the build lacks, like every target)
-#   make test        install missing Debian packages, build with -Werror, run every test,
-#                    then the same tests under ASan+UBSan
+#   make test        install missing Debian packages, build with -Werror (and the web build), run
+#                    every test, then the same tests under ASan+UBSan (the web tests once)
 #   make test-fast   the tests without the sanitizer build
 #   make fuzz        build the libFuzzer targets and run each for FUZZ_SECONDS (default 60)
 #   make demo        render the example character to demo.gif and demo.webp
@@ -13,8 +13,15 @@
 #                    the official runtime against sinew, N seeds from K (default 100 from 1000)
 #   make bench-compare  sinew against DragonBonesCPP and DragonBonesJS side by side (needs ../shared;
 #                    QUICK=1 for a short run; SHARED=DIR to point elsewhere)
-#   make fixtures    remake tests/fixtures/own (the art and rigs, then the expected poses with the
-#                    official DragonBones runtime; needs ../shared, or SHARED=PATH)
+#   make wasm        the WebAssembly build, the JavaScript API and its types into build-wasm/
+#                    (docs/web.md)
+#   make web         the web player and the examples into build-web/; make serve serves them on
+#                    127.0.0.1 (PORT=8080)
+#   make bench-web   sinew-wasm against the official JS runtime in node and headless Chromium
+#                    (needs ../shared)
+#   make fixtures    remake tests/fixtures/own and tests/fixtures/dbbin (the art and rigs, the
+#                    binaries, then the expected poses with the official DragonBones runtime; needs
+#                    ../shared, or SHARED=PATH)
 
 BUILD       ?= build
 ASAN_BUILD  ?= build-asan
@@ -30,6 +37,9 @@ CMAKE_FLAGS ?=
 SINEW_IMAGEQUANT ?= 0
 IQ_FLAG = -DSINEW_IMAGEQUANT=$(if $(filter 1 ON on yes YES,$(SINEW_IMAGEQUANT)),ON,OFF)
 SHARED      ?= ../shared
+WASM_BUILD  ?= build-wasm
+WEB_BUILD   ?= build-web
+PORT        ?= 8080
 
 # Debian packages (dpkg names): what `make` (the library and the CLI) needs, and what the tests,
 # fuzzers and demo add. Every target installs what it lacks (tools/deps.sh: apt-get as root,
@@ -45,9 +55,15 @@ BUILD_PACKAGES = build-essential cmake pkg-config libcjson-dev libexpat1-dev lib
 # Mesa's EGL/GL drivers (llvmpipe) and Xvfb let the viewer's tests draw headless
 TEST_PACKAGES = python3 clang libclang-rt-14-dev libimagequant-dev ffmpeg nodejs npm $(VIEW_PACKAGES) \
   libegl-mesa0 libgl1-mesa-dri xvfb xauth
-DEB_PACKAGES = $(BUILD_PACKAGES) $(TEST_PACKAGES)
+# the WebAssembly build (docs/web.md): clang's wasm32 target, wasi-libc, lld, binaryen's wasm-opt,
+# dpkg-source for Debian's cJSON and expat sources; node and npm for the JavaScript side, and
+# Chromium for the browser tests
+WASM_PACKAGES = clang lld wasi-libc libclang-rt-14-dev-wasm32 binaryen dpkg-dev nodejs npm
+WEB_PACKAGES = $(WASM_PACKAGES) chromium
+DEB_PACKAGES = $(BUILD_PACKAGES) $(TEST_PACKAGES) $(WEB_PACKAGES)
 
-.PHONY: all build build-deps test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures
+.PHONY: all build build-deps test test-fast test-asan fuzz fuzz-scenarios demo install bench bench-compare deps clean fixtures \
+  wasm web serve bench-web
 
 all: build
 
@@ -68,14 +84,16 @@ test: deps
 	@$(MAKE) --no-print-directory test-fast CMAKE_FLAGS="-DSINEW_WERROR=ON $(CMAKE_FLAGS)"
 	@$(MAKE) --no-print-directory test-asan
 
-test-fast: build
-	@cd $(BUILD) && { ctest --output-on-failure -j $(JOBS); rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
+test-fast: build web
+	@cd $(BUILD) && { WASM_BUILD=$(abspath $(WASM_BUILD)) WEB_BUILD=$(abspath $(WEB_BUILD)) ctest --output-on-failure -j $(JOBS); \
+	  rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 test-asan:
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_SANITIZE=ON -DSINEW_WERROR=ON $(IQ_FLAG) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@cd $(ASAN_BUILD) && { ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS); rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
+	  SINEW_WILD_CACHE=$(abspath $(BUILD))/wild-oracle \
+	  ctest --output-on-failure -j $(JOBS) -LE web; rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_FUZZ=ON -DSINEW_TESTS=OFF >/dev/null
@@ -107,8 +125,24 @@ fixtures:
 	  "repository, or run make fixtures SHARED=PATH)" >&2; exit 2; }
 	@$(MAKE) --no-print-directory build
 	@python3 tests/fixtures/own/make_fixtures.py
+	@SINEW="$(abspath $(BUILD))/sinew" python3 tests/fixtures/dbbin/make_dbbin.py
 	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" SINEW="$(abspath $(BUILD))/sinew" \
 	  python3 tests/fixtures/own/make_expected.py
 
+wasm:
+	@sh tools/deps.sh $(WASM_PACKAGES)
+	@$(MAKE) --no-print-directory -f web/wasm.mk OUT=$(WASM_BUILD) -j $(JOBS)
+
+web: wasm
+	@sh tools/web-npm.sh $(WASM_BUILD)/npm
+	@$(MAKE) --no-print-directory -f web/wasm.mk OUT=$(WASM_BUILD) WEB=$(WEB_BUILD) web
+
+bench-web: web
+	@node web/bench/bench-web.mjs --wasm $(WASM_BUILD) --web $(WEB_BUILD) --shared $(SHARED) $(if $(QUICK),--quick)
+
+serve: web
+	@echo "sinew player: http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
+	@python3 -m http.server $(PORT) --bind 127.0.0.1 --directory $(WEB_BUILD)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WASM_BUILD) $(WEB_BUILD)

@@ -12,7 +12,8 @@
 const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5, DBBin or Spine 4.2";
 
 const cli_help sinew_cmd_convert_usage = {
-    "sinew convert INPUT --to dragonbones|dbbin [--version 4.5] --out DIR [--name NAME] [--quiet]\n"
+    "sinew convert INPUT --to dragonbones [--version 4.5] --out DIR [--name NAME] [--quiet]\n"
+    "       sinew convert INPUT --to dbbin [--dbbin-format 1|2] --out DIR [--name NAME] [--quiet]\n"
     "       sinew convert INPUT --to spine [--spine-version 4.2] [--armature NAME] [--atlas TEX] --out DIR\n"
     "                     [--name NAME] [--quiet]",
     "INPUT is a DragonBones JSON file (4.0, 4.5, 5.x) or a sinew XML rig (docs/xml.md).\n"
@@ -24,13 +25,15 @@ const cli_help sinew_cmd_convert_usage = {
     "written atomically and an input is never overwritten.\n"
     "--to dbbin writes DIR/NAME_ske.dbbin, the DragonBones binary the official runtime reads, from\n"
     "a DragonBones JSON file, and the atlas beside it; what the binary cannot carry is refused\n"
-    "(docs/convert.md).\n"
+    "(docs/convert.md). Format 2 (14 array offsets) is what the DragonBones 5.6 exporter writes,\n"
+    "format 1 (12) the 5.0-5.5 ones; the official runtime reads both.\n"
     "--to spine writes one armature of a DragonBones JSON file as DIR/NAME.json (Spine 4.2) and\n"
     "DIR/NAME.atlas, with the atlas pages copied into DIR; what Spine cannot express is named in a\n"
     "warning and left out, or baked into keys where Spine would move a bone otherwise\n"
     "(docs/convert.md).\n",
     "  --to FORMAT       dragonbones (JSON 4.5), dbbin (DragonBones binary) or spine (Spine 4.2)\n"
     "  --version 4.5     the DragonBones version written (only 4.5)\n"
+    "  --dbbin-format F  --to dbbin: the binary's layout, 1 or 2 (default 2)\n"
     "  --spine-version V the Spine version written (only 4.2)\n"
     "  --armature NAME   --to spine: the armature written (default: the main one, docs/cli.md)\n"
     "  --atlas TEX       the DragonBones atlas JSON taken along (default: found beside INPUT)\n"
@@ -39,12 +42,13 @@ const cli_help sinew_cmd_convert_usage = {
     "  --quiet           no approximation warnings\n",
     "  sinew convert cat.xml --to dragonbones --out out/\n"
     "  sinew convert hero.json --to dragonbones --out converted --name hero45\n"
+    "  sinew convert hero_ske.json --to dbbin --dbbin-format 1 --out bin/\n"
     "  sinew convert hero_ske.json --to spine --out spine/\n",
     NULL};
 
 int sinew_cmd_convert(int argc, char **argv) {
     const char *input = NULL, *to = NULL, *version = "4.5", *out = NULL, *name = NULL;
-    const char *spine_version = NULL, *armature = NULL, *atlas = NULL;
+    const char *spine_version = NULL, *armature = NULL, *atlas = NULL, *dbbin_format = NULL;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -61,6 +65,8 @@ int sinew_cmd_convert(int argc, char **argv) {
             out = argv[++i];
         else if (strcmp(a, "--name") == 0 && has_value)
             name = argv[++i];
+        else if (strcmp(a, "--dbbin-format") == 0 && has_value)
+            dbbin_format = argv[++i];
         else if (strcmp(a, "--spine-version") == 0 && has_value)
             spine_version = argv[++i];
         else if (strcmp(a, "--armature") == 0 && has_value)
@@ -85,6 +91,10 @@ int sinew_cmd_convert(int argc, char **argv) {
         return cli_usage_error("convert", "--to %s: only 'dragonbones', 'dbbin' and 'spine' are supported", to);
     if (!spine && (spine_version || armature))
         return cli_usage_error("convert", "--spine-version and --armature go with --to spine");
+    if (dbbin_format && !dbbin)
+        return cli_usage_error("convert", "--dbbin-format goes with --to dbbin");
+    if (dbbin_format && strcmp(dbbin_format, "1") != 0 && strcmp(dbbin_format, "2") != 0)
+        return cli_usage_error("convert", "--dbbin-format %s: 1 or 2", dbbin_format);
     if (spine_version && strcmp(spine_version, "4.2") != 0)
         return cli_usage_error("convert", "--spine-version %s: only 4.2 is written", spine_version);
     if (strcmp(version, "4.5") != 0)
@@ -109,6 +119,7 @@ int sinew_cmd_convert(int argc, char **argv) {
     co.armature = armature;
     co.atlas = atlas;
     co.spine_version = spine_version;
+    co.dbbin_format = dbbin_format ? (unsigned)(dbbin_format[0] - '0') : 0;
     sinew_convert_result res;
     sinew_error err = {0};
     sinew_status st = spine   ? sinew_convert_spine(input, out, &co, &res, &err)

@@ -211,6 +211,17 @@ static void put_pose(out_ctx *o, const sinew_instance *inst, uint32_t ai, int de
     fputc('}', o->f);
 }
 
+/* Events one update may queue before a dump reads them: a rig with many child armatures starts
+ * each of them (fadeIn, fadeInComplete, start) in its first update. */
+#define POSES_MAX_EVENTS 4096
+
+static void warn_dropped_events(const char *file, const sinew_instance *inst, const char *what) {
+    uint64_t n = sinew_instance_events_dropped(inst);
+    if (n)
+        fprintf(stderr, "%s: warning: '%s': %llu event(s) dropped, more than %d in one update\n", file, what,
+                (unsigned long long)n, POSES_MAX_EVENTS);
+}
+
 static void put_events(out_ctx *o, sinew_instance *inst) {
     FILE *f = o->f;
     fputs("\"events\":[", f);
@@ -402,6 +413,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         io.skin = overlay;
         io.atlas = atlas;
         io.frame_cache = op->cache;
+        io.max_events = POSES_MAX_EVENTS;
         sinew_error err;
         memset(&err, 0, sizeof err);
         if (ai.animation_count == 0) {
@@ -482,6 +494,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 fputc('}', f);
             }
             fputs("]}", f);
+            warn_dropped_events(op->file, inst, ni.name);
             sinew_instance_destroy(inst);
         }
         fputs("]}", f);
@@ -573,6 +586,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
     io.atlas = atlas;
     io.max_states = op->max_states;
     io.frame_cache = op->cache;
+    io.max_events = POSES_MAX_EVENTS;
     sinew_instance *inst = NULL;
     if (sinew_instance_create(data, &io, &inst, &err) != SINEW_OK) {
         cli_print_error(op->file, &err);
@@ -615,6 +629,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
     }
 #undef ISSUE_DUE
     fputs("]}", f);
+    warn_dropped_events(op->script, inst, sc->name);
     uint64_t dropped = sinew_instance_states_dropped(inst);
     if (dropped)
         fprintf(stderr, "%s: warning: scenario '%s': %llu animation state(s) dropped past the limit of %u per "

@@ -463,6 +463,11 @@ static int compute_framing(job *j, sinew_framing *fr) {
             sinew_instance_drawlist(j->inst, &dl);
             if (sinew_drawlist_bounds(&dl, &bounds, any)) any = true;
         }
+        /* the frames are drawn by a fresh instance: replaying this one would start the parent's
+         * animation again but leave its child armatures where the pass left them, so frame K
+         * would depend on whether the bounds were measured (--origin) */
+        sinew_instance_destroy(j->inst);
+        j->inst = NULL;
     }
     sinew_status st;
     if (j->o.have_size) {

@@ -31,7 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         size_t len = 0;
         sinew_error err;
         memset(&err, 0, sizeof err);
-        if (sinew__dbbin_write((const char *)data, size, "fuzz.json", NULL, NULL, NULL, &bin, &len, &err) == SINEW_OK) {
+        unsigned format = 1 + (unsigned)(size & 1); /* both layouts */
+        if (sinew__dbbin_write((const char *)data, size, "fuzz.json", format, NULL, NULL, NULL, &bin, &len, &err) ==
+            SINEW_OK) {
             read_dbbin(bin, len);
             free(bin);
         }

@@ -31,6 +31,9 @@ typedef struct sinew_convert_options {
     const char *armature;             /**< the armature written; NULL = the first */
     const char *atlas;                /**< the DragonBones atlas JSON; NULL = found beside the input */
     const char *spine_version;        /**< NULL or "4.2" (the only one written) */
+    /* sinew_convert_dbbin only: */
+    unsigned dbbin_format;            /**< 1 (12 array offsets, DragonBones 5.0-5.5 exporters) or 2 (14, the
+                                           5.6 exporter); 0 = 2 */
 } sinew_convert_options;
 
 /** What a conversion wrote (empty strings for files not written). */
@@ -51,7 +54,8 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
 
 /**
  * Writes the DragonBones JSON file `input` as DragonBones binary, `out_dir/NAME_ske.dbbin`: the
- * layout the official runtime's BinaryDataParser reads (docs/convert.md). The input must load in
+ * layout the official runtime's BinaryDataParser reads (docs/convert.md), in format
+ * `opts->dbbin_format` (default 2; any other than 1 and 2 is SINEW_E_ARG). The input must load in
  * sinew first. Constructs the binary cannot carry fail with SINEW_E_UNSUPPORTED naming them, and
  * nothing is written then. XML rigs are refused (convert them to DragonBones JSON first).
  */

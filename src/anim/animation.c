@@ -49,14 +49,14 @@ void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const
         ev.float_count = action->float_count;
         ev.string_count = action->string_count;
     }
-    if (inst->event_count == SINEW_EVENT_CAP) {
-        inst->event_head = (inst->event_head + 1) % SINEW_EVENT_CAP;
+    if (inst->event_count == inst->event_cap) {
+        inst->event_head = (inst->event_head + 1) % inst->event_cap;
         inst->event_count--;
         inst->events_dropped++;
         if (inst->ev_unsealed > inst->event_count)
             inst->ev_unsealed = inst->event_count;
     }
-    uint32_t slot = (inst->event_head + inst->event_count) % SINEW_EVENT_CAP;
+    uint32_t slot = (inst->event_head + inst->event_count) % inst->event_cap;
     inst->events[slot] = ev;
     inst->ev_serial[slot] = st ? st->serial : 0;
     inst->ev_state_arm[slot] = ai;

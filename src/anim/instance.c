@@ -491,7 +491,14 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
             cap = SINEW_STATE_MAX;
         layout_ctx lc = {data, c, cap, arms, 0, 0, 0, 0};
         layout_arm(&lc, ai, SINEW_INVALID_INDEX, 0);
-        sinew_event *events = carve(c, SINEW_EVENT_CAP, sizeof(sinew_event));
+        uint32_t ecap = opt && opt->max_events
+                            ? opt->max_events
+                            : SINEW_EVENT_CAP + SINEW_EVENT_CAP_CHILD * (lc.next > 1 ? lc.next - 1 : 0);
+        if (ecap > SINEW_EVENT_MAX)
+            ecap = SINEW_EVENT_MAX;
+        sinew_event *events = carve(c, ecap, sizeof(sinew_event));
+        uint32_t *ev_serial = carve(c, ecap, sizeof(uint32_t));
+        uint32_t *ev_state_arm = carve(c, ecap, sizeof(uint32_t));
         uint32_t *clock = carve(c, lc.next, sizeof(uint32_t));
         float *dl_pos = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
         float *dl_uv = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
@@ -510,6 +517,9 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         inst->arm_count = lc.next;
         inst->arms = arms;
         inst->events = events;
+        inst->ev_serial = ev_serial;
+        inst->ev_state_arm = ev_state_arm;
+        inst->event_cap = ecap;
         inst->clock = clock;
         inst->clock_count = 0;
         inst->dl_positions = dl_pos;
@@ -612,7 +622,7 @@ void sinew__state_buffered(sinew_instance *inst, uint32_t serial) {
 
 void sinew__state_recycled(sinew_instance *inst, uint32_t serial) {
     for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
-        uint32_t slot = (inst->event_head + k) % SINEW_EVENT_CAP;
+        uint32_t slot = (inst->event_head + k) % inst->event_cap;
         if (inst->ev_serial[slot] == serial)
             inst->events[slot].state_ended = true;
     }
@@ -628,7 +638,7 @@ void sinew__state_reused(sinew_instance *inst, uint32_t ai, const anim_state *st
         return;
     uint32_t old = inst->recycled[--inst->recycled_count];
     for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
-        uint32_t slot = (inst->event_head + k) % SINEW_EVENT_CAP;
+        uint32_t slot = (inst->event_head + k) % inst->event_cap;
         if (inst->ev_serial[slot] != old)
             continue;
         inst->ev_serial[slot] = st->serial;
@@ -641,7 +651,7 @@ void sinew__state_reused(sinew_instance *inst, uint32_t ai, const anim_state *st
 /* Marks undelivered events whose state is gone (see sinew_event.state_ended). */
 static void mark_ended(sinew_instance *inst) {
     for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
-        uint32_t slot = (inst->event_head + k) % SINEW_EVENT_CAP;
+        uint32_t slot = (inst->event_head + k) % inst->event_cap;
         if (inst->ev_serial[slot] == 0)
             continue;
         const arm_inst *a = &inst->arms[inst->ev_state_arm[slot]];
@@ -917,7 +927,7 @@ bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out) {
         return false;
     if (out)
         *out = inst->events[inst->event_head];
-    inst->event_head = (inst->event_head + 1) % SINEW_EVENT_CAP;
+    inst->event_head = (inst->event_head + 1) % inst->event_cap;
     inst->event_count--;
     if (inst->ev_unsealed > inst->event_count)
         inst->ev_unsealed = inst->event_count;

@@ -65,6 +65,9 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
     struct stat st_dir;
     if (stat(out_dir, &st_dir) != 0 || !S_ISDIR(st_dir.st_mode))
         return sinew__fail_at(err, SINEW_E_IO, out_dir, 0, 0, NULL, "not a folder");
+    if (opts && opts->dbbin_format > 2)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "sinew_convert_dbbin: DBBin format %u (1 or 2 are written)",
+                           opts->dbbin_format);
     if (sinew__xml_sniff(input, NULL, 0))
         return sinew__fail_at(err, SINEW_E_UNSUPPORTED, input, 0, 0, NULL,
                               "DBBin is written from DragonBones JSON only (convert the XML rig to DragonBones "
@@ -96,8 +99,8 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
     sinew_data_destroy(data);
     void *bin = NULL;
     size_t bin_len = 0;
-    st = sinew__dbbin_write(text, len, input, opts ? opts->log : NULL, opts ? opts->log_user : NULL,
-                            &res->warning_count, &bin, &bin_len, err);
+    st = sinew__dbbin_write(text, len, input, opts ? opts->dbbin_format : 0, opts ? opts->log : NULL,
+                            opts ? opts->log_user : NULL, &res->warning_count, &bin, &bin_len, err);
     free(text);
     if (st != SINEW_OK)
         return st;

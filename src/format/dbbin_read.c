@@ -32,6 +32,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@
 #include "base/namemap.h"
 #include "format/dbbin.h"
 #include "format/dragonbones_json.h"
+#include "format/json_locate.h"
 #include "format/json_read.h"
 
 enum { R_INT = 0, R_FLOAT, R_FRAME_INT, R_FRAME_FLOAT, R_FRAME, R_TIMELINE, R_COUNT };
@@ -128,7 +130,9 @@ static bool check_mesh(rctx *r, const cJSON *d) {
         !in_range(r, R_INT, off, 4, "mesh"))
         return false;
     int32_t vc = i16(r, R_INT, (size_t)off), tc = i16(r, R_INT, (size_t)off + 1);
-    int32_t fo = i16(r, R_INT, (size_t)off + 2), wo = i16(r, R_INT, (size_t)off + 3);
+    /* the float offsets are int16 that wrap past 32767; the official runtime adds 65536 when
+       negative (a weight offset below 0 means no weights) */
+    int32_t fo = (int32_t)u16(r, R_INT, (size_t)off + 2), wo = i16(r, R_INT, (size_t)off + 3);
     if (vc < 0 || tc < 0 || fo < 0) {
         bad(r, r->start[R_INT] + (size_t)off * 2, SINEW_E_LAYOUT, "DBBin mesh \"%s\": negative counts", n);
         return false;
@@ -146,7 +150,7 @@ static bool check_mesh(rctx *r, const cJSON *d) {
         return true;
     if (!in_range(r, R_INT, wo, 2, "mesh weights"))
         return false;
-    int32_t nb = i16(r, R_INT, (size_t)wo), wf = i16(r, R_INT, (size_t)wo + 1);
+    int32_t nb = i16(r, R_INT, (size_t)wo), wf = (int32_t)u16(r, R_INT, (size_t)wo + 1);
     if (nb < 0 || wf < 0) {
         bad(r, r->start[R_INT] + (size_t)wo * 2, SINEW_E_LAYOUT, "DBBin mesh \"%s\": negative weight counts", n);
         return false;
@@ -236,6 +240,8 @@ typedef struct bmesh {
     const cJSON *slot_pose, *bone_pose; /* from the header (sinew's writer keeps them), or NULL */
     double *pose_map;          /* with the poses: per weight bone the 2x2 map from its deform
                                   offsets to slot-space deltas (deform_weighted makes it) */
+    double *inf_map;           /* without them: per influence the 2x2 map from its vertex's
+                                  first influence's offsets to its own (fit_maps makes it) */
 } bmesh;
 
 /* An animation's timeline maps, taken out of the header before the JSON builder sees it and read
@@ -277,6 +283,7 @@ typedef struct bctx {
     /* the model pass (finish) */
     sinew_arena *arena;        /* the model's */
     sinew_model_armature *A;
+    const barm *ba;            /* the armature being read */
     sinew_model_animation *N;
     const banim *an;
     size_t frame_base;         /* an->aoff[2]: its keys' offsets count from there */
@@ -453,7 +460,7 @@ static bool read_mesh(bctx *B, cJSON *d, bmesh *m) {
         return false;
     }
     int32_t vc = i16(r, R_INT, m->offset), tc = i16(r, R_INT, m->offset + 1);
-    size_t fo = (size_t)i16(r, R_INT, m->offset + 2);
+    size_t fo = u16(r, R_INT, m->offset + 2); /* wrapped as officially (check_mesh) */
     int32_t wo = i16(r, R_INT, m->offset + 3);
     m->vertex_count = vc;
     static const char *const drop[] = {"vertices", "uvs", "triangles", "weights", "bones"};
@@ -475,7 +482,7 @@ static bool read_mesh(bctx *B, cJSON *d, bmesh *m) {
     m->weighted = true;
     m->weights = (size_t)wo;
     m->bone_count = i16(r, R_INT, (size_t)wo);
-    size_t wf = (size_t)i16(r, R_INT, (size_t)wo + 1);
+    size_t wf = u16(r, R_INT, (size_t)wo + 1);
     size_t list = (size_t)wo + 2, ib = list + (size_t)m->bone_count;
     const cJSON *sp = member(d, "slotPose"), *bp = member(d, "bonePose");
     bool poses = sp && bp;
@@ -546,6 +553,11 @@ static bool read_mesh(bctx *B, cJSON *d, bmesh *m) {
     return !B->nomem;
 }
 
+/* A mesh display's `type`, as the JSON builder tells it: "mesh" or 2. */
+static bool is_mesh(const cJSON *t) {
+    return cJSON_IsNumber(t) ? t->valuedouble == 2 : cJSON_IsString(t) && strcmp(t->valuestring, "mesh") == 0;
+}
+
 static bool read_skins(bctx *B, cJSON *arm) {
     const cJSON *skins = member(arm, "skin");
     uint32_t si = 0;
@@ -562,6 +574,13 @@ static bool read_skins(bctx *B, cJSON *arm) {
                     (cJSON_IsNumber(t) && t->valuedouble == 4)) {
                     bad(B->r, 12, SINEW_E_UNSUPPORTED, "DBBin: path displays are not read");
                     return false;
+                }
+                /* the official parser reads `offset` on mesh displays only (and paths, above); a
+                   bounding box's (the 5.0 exporter writes one on polygons) is not read, and the
+                   polygon stays without vertices, as the builder then warns */
+                if (!is_mesh(t)) {
+                    take(d, "offset");
+                    continue;
                 }
                 if (!member(d, "offset"))
                     continue;
@@ -892,13 +911,165 @@ static bool key_tween(bctx *B, const tl_info *t, size_t fo, double span, sinew_m
 
 enum { V_FLOAT, V_COLOR, V_IK, V_DISPLAY, V_ZORDER, V_DEFORM };
 
-/* Weighted mesh deform: per influence bone-space offsets -> one slot-space delta per vertex
- * (values from frameFloatArray q on). The binary holds inverse(bonePose.linear) . slotPose.linear
- * . delta per influence, so delta = M . offset with M = inverse(slotPose.linear) .
- * bonePose.linear, per weight bone (the identity without the header's poses). Every influence of
- * a vertex must give the same delta. */
-static bool deform_weighted(bctx *B, bmesh *mesh, size_t q, float *v) {
+/* Where a deform (or surface) timeline's values are in frameFloatArray. Its header in
+ * frameIntArray says: `count` values, of which the keys hold `vc` from value `vo` on (from the
+ * timeline's value start, `vc` per key); the others, the same in every key, are at `cbase`:
+ * values 0..vo-1 there, then values vo+vc.. from cbase+vo on (the official DeformTimelineState
+ * reads them so). The JSON parser writes all values into the keys (vo 0, vc = count); the 5.5/5.6
+ * exporters keep only the range that changes. */
+typedef struct deform_src {
+    size_t kbase, vo, vc;
+    ptrdiff_t cbase;
+} deform_src;
+
+/* The frameFloatArray index of value i of key k (read_timeline checked both blocks). */
+static size_t deform_at(const deform_src *D, size_t k, size_t i) {
+    if (i < D->vo)
+        return (size_t)D->cbase + i;
+    if (i < D->vo + D->vc)
+        return D->kbase + k * D->vc + (i - D->vo);
+    return (size_t)D->cbase + i - D->vc;
+}
+
+/* The deform_src of a deform (or surface) timeline t of animation an, n values per key, from its
+ * header in frameIntArray. `report`: an error at the byte of what is wrong; else false quietly
+ * (fit_maps looks at a mesh's timelines before read_timeline reads, and reports on, each). */
+static bool deform_header(bctx *B, const banim *an, const tl_info *t, uint32_t n, deform_src *D, bool report) {
     rctx *r = B->r;
+    size_t h = (size_t)an->aoff[0] + t->value_count;
+    if (h + 5 > r->count[R_FRAME_INT])
+        return report && in_range_tl(B, R_FRAME_INT, (double)h, 5);
+    int32_t count = i16(r, R_FRAME_INT, h + 1), vc = i16(r, R_FRAME_INT, h + 2), vo = i16(r, R_FRAME_INT, h + 3);
+    if (count != (int32_t)n) {
+        if (report)
+            bad(r, at_byte(r, R_FRAME_INT, h + 1), SINEW_E_LAYOUT, "DBBin %s: %d values per key (expected %u)",
+                what(B), count, n);
+        return false;
+    }
+    if (vc < 0 || vo < 0 || vo + vc > count) {
+        if (report)
+            bad(r, at_byte(r, R_FRAME_INT, h + 2), SINEW_E_LAYOUT, "DBBin %s: keys with values %d..%d of %d", what(B),
+                vo, vo + vc - 1, count);
+        return false;
+    }
+    *D = (deform_src){(size_t)an->aoff[1] + t->value_start, (size_t)vo, (size_t)vc,
+                      (ptrdiff_t)an->aoff[1] + i16(r, R_FRAME_INT, h + 4)};
+    if (D->kbase + (size_t)t->keys * D->vc > r->count[R_FRAME_FLOAT])
+        return report && in_range_tl(B, R_FRAME_FLOAT, (double)D->kbase, (double)t->keys * vc);
+    if (vc < count && D->cbase < 0) {
+        if (report)
+            bad(r, at_byte(r, R_FRAME_INT, h + 4), SINEW_E_LAYOUT,
+                "DBBin %s: the values its keys leave out start before frameFloatArray", what(B));
+        return false;
+    }
+    if (vc < count && (size_t)D->cbase + (size_t)(count - vc) > r->count[R_FRAME_FLOAT])
+        return report && in_range_tl(B, R_FRAME_FLOAT, (double)D->cbase, (double)(count - vc));
+    return true;
+}
+
+/* Without the header's poses (another tool's binary: the official exporters keep none), the
+ * offsets of a vertex's influences are one slot-space delta mapped into each bone's space by a
+ * 2x2 map nobody wrote down. sinew's model keeps one delta per vertex and a map per influence,
+ * and plays the same offsets with any maps that give them, as every step between them (tweens,
+ * fades, layers) is linear: the delta is the first influence's offsets (map: the identity), and
+ * every other influence's map is fitted over every key of every deform timeline of the mesh in
+ * the armature: the identity when it gives them, else the least-squares map from the first
+ * influence's offsets (exact when these span the plane, the rank-one map when they lie on a
+ * line). deform_weighted then checks every key against the maps. The maps go into the model
+ * mesh `M` (influence_deform). */
+static bool fit_maps(bctx *B, bmesh *mesh, sinew_model_mesh *M) {
+    rctx *r = B->r;
+    size_t ni = (size_t)mesh->influences, nv = (size_t)mesh->vertex_count;
+    /* per vertex: sum of d0 d0^T (xx, xy, yy); per influence: sum of d d0^T (4), the largest
+       |d - d0| (is the identity enough?) */
+    double *S = sinew__arena_array(&B->nodes, 3 * nv + 1, sizeof *S);
+    double *C = sinew__arena_array(&B->nodes, 5 * ni + 1, sizeof *C);
+    mesh->inf_map = sinew__arena_array(&B->nodes, 4 * ni + 1, sizeof *mesh->inf_map);
+    if (!S || !C || !mesh->inf_map || M->influence_count != ni) {
+        if (M->influence_count == ni)
+            B->nomem = true;
+        else
+            bad(B->r, at_byte(B->r, R_INT, mesh->offset), SINEW_E_LAYOUT, "DBBin mesh \"%s\": internal: %u influences "
+                "in the model, %zu in the binary", mesh->name, M->influence_count, ni);
+        return false;
+    }
+    for (size_t a = 0; a < B->ba->anim_count; a++) {
+        const banim *an = &B->anims[B->ba->first_anim + a];
+        const cJSON *g = an->slot ? member(an->slot, mesh->slot) : NULL;
+        for (const cJSON *e = g ? g->child : NULL; e && e->next; e = e->next->next) {
+            deform_src D;
+            tl_info t = tl_at(B, (size_t)e->next->valuedouble); /* checked by check_timeline_map */
+            if (e->valuedouble != 22 || !deform_header(B, an, &t, (uint32_t)(2 * ni), &D, false) ||
+                u16(r, R_FRAME_INT, (size_t)an->aoff[0] + t.value_count) != mesh->offset)
+                continue; /* not this mesh's, or read_timeline reports it */
+            for (uint32_t k = 0; k < t.keys; k++) {
+                size_t ib = mesh->weights + 2 + (size_t)mesh->bone_count, q = 0, inf = 0;
+                for (size_t v = 0; v < nv; v++) {
+                    int32_t kc = i16(r, R_INT, ib);
+                    ib += 1 + (size_t)kc;
+                    float fx0, fy0;
+                    if (!fin(r, R_FRAME_FLOAT, deform_at(&D, k, q), &fx0) || !fin(r, R_FRAME_FLOAT, deform_at(&D, k, q + 1), &fy0))
+                        return false;
+                    double x0 = fx0, y0 = fy0;
+                    S[3 * v] += x0 * x0;
+                    S[3 * v + 1] += x0 * y0;
+                    S[3 * v + 2] += y0 * y0;
+                    for (int32_t j = 0; j < kc; j++, q += 2, inf++) {
+                        float fx, fy;
+                        if (!fin(r, R_FRAME_FLOAT, deform_at(&D, k, q), &fx) || !fin(r, R_FRAME_FLOAT, deform_at(&D, k, q + 1), &fy))
+                            return false;
+                        double x = fx, y = fy;
+                        double *c = C + 5 * inf;
+                        c[0] += x * x0; /* row x: (x x0, x y0); row y: (y x0, y y0) */
+                        c[1] += x * y0;
+                        c[2] += y * x0;
+                        c[3] += y * y0;
+                        double dev = fmax(fabs(x - x0) / (1 + fabs(x0)), fabs(y - y0) / (1 + fabs(y0)));
+                        c[4] = fmax(c[4], dev);
+                    }
+                }
+            }
+        }
+    }
+    const uint32_t *first = M->vertex_first_influence;
+    for (size_t v = 0; v < nv; v++) {
+        const double *sv = S + 3 * v;
+        double det = sv[0] * sv[2] - sv[1] * sv[1], tr = sv[0] + sv[2];
+        for (uint32_t i = first[v]; i < first[v + 1]; i++) {
+            const double *c = C + 5 * (size_t)i;
+            double *m = mesh->inf_map + 4 * (size_t)i; /* row-major: x from (x0, y0), y from (x0, y0) */
+            if (i == first[v] || c[4] <= 1e-6 || !(tr > 0)) {
+                m[0] = m[3] = 1; /* the identity (a vertex without offsets: deform_weighted checks) */
+                m[1] = m[2] = 0;
+            } else if (det > 1e-9 * sv[0] * sv[2]) { /* C S^-1 */
+                m[0] = (c[0] * sv[2] - c[1] * sv[1]) / det;
+                m[1] = (c[1] * sv[0] - c[0] * sv[1]) / det;
+                m[2] = (c[2] * sv[2] - c[3] * sv[1]) / det;
+                m[3] = (c[3] * sv[0] - c[2] * sv[1]) / det;
+            } else { /* the offsets on one line u: C / tr = w u^T */
+                for (int q = 0; q < 4; q++)
+                    m[q] = c[q] / tr;
+            }
+            float *f = M->influence_deform + 4 * (size_t)i; /* [a b c d]: x = a dx + c dy, y = b dx + d dy */
+            f[0] = (float)m[0];
+            f[1] = (float)m[2];
+            f[2] = (float)m[1];
+            f[3] = (float)m[3];
+        }
+    }
+    return true;
+}
+
+/* Weighted mesh deform: per influence bone-space offsets -> one delta per vertex (values from D,
+ * key k). With the header's poses the delta is in slot space: the binary holds
+ * inverse(bonePose.linear) . slotPose.linear . delta per influence, so delta = P . offset with P =
+ * inverse(slotPose.linear) . bonePose.linear, per weight bone. Without them it is the first
+ * influence's offsets and the others are its image through fit_maps's maps. Every influence of a
+ * vertex must agree. */
+static bool deform_weighted(bctx *B, bmesh *mesh, sinew_model_mesh *M, const deform_src *D, size_t k, float *v) {
+    rctx *r = B->r;
+    if (!mesh->bone_pose && !mesh->inf_map && !fit_maps(B, mesh, M))
+        return false;
     if (mesh->bone_pose && !mesh->pose_map) {
         double sp[4];
         const cJSON *e = mesh->slot_pose->child;
@@ -928,27 +1099,31 @@ static bool deform_weighted(bctx *B, bmesh *mesh, size_t q, float *v) {
             m[3] = (sp[0] * p[3] - sp[1] * p[2]) / det; /* y from offset y */
         }
     }
-    size_t ib = mesh->weights + 2 + (size_t)mesh->bone_count;
+    size_t ib = mesh->weights + 2 + (size_t)mesh->bone_count, q = 0, inf = 0;
     for (int32_t vi = 0; vi < mesh->vertex_count; vi++) {
         int32_t kc = i16(r, R_INT, ib++);
         double dx = 0, dy = 0;
-        for (int32_t j = 0; j < kc; j++, q += 2) {
+        for (int32_t j = 0; j < kc; j++, q += 2, inf++) {
             int32_t bi = i16(r, R_INT, ib++);
             float fx, fy;
-            if (!fin(r, R_FRAME_FLOAT, q, &fx) || !fin(r, R_FRAME_FLOAT, q + 1, &fy))
+            if (!fin(r, R_FRAME_FLOAT, deform_at(D, k, q), &fx) || !fin(r, R_FRAME_FLOAT, deform_at(D, k, q + 1), &fy))
                 return false;
-            double qx = fx, qy = fy, x = qx, y = qy;
-            if (mesh->pose_map) {
+            double qx = fx, qy = fy, x = qx, y = qy, ex = dx, ey = dy;
+            if (mesh->pose_map) { /* this influence's offsets to slot space: the same delta */
                 const double *m = mesh->pose_map + 4 * bi;
                 x = m[0] * qx + m[1] * qy;
                 y = m[2] * qx + m[3] * qy;
+            } else if (j > 0) { /* the first influence's offsets to this one's: these offsets */
+                const double *m = mesh->inf_map + 4 * inf;
+                ex = m[0] * dx + m[1] * dy;
+                ey = m[2] * dx + m[3] * dy;
             }
             if (j == 0) {
                 dx = x;
                 dy = y;
-            } else if (fabs(x - dx) > 1e-3 * (1 + fabs(dx)) || fabs(y - dy) > 1e-3 * (1 + fabs(dy))) {
-                bad(r, at_byte(r, R_FRAME_FLOAT, q), SINEW_E_UNSUPPORTED,
-                    "DBBin deform of mesh \"%s\": vertex %d has offsets that differ between its bones, which "
+            } else if (fabs(x - ex) > 1e-3 * (1 + fabs(ex)) || fabs(y - ey) > 1e-3 * (1 + fabs(ey))) {
+                bad(r, at_byte(r, R_FRAME_FLOAT, deform_at(D, k, q)), SINEW_E_UNSUPPORTED,
+                    "DBBin deform of mesh \"%s\": vertex %d has offsets that differ between its bones in a way "
                     "sinew's per-vertex deform cannot hold%s",
                     mesh->name, vi, mesh->bone_pose ? "" : " (the header has no slotPose/bonePose)");
                 return false;
@@ -984,6 +1159,7 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
     if (!grow(B, (void **)&B->span, &B->span_cap, t->keys, sizeof *B->span) || !key_spans(B, t, B->span))
         return false;
     size_t base = 0;
+    deform_src D = {0, 0, 0, 0};
     int fa = vk == V_COLOR || vk == V_IK ? R_FRAME_INT : R_FRAME_FLOAT;
     if (vk == V_FLOAT || vk == V_COLOR || vk == V_IK) {
         uint32_t want = vk == V_COLOR ? 1 : n;
@@ -995,21 +1171,8 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
         base = (size_t)B->an->aoff[fa == R_FRAME_INT ? 0 : 1] + t->value_start;
         if (!in_range_tl(B, fa, (double)base, (double)t->keys * want))
             return false;
-    } else if (vk == V_DEFORM) {
-        /* the deform / surface header in frameIntArray: vertex offset, count, value count, 0,
-           float start */
-        size_t h = (size_t)B->an->aoff[0] + t->value_count;
-        if (!in_range_tl(B, R_FRAME_INT, (double)h, 5))
-            return false;
-        int32_t count = i16(r, R_FRAME_INT, h + 2);
-        if (count != (int32_t)n || i16(r, R_FRAME_INT, h + 1) != count) {
-            bad(r, at_byte(r, R_FRAME_INT, h + 1), SINEW_E_LAYOUT, "DBBin %s: %d values per key (expected %u)", what(B),
-                count, n);
-            return false;
-        }
-        base = (size_t)B->an->aoff[1] + (size_t)(uint16_t)i16(r, R_FRAME_INT, h + 4);
-        if (!in_range_tl(B, R_FRAME_FLOAT, (double)base, (double)t->keys * n))
-            return false;
+    } else if (vk == V_DEFORM && !deform_header(B, B->an, t, n, &D, true)) {
+        return false;
     }
     if (B->keys_used + t->keys > N->key_count) { /* counted by count_animation */
         bad(r, at_byte(r, R_TIMELINE, t->tl + 2), SINEW_E_LAYOUT, "DBBin %s: internal: key pool overflow", what(B));
@@ -1043,12 +1206,10 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
                     return false;
             break;
         case V_COLOR: {
-            int32_t co = i16(r, R_FRAME_INT, base + k);
-            if (co < 0 || !in_range_tl(B, R_INT, co, 8)) {
-                if (co < 0)
-                    bad(r, at_byte(r, R_FRAME_INT, base + k), SINEW_E_LAYOUT, "DBBin %s: a negative colour offset", what(B));
+            /* an int16 that wraps past 32767: the official colour timeline adds 65536 */
+            int32_t co = (int32_t)u16(r, R_FRAME_INT, base + k);
+            if (!in_range_tl(B, R_INT, co, 8))
                 return false;
-            }
             for (int c = 0; c < 4; c++)
                 v[c] = (float)(i16(r, R_INT, (size_t)co + (size_t)c) / 100.0);
             for (int c = 4; c < 8; c++)
@@ -1094,13 +1255,12 @@ static bool read_timeline(bctx *B, const tl_info *t, uint32_t n, int vk, bmesh *
             break;
         }
         case V_DEFORM: {
-            size_t q = base + (size_t)k * n;
             if (mesh && mesh->weighted) {
-                if (!deform_weighted(B, mesh, q, v))
+                if (!deform_weighted(B, mesh, &B->A->meshes[T->mesh], &D, k, v))
                     return false;
             } else {
                 for (uint32_t i = 0; i < n; i++)
-                    if (!fin(r, R_FRAME_FLOAT, q + i, &v[i]))
+                    if (!fin(r, R_FRAME_FLOAT, deform_at(&D, k, i), &v[i]))
                         return false;
             }
             break;
@@ -1338,6 +1498,7 @@ static bool read_animation_timelines(bctx *B, const barm *ba, const banim *an, s
 
 static bool read_armature_timelines(bctx *B, const barm *ba, sinew_model_armature *A) {
     B->A = A;
+    B->ba = ba;
     if (ba->anim_count != A->animation_count) {
         bad(B->r, 12, SINEW_E_LAYOUT, "DBBin: internal: %zu animations in the header, %u in the model",
             ba->anim_count, A->animation_count);
@@ -1459,6 +1620,86 @@ done:
     return st;
 }
 
+/* Warnings the JSON builder gives on the header: located at the header's byte in the file, as the
+ * reader's errors are, instead of the header text's line and column. */
+typedef struct warn_at {
+    sinew_log_fn log;
+    void *user;
+} warn_at;
+
+static void header_warning(void *user, sinew_log_level level, const sinew_error *where) {
+    const warn_at *w = user;
+    sinew_error e = *where;
+    if (e.line > 0) {
+        size_t n = strlen(e.message);
+        snprintf(e.message + n, sizeof e.message - n, " at byte offset %llu", (unsigned long long)(12 + e.offset));
+        e.offset += 12;
+        e.line = e.column = 0;
+    }
+    w->log(w->user, level, &e);
+}
+
+/* The file byte of entry i of the header's `offset` table (of the table itself for i < 0). */
+static size_t table_byte(const sinew_jctx *c, int i) {
+    sinew_json_seg segs[2] = {{"offset", 0}, {NULL, i < 0 ? 0 : (uint32_t)i}};
+    size_t off = 0;
+    sinew__json_locate(c->text, c->len, segs, i < 0 ? 1 : 2, &off);
+    return 12 + off;
+}
+
+/* The header's `offset` table: byte offset and byte length of each array, relative to the end of
+ * the header. 12 numbers (format 1, the DragonBones 5.0-5.5 exporters) give the six arrays; 14
+ * (format 2, the 5.6 exporter) add a seventh, the colour array, which the official 5.6 runtime
+ * never reads (slot colours stay in intArray; the exporter leaves it empty). The version word
+ * (bytes 4..7) is not read, as officially: the table's length tells the layout. */
+static sinew_status read_table(rctx *r, const sinew_jctx *c, const cJSON *root) {
+    const cJSON *offs = cJSON_GetObjectItemCaseSensitive(root, "offset");
+    int n = cJSON_IsArray(offs) ? cJSON_GetArraySize(offs) : -1;
+    if (n < 0)
+        return bad(r, 12, SINEW_E_LAYOUT, "DBBin header: no `offset` with the array offsets and lengths");
+    if (n != 12 && n != 14)
+        return bad(r, table_byte(c, -1), SINEW_E_LAYOUT,
+                   "DBBin header: `offset` has %d numbers, not 12 (format 1) or 14 (format 2)", n);
+    const cJSON *v = offs->child;
+    for (int i = 0; i < n / 2; i++, v = v->next->next) {
+        double o, l;
+        const char *name = i < R_COUNT ? ARRAY_NAME[i] : "the colour array";
+        unsigned elem = i < R_COUNT ? ELEM[i] : 2;
+        for (int k = 0; k < 2; k++) {
+            const cJSON *e = k ? v->next : v;
+            double d = cJSON_IsNumber(e) ? e->valuedouble : -1;
+            if (!(d >= 0 && d <= 4294967295.0) || (double)(uint32_t)d != d)
+                return bad(r, table_byte(c, 2 * i + k), SINEW_E_LAYOUT,
+                           "DBBin header: the %s of %s is not an unsigned integer", k ? "length" : "offset", name);
+            *(k ? &l : &o) = d;
+        }
+        if (o + l > (double)(r->len - r->base))
+            return bad(r, table_byte(c, 2 * i), SINEW_E_PARSE,
+                       "truncated DBBin: %s (%.0f bytes at %.0f) runs past the end of the file", name, l, o);
+        size_t start = r->base + (size_t)o;
+        if (start % elem || (size_t)l % elem)
+            return bad(r, start, SINEW_E_LAYOUT, "misaligned DBBin: %s is not aligned to %u bytes", name, elem);
+        if (i < R_COUNT) {
+            r->start[i] = start;
+            r->count[i] = (size_t)l / elem;
+        } else if (l > 0 && c->log) {
+            /* sinew plays what the official runtime plays: DragonBonesJS 5.7 would take colours
+               from here, the 5.6 line sinew matches does not */
+            sinew_error w;
+            memset(&w, 0, sizeof w);
+            w.file = r->file;
+            w.offset = start;
+            snprintf(w.path, sizeof w.path, "byte %zu", start);
+            snprintf(w.message, sizeof w.message,
+                     "DBBin format 2: the colour array (%.0f bytes) is not read, as the official runtime does not "
+                     "read it (slot colours come from intArray) at byte offset %zu",
+                     l, start);
+            c->log(c->log_user, SINEW_LOG_WARNING, &w);
+        }
+    }
+    return SINEW_OK;
+}
+
 sinew_status sinew__dbbin_load(const void *buf, size_t len, const char *file, const sinew_load_options *opts,
                                struct sinew_data **out, sinew_error *err) {
     *out = NULL;
@@ -1478,39 +1719,19 @@ sinew_status sinew__dbbin_load(const void *buf, size_t len, const char *file, co
     r.base = 12 + (size_t)hl;
     sinew_jctx c;
     sinew__jctx_init(&c, (const char *)r.b + 12, hl, file, opts);
+    warn_at wa = {c.log, c.log_user};
+    if (c.log) {
+        c.log = header_warning;
+        c.log_user = &wa;
+    }
     cJSON *root = sinew__json_parse(&c);
     if (!root) {
         sinew_status code = c.err.code != SINEW_OK ? c.err.code : SINEW_E_PARSE;
         return bad(&r, 12 + (size_t)c.err.offset, code, "DBBin header: %s", c.err.message);
     }
-    sinew_status st = SINEW_OK;
-    const cJSON *offs = cJSON_GetObjectItemCaseSensitive(root, "offset");
-    if (!cJSON_IsArray(offs) || cJSON_GetArraySize(offs) != 12) {
-        st = bad(&r, 12, SINEW_E_LAYOUT, "DBBin header: no `offset` with the 12 array offsets and lengths");
-        goto done;
-    }
-    const cJSON *v = offs->child;
-    for (int i = 0; i < R_COUNT; i++, v = v->next->next) {
-        double o, l;
-        if (!header_int(&r, v, &o, "an array offset") || !header_int(&r, v->next, &l, "an array length")) {
-            st = err ? err->code : SINEW_E_LAYOUT;
-            goto done;
-        }
-        if (o + l > (double)(len - r.base)) {
-            st = bad(&r, 12, SINEW_E_PARSE, "truncated DBBin: %s (%.0f bytes at %.0f) runs past the end of the file",
-                     ARRAY_NAME[i], l, o);
-            goto done;
-        }
-        r.start[i] = r.base + (size_t)o;
-        if (r.start[i] % ELEM[i] || (size_t)l % ELEM[i]) {
-            st = bad(&r, r.start[i], SINEW_E_LAYOUT, "misaligned DBBin: %s is not aligned to %u bytes", ARRAY_NAME[i],
-                     ELEM[i]);
-            goto done;
-        }
-        r.count[i] = (size_t)l / ELEM[i];
-    }
-    st = build(&r, &c, root, out);
-done:
+    sinew_status st = read_table(&r, &c, root);
+    if (st == SINEW_OK)
+        st = build(&r, &c, root, out);
     sinew__json_free(&c, root);
     return st;
 }

@@ -1367,7 +1367,7 @@ static bool armature(wctx *w, cJSON *arm) {
     w->iks = get(arm, "ik");
     w->slot_count = 0;
     for (const cJSON *s = cJSON_IsArray(w->slots) ? w->slots->child : NULL; s; s = s->next) {
-        const char *name;
+        const char *name = "";
         if (!jstr(w, s, "name", "", &name))
             return false;
         bool dup = false;
@@ -1452,8 +1452,8 @@ static void put_u32(unsigned char *p, uint32_t u) {
         p[i] = (unsigned char)(u >> (8 * i));
 }
 
-sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file, sinew_log_fn log, void *log_user,
-                                uint32_t *warnings, void **out, size_t *out_len, sinew_error *err) {
+sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file, unsigned format, sinew_log_fn log,
+                                void *log_user, uint32_t *warnings, void **out, size_t *out_len, sinew_error *err) {
     *out = NULL;
     *out_len = 0;
     if (warnings)
@@ -1462,6 +1462,12 @@ sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file,
     memset(&w, 0, sizeof w);
     w.file = file;
     w.err = err;
+    if (format == 0)
+        format = SINEW_DBBIN_FORMAT_DEFAULT;
+    if (format != 1 && format != 2) {
+        fail(&w, SINEW_E_ARG, "DBBin: format %u is not written (1 or 2)", format);
+        return w.st;
+    }
     w.log = log;
     w.log_user = log_user;
     w.default_color = -1;
@@ -1509,6 +1515,16 @@ sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file,
         cJSON_AddItemToArray(offs, l);
         at_byte += bytes_of[i];
     }
+    /* format 2: the colour array after them, empty, as the 5.6 exporter writes it (its colours
+       are in intArray) */
+    for (int k = 0; format == 2 && k < 2; k++) {
+        cJSON *o = cJSON_CreateNumber(k ? 0.0 : (double)at_byte);
+        if (!o) {
+            nomem(&w);
+            goto done;
+        }
+        cJSON_AddItemToArray(offs, o);
+    }
     header = cJSON_PrintUnformatted(root);
     if (!header) {
         nomem(&w);
@@ -1527,10 +1543,10 @@ sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file,
         goto done;
     }
     memcpy(bytes, SINEW_DBBIN_TAG, 4);
-    bytes[4] = 5;
-    bytes[5] = 5;
+    bytes[4] = 0; /* the version word, as the exporters write it: 0 0 0 and the format */
+    bytes[5] = 0;
     bytes[6] = 0;
-    bytes[7] = 0;
+    bytes[7] = (unsigned char)format;
     put_u32(bytes + 8, (uint32_t)padded);
     memcpy(bytes + 12, header, hl);
     memset(bytes + 12 + hl, ' ', padded - hl);

@@ -921,6 +921,11 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
     TRY(sinew__jarray(d->c, f[D_USEREDGES], "userEdges", &uefirst, &uen));
     TRY(sinew__jarray(d->c, f[D_BONES], "bones", &bfirst, &bn));
     bool layout2 = wn > 0 && bpn == 0 && f[D_BONES];
+    /* The official parser reads both arrays' lengths unchecked: without them it cannot load the file */
+    if (!f[D_TRIANGLES] || cJSON_IsNull(f[D_TRIANGLES]))
+        return sinew__jfail(d->c, SINEW_E_LAYOUT, "the mesh has no 'triangles' (the official runtime cannot load it)");
+    if (!layout2 && (!f[D_VERTICES] || cJSON_IsNull(f[D_VERTICES])))
+        return sinew__jfail(d->c, SINEW_E_LAYOUT, "the mesh has no 'vertices' (the official runtime cannot load it)");
     if (un % 2u)
         return sinew__jfail_key(d->c, "uvs", SINEW_E_LAYOUT, "'uvs' has an odd number of values (%u)", un);
     uint32_t vcount = layout2 ? un / 2u : vn / 2u;
@@ -1298,6 +1303,15 @@ static sinew_status build_bounding_box(db *d, const cJSON *const *f, sinew_model
             memcpy(D->bbox_vertices, corners, sizeof corners);
             D->bbox_vertex_count = 4;
         }
+        return SINEW_OK;
+    }
+    if (!f[D_VERTICES]) {
+        /* as officially: the polygon stays empty (nothing hits it), with the runtime's own warning
+           (a DBBin's polygons are like this: the official binary parser reads no vertices) */
+        sinew__jwarn(d->c, NULL, SINEW_OK,
+                     "boundingBox '%s' is a polygon without 'vertices': left empty, as the official runtime does "
+                     "(it warns \"Data error. Please reexport DragonBones Data\")",
+                     D->name);
         return SINEW_OK;
     }
     const cJSON *first;
@@ -1985,6 +1999,11 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
     if (!sinew__mul_size(n, sp->vpk, &nvals))
         return sinew__jfail_key(d->c, key, SINEW_E_LIMIT, "timeline too large");
     ALLOC(T->values, nvals);
+    double *rot_exact = NULL;
+    if (sp->kind == FK_BONE_ALL || sp->kind == FK_ROTATE) {
+        ALLOC(rot_exact, n);
+        T->rotation_exact = rot_exact;
+    }
     float pos = 0.0f;
     sinew__jpush_key(d->c, key);
     uint32_t i = 0;
@@ -2021,7 +2040,9 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
         switch (sp->kind) {
         case FK_BONE_ALL: {
             sinew_transform t;
-            TRY(parse_transform(d, f[F_TRANSFORM], &t, false));
+            double exact[6];
+            TRY(parse_transform_d(d, f[F_TRANSFORM], &t, false, exact));
+            rot_exact[i] = exact[2];
             val[0] = t.x;
             val[1] = t.y;
             val[2] = t.rotation;
@@ -2051,10 +2072,11 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
             int64_t cw;
             TRY(sinew__jnum(d->c, f[F_ROTATE], "rotate", 0, &r));
             TRY(sinew__jnum(d->c, f[F_SKEW], "skew", 0, &s));
-            val[0] = (float)(r * DEG2RAD);
+            rot_exact[i] = r * DEG2RAD; /* not normalised: the official rotateFrame parser takes it as is */
+            val[0] = (float)rot_exact[i];
             val[1] = (float)(s * DEG2RAD);
-            TRY(sinew__jint(d->c, f[F_CLOCKWISE] ? f[F_CLOCKWISE] : f[F_TWEENROTATE],
-                            f[F_CLOCKWISE] ? "clockwise" : "tweenRotate", 0, -1e6, 1e6, &cw));
+            /* a rotateFrame's turns are `clockwise`; the official parser reads no `tweenRotate` here */
+            TRY(sinew__jint(d->c, f[F_CLOCKWISE], "clockwise", 0, -1e6, 1e6, &cw));
             k->tween_rotate = (int32_t)cw;
             break;
         }

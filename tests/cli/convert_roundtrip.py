@@ -4,7 +4,11 @@
 1. The project's own DragonBones fixtures (4.0, 4.5 in both weight layouts, 5.0, 5.5;
    tests/fixtures/own): `sinew poses` on the converted file equals the official runtime's
    committed dump of the original (tests/fixtures/own/expected/, events included), and equals
-   `sinew poses` on the original.
+   `sinew poses` on the original. It also equals the official runtime's committed dump of the
+   converted file itself (the manifest's "converted" entries v45_*, with oracle_path;
+   cli.oracle_fixtures checks with ../shared that each is what the official runtime gives for
+   that very file), so a clone without ../shared checks sinew's reading of its 4.5 output against
+   the official runtime.
 2. With ../shared, the official runtime itself reads the converted files: for the own fixtures,
    against the committed dump; for every shared DragonBones file (4.0, 4.5, 5.0, 5.5), against
    $SHARED/data/expected/NAME.poses.json; and sinew's poses of each converted shared file equal
@@ -18,9 +22,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import (CORPUS, SRC, check, corpus_expected, corpus_path, finish, have_shared,  # noqa: E402
-                     own_expected, own_manifest, own_path, posecmp, run_oracle, run_sinew, sinew_poses, skip,
-                     try_oracle)
+from testkit import (CORPUS, SRC, check, converted_args, converted_entries, converted_expected,  # noqa: E402
+                     corpus_expected, corpus_path, finish, have_shared, make_converted, own_expected, own_manifest,
+                     own_path, posecmp, run_oracle, run_sinew, sinew_poses, skip, try_oracle)
 
 own = own_manifest()["dragonbones"]
 odir = try_oracle(len(own), "converted own fixtures read by the live official runtime")
@@ -58,6 +62,20 @@ with tempfile.TemporaryDirectory() as tmp:
             if check(ok, f"{name}: oracle on the converted file: {msg[-500:]}"):
                 ok, msg = posecmp(expected, opose)
                 check(ok, f"{name}: official runtime, original vs converted:\n{msg}")
+
+    # 1b. sinew on each converted file against the official runtime's committed dump of that file
+    v45 = converted_entries("dragonbones")
+    check(len(v45) == len(own) + 1, "a committed official dump for each converted own fixture and oracle_path (%d)"
+          % len(v45))
+    for e in v45:
+        conv, err = make_converted(e, os.path.join(tmp, "conv_" + e["name"]))
+        if not check(conv is not None, f"{e['name']}: convert: {err}"):
+            continue
+        out = os.path.join(tmp, e["name"] + ".sinew.json")
+        ok, err = sinew_poses(conv, out, *converted_args(e))
+        if check(ok, f"{e['name']}: sinew poses: {err}"):
+            ok, msg = posecmp(converted_expected(e), out)
+            check(ok, f"{e['name']}: sinew on the converted file vs the official runtime on it (committed):\n{msg}")
 
     # 2. the shared corpus
     if not have_shared():

@@ -90,7 +90,8 @@ own_scripts = {"scenarios_" + f[:-5] for f in os.listdir(SCRIPTS)
                if f.endswith(".json")
                and json.load(open(os.path.join(SCRIPTS, f)))["character"].startswith(("own:", "oracle:"))}
 dumps = sorted({e["expected"] for e in DB} | {e["expected"] for e in manifest["xml"]}
-               | {e["name"] for e in manifest["extra"] + manifest["xml_dumps"]} | own_scripts)
+               | {e["name"] for e in manifest["extra"] + manifest["xml_dumps"]} | own_scripts
+               | {e.get("expected", e["name"]) for e in manifest.get("converted", [])})
 check(all(os.path.exists(own_expected(d)) for d in dumps), "every dump is committed: "
       + str([d for d in dumps if not os.path.exists(own_expected(d))]))
 check(sorted(f[:-len(".poses.json")] for f in os.listdir(os.path.join(OWN_DIR, "expected"))) == dumps,

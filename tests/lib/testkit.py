@@ -175,6 +175,51 @@ def own_expected(name):
     return os.path.join(OWN_DIR, "expected", name + ".poses.json")
 
 
+def converted_entries(to=None):
+    """The manifest's "converted" entries (files sinew's writers make, which the official runtime
+    has dumps of), those whose "to" is `to` when given ("dbbin", "dragonbones"; None for the
+    committed binaries)."""
+    out = own_manifest().get("converted", [])
+    return out if to is None else [e for e in out if e.get("to") == to]
+
+
+def converted_expected(entry):
+    """The committed official dump an entry is compared with (its own, or the one it shares)."""
+    return own_expected(entry.get("expected", entry["name"]))
+
+
+def converted_args(entry):
+    """sinew poses / oracle.mjs options for an entry's file: its atlas and sample rate."""
+    return (["--atlas", own_path(entry["atlas"])] if entry.get("atlas") else []) + \
+        (["--fps", str(entry["fps"])] if "fps" in entry else [])
+
+
+def make_converted(entry, folder):
+    """Makes the file of a "converted" entry in `folder`: `sinew convert SOURCE --to TO` (DBBin
+    in its "format"; DragonBones 4.5), or the committed SOURCE as it is, then its "transform" (a
+    function of tests/fixtures/dbbin/dbbin_layout.py) -> (path, stderr of the conversion), or
+    (None, the error)."""
+    src = own_path(entry["source"])
+    os.makedirs(folder, exist_ok=True)
+    path, err = src, ""
+    if entry.get("to"):
+        args = ["convert", src, "--to", entry["to"], "--out", folder, "--name", "x"]
+        args += ["--dbbin-format", str(entry["format"])] if entry["to"] == "dbbin" else ["--version", "4.5"]
+        r = run_sinew(*args)
+        if r.returncode != 0:
+            return None, r.stderr.strip()
+        path, err = r.stdout.split()[0], r.stderr
+    if entry.get("transform"):
+        sys.path.insert(0, os.path.join(SRC, "tests", "fixtures", "dbbin"))
+        import dbbin_layout
+        with open(path, "rb") as f:
+            data = getattr(dbbin_layout, entry["transform"])(f.read())
+        path = os.path.join(folder, "t_ske.dbbin")
+        with open(path, "wb") as f:
+            f.write(data)
+    return path, err
+
+
 # ---- running sinew -----------------------------------------------------------------------------
 
 def run_sinew(*args, text=True, **kw):

@@ -461,8 +461,35 @@ static void test_events_dropped(void) {
     int queued = 0;
     sinew_event ev;
     while (sinew_instance_poll_event(in, &ev)) queued++;
-    CHECK(queued == 64);
+    CHECK(queued == 64 + 16); /* 64, and 16 for Pip's one child armature (its rotor) */
     CHECK(polled > frame_events);
+    sinew_instance_destroy(in);
+
+    /* a queue of its own size: the same 24 loops fit in 1000 */
+    sinew_instance_options opt = {0};
+    opt.max_events = 1000;
+    in = NULL;
+    CHECK(sinew_instance_create(d, &opt, &in, &err) == SINEW_OK);
+    if (in) {
+        CHECK(sinew_instance_play(in, "hop", 0, &err) == SINEW_OK);
+        for (int i = 0; i < 24 * 16; i++) sinew_instance_update(in, 1.0 / 24);
+        queued = 0;
+        while (sinew_instance_poll_event(in, &ev)) queued++;
+        CHECK(sinew_instance_events_dropped(in) == 0);
+        CHECK(queued > 64 && queued <= 1000);
+        opt.max_events = 8; /* and a small one drops past 8 */
+        sinew_instance_destroy(in);
+        in = NULL;
+        CHECK(sinew_instance_create(d, &opt, &in, &err) == SINEW_OK);
+    }
+    if (in) {
+        CHECK(sinew_instance_play(in, "hop", 0, &err) == SINEW_OK);
+        for (int i = 0; i < 24 * 16; i++) sinew_instance_update(in, 1.0 / 24);
+        queued = 0;
+        while (sinew_instance_poll_event(in, &ev)) queued++;
+        CHECK(queued == 8);
+        CHECK(sinew_instance_events_dropped(in) > 0);
+    }
     sinew_instance_destroy(in);
     sinew_data_destroy(d);
 }

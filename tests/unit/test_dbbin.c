@@ -74,7 +74,7 @@ static void test_write(void) {
         return;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    CHECK(sinew__dbbin_write(text, len, "pip", NULL, NULL, NULL, &bin, &bin_len, &err) == SINEW_OK);
+    CHECK(sinew__dbbin_write(text, len, "pip", 0, NULL, NULL, NULL, &bin, &bin_len, &err) == SINEW_OK);
     free(text);
     if (!bin)
         return;
@@ -89,7 +89,7 @@ static void test_write(void) {
     void *out = NULL;
     size_t out_len = 0;
     memset(&err, 0, sizeof err);
-    CHECK(sinew__dbbin_write(path_doc, strlen(path_doc), "p", NULL, NULL, NULL, &out, &out_len, &err) == SINEW_E_UNSUPPORTED);
+    CHECK(sinew__dbbin_write(path_doc, strlen(path_doc), "p", 0, NULL, NULL, NULL, &out, &out_len, &err) == SINEW_E_UNSUPPORTED);
     CHECK(out == NULL && strstr(err.message, "path display") != NULL);
 }
 
@@ -114,6 +114,312 @@ static void test_truncations(void) {
         free(cut);
     }
     CHECK(wrong == 0);
+}
+
+/* ---- the two layouts ------------------------------------------------------------------------- */
+
+static uint32_t header_len(const unsigned char *b) {
+    return (uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
+}
+
+/* Where the header's top-level `offset` table is: the header offset of its '[' and of its ']'
+ * (the writer puts the table last). */
+static bool table_span(const unsigned char *b, size_t *open, size_t *close) {
+    uint32_t hl = header_len(b);
+    const char *h = (const char *)b + 12;
+    size_t at = SIZE_MAX;
+    for (size_t i = 0; i + 10 <= hl; i++)
+        if (memcmp(h + i, "\"offset\":[", 10) == 0)
+            at = i + 9; /* the last one */
+    if (at == SIZE_MAX)
+        return false;
+    size_t end = at;
+    while (end < hl && h[end] != ']')
+        end++;
+    *open = at;
+    *close = end;
+    return end < hl;
+}
+
+/* The binary `b` with its offset table's text replaced by `table` ("[...]"), the header padded
+ * again; *table_at gets the file byte of the new table's '['. */
+static unsigned char *with_table(const unsigned char *b, size_t len, const char *table, size_t *out_len,
+                                 size_t *table_at) {
+    size_t open, close;
+    if (!table_span(b, &open, &close))
+        return NULL;
+    uint32_t hl = header_len(b);
+    size_t head = open, tl = strlen(table);
+    /* the header text after the table, without the old padding */
+    const char *after = (const char *)b + 12 + close + 1;
+    size_t after_len = hl - close - 1;
+    while (after_len > 0 && after[after_len - 1] == ' ')
+        after_len--;
+    size_t nh = head + tl + after_len, pad = (4 - (12 + nh) % 4) % 4, arrays = len - 12 - hl;
+    unsigned char *m = malloc(12 + nh + pad + arrays);
+    memcpy(m, b, 8);
+    uint32_t n = (uint32_t)(nh + pad);
+    for (int i = 0; i < 4; i++)
+        m[8 + i] = (unsigned char)(n >> (8 * i));
+    memcpy(m + 12, b + 12, head);
+    memcpy(m + 12 + head, table, tl);
+    memcpy(m + 12 + head + tl, after, after_len);
+    memset(m + 12 + nh, ' ', pad);
+    memcpy(m + 12 + nh + pad, b + 12 + hl, arrays);
+    *out_len = 12 + nh + pad + arrays;
+    *table_at = 12 + head;
+    return m;
+}
+
+/* The table's numbers (up to 16), as the writer wrote them. */
+static int table_numbers(const unsigned char *b, double *v) {
+    size_t open, close;
+    if (!table_span(b, &open, &close))
+        return -1;
+    int n = 0;
+    const char *p = (const char *)b + 12 + open + 1, *end = (const char *)b + 12 + close;
+    while (p < end && n < 16) {
+        char *q;
+        v[n++] = strtod(p, &q);
+        p = q + (*q == ',');
+    }
+    return n;
+}
+
+typedef struct warn_log {
+    int count;
+    sinew_error last;
+} warn_log;
+
+static void on_warning(void *user, sinew_log_level level, const sinew_error *where) {
+    warn_log *w = user;
+    if (level == SINEW_LOG_WARNING) {
+        w->count++;
+        w->last = *where;
+    }
+}
+
+/* Loads m (len bytes): status, message, warnings. */
+static sinew_status load_bin(const unsigned char *m, size_t len, sinew_error *err, warn_log *w) {
+    sinew_load_options o;
+    memset(&o, 0, sizeof o);
+    o.log = on_warning;
+    o.log_user = w;
+    memset(err, 0, sizeof *err);
+    memset(w, 0, sizeof *w);
+    sinew_data *d = NULL;
+    sinew_status st = sinew_data_load_buffer(m, len, "t.dbbin", &o, &d, err);
+    CHECK((st == SINEW_OK) == (d != NULL));
+    sinew_data_destroy(d);
+    return st;
+}
+
+/* "... at byte offset N" names exactly `at`. */
+static bool names_byte(const sinew_error *err, size_t at) {
+    char want[64];
+    snprintf(want, sizeof want, "at byte offset %zu", at);
+    return strstr(err->message, want) != NULL && err->offset == at;
+}
+
+/* Formats 1 and 2 of one document: the version word 0 0 0 F, 12 or 14 numbers (the seventh array
+ * empty, after the sixth), the same arrays; both read; no other format is written. */
+static void test_formats(void) {
+    size_t len;
+    char *text = slurp("fixtures/own/Pip_5.5/pip_ske.json", &len);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    void *b1 = NULL, *b2 = NULL, *b3 = NULL;
+    size_t n1 = 0, n2 = 0, n3 = 0;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    CHECK(sinew__dbbin_write(text, len, "pip", 1, NULL, NULL, NULL, &b1, &n1, &err) == SINEW_OK);
+    CHECK(sinew__dbbin_write(text, len, "pip", 2, NULL, NULL, NULL, &b2, &n2, &err) == SINEW_OK);
+    CHECK(sinew__dbbin_write(text, len, "pip", 3, NULL, NULL, NULL, &b3, &n3, &err) == SINEW_E_ARG && b3 == NULL);
+    free(text);
+    if (!b1 || !b2) {
+        free(b1);
+        free(b2);
+        return;
+    }
+    const unsigned char *p1 = b1, *p2 = b2;
+    CHECK(memcmp(p1 + 4, "\0\0\0\1", 4) == 0 && memcmp(p2 + 4, "\0\0\0\2", 4) == 0);
+    double t1[16], t2[16];
+    CHECK(table_numbers(p1, t1) == 12 && table_numbers(p2, t2) == 14);
+    CHECK(t2[12] == t2[10] + t2[11] && t2[13] == 0);
+    CHECK(n1 - 12 - header_len(p1) == n2 - 12 - header_len(p2) &&
+          memcmp(p1 + 12 + header_len(p1), p2 + 12 + header_len(p2), n1 - 12 - header_len(p1)) == 0);
+    warn_log w;
+    CHECK(load_bin(p1, n1, &err, &w) == SINEW_OK && w.count == 0);
+    CHECK(load_bin(p2, n2, &err, &w) == SINEW_OK && w.count == 0);
+    /* the version word is not read (as officially): the table tells the layout */
+    unsigned char *m = malloc(n2);
+    memcpy(m, p2, n2);
+    memcpy(m + 4, "\5\5\0\0", 4);
+    CHECK(load_bin(m, n2, &err, &w) == SINEW_OK);
+    memcpy(m + 4, "\0\0\0\1", 4);
+    CHECK(load_bin(m, n2, &err, &w) == SINEW_OK);
+    free(m);
+    free(b1);
+    free(b2);
+}
+
+/* Format 2's offset table, broken: each an error at the byte of what is wrong. */
+static void test_format2_errors(void) {
+    if (!bin)
+        return;
+    const unsigned char *b = bin;
+    double t[16];
+    CHECK(table_numbers(b, t) == 14);
+    size_t base = 12 + header_len(b), end = (size_t)(t[10] + t[11]), tail = bin_len - base;
+    char table[400];
+    int k = 0;
+    /* the first 12 numbers as written */
+    for (int i = 0; i < 12; i++)
+        k += snprintf(table + k, sizeof table - (size_t)k, "%s%.0f", i ? "," : "[", t[i]);
+    struct {
+        const char *what, *extra;  /* the numbers after the first 12 */
+        sinew_status st;
+        const char *message;
+        int at;                    /* -1: the table's '['; 12, 13: that entry; 100: the file byte of the array */
+    } cases[] = {
+        {"13 numbers", ",%zu]", SINEW_E_LAYOUT, "has 13 numbers, not 12 (format 1) or 14 (format 2)", -1},
+        {"16 numbers", ",%zu,0,0,0]", SINEW_E_LAYOUT, "has 16 numbers", -1},
+        {"a colour array past the end", ",%zu,8]", SINEW_E_PARSE, "the colour array (8 bytes at", 12},
+        {"a colour array at -2", ",-2,0]", SINEW_E_LAYOUT, "the offset of the colour array is not an unsigned integer", 12},
+        {"a colour array 1.5 long", ",%zu,1.5]", SINEW_E_LAYOUT, "the length of the colour array is not an unsigned integer", 13},
+        {"a colour array of text", ",%zu,\"8\"]", SINEW_E_LAYOUT, "the length of the colour array is not an unsigned integer", 13},
+        {"a misaligned colour array", ",%zu,2]", SINEW_E_LAYOUT, "misaligned DBBin: the colour array is not aligned to 2 bytes", 100},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char full[600];
+        char extra[64];
+        size_t at_value = c == 2 ? tail : c == 6 ? end - 3 : end;
+        snprintf(extra, sizeof extra, cases[c].extra, at_value);
+        snprintf(full, sizeof full, "%s%s", table, extra);
+        size_t n = 0, table_at = 0;
+        unsigned char *m = with_table(b, bin_len, full, &n, &table_at);
+        CHECK(m != NULL);
+        if (!m)
+            continue;
+        /* the file byte the error must name */
+        size_t want = table_at;
+        if (cases[c].at >= 0 && cases[c].at < 100) {
+            const char *p = (const char *)m + table_at + 1;
+            for (int i = 0; i < cases[c].at; i++)
+                p = strchr(p, ',') + 1;
+            want = (size_t)(p - (const char *)m);
+        } else if (cases[c].at == 100) {
+            want = 12 + header_len(m) + at_value;
+        }
+        sinew_error err;
+        warn_log w;
+        sinew_status st = load_bin(m, n, &err, &w);
+        if (st != cases[c].st || !strstr(err.message, cases[c].message) || !names_byte(&err, want))
+            fprintf(stderr, "%s: status %d, byte %zu wanted: %s\n", cases[c].what, (int)st, want, err.message);
+        CHECK(st == cases[c].st);
+        CHECK(strstr(err.message, cases[c].message) != NULL);
+        CHECK(names_byte(&err, want));
+        free(m);
+    }
+}
+
+/* A non-empty seventh array: read as the official runtime reads it (not at all), with a warning at
+ * its byte; the model is the one without it. */
+static void test_colour_array(void) {
+    if (!bin)
+        return;
+    const unsigned char *b = bin;
+    double t[16];
+    CHECK(table_numbers(b, t) == 14);
+    size_t end = (size_t)(t[10] + t[11]);
+    char table[400];
+    int k = 0;
+    for (int i = 0; i < 12; i++)
+        k += snprintf(table + k, sizeof table - (size_t)k, "%s%.0f", i ? "," : "[", t[i]);
+    snprintf(table + k, sizeof table - (size_t)k, ",%zu,16]", end);
+    size_t n = 0, table_at = 0;
+    unsigned char *m = with_table(b, bin_len, table, &n, &table_at);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    unsigned char *g = realloc(m, n + 16); /* 8 int16 values after the arrays */
+    CHECK(g != NULL);
+    if (!g) {
+        free(m);
+        return;
+    }
+    memset(g + n, 0x7f, 16);
+    sinew_error err;
+    warn_log w;
+    CHECK(load_bin(g, n + 16, &err, &w) == SINEW_OK);
+    size_t at = 12 + header_len(g) + end;
+    CHECK(w.count == 1 && strstr(w.last.message, "the colour array (16 bytes) is not read") && names_byte(&w.last, at));
+    free(g);
+}
+
+/* The 5.6 exporter keeps in a deform timeline's keys only the values that change (count, value
+ * count, value offset, the start of the others in frameIntArray): bad ones are errors at their
+ * byte in frameIntArray. */
+static void test_deform_range_errors(void) {
+    if (!bin)
+        return;
+    const unsigned char *b = bin;
+    uint32_t hl = header_len(b);
+    cJSON *h = cJSON_ParseWithLength((const char *)b + 12, hl);
+    double t[16];
+    CHECK(h && table_numbers(b, t) == 14);
+    /* the first deform timeline (type 22) of the first armature's animations */
+    const cJSON *anims = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h, "armature"), 0), "animation");
+    size_t tl = SIZE_MAX, fi0 = 0;
+    for (const cJSON *a = anims ? anims->child : NULL; a && tl == SIZE_MAX; a = a->next) {
+        const cJSON *slots = cJSON_GetObjectItemCaseSensitive(a, "slot");
+        for (const cJSON *s = slots ? slots->child : NULL; s && tl == SIZE_MAX; s = s->next)
+            for (const cJSON *e = s->child; e && e->next; e = e->next->next)
+                if (e->valuedouble == 22) {
+                    tl = (size_t)e->next->valuedouble;
+                    fi0 = (size_t)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(a, "offset"), 0)->valuedouble;
+                    break;
+                }
+    }
+    cJSON_Delete(h);
+    CHECK(tl != SIZE_MAX);
+    if (tl == SIZE_MAX)
+        return;
+    size_t base = 12 + hl;
+    const unsigned char *ta = b + base + (size_t)t[10], *fia = b + base + (size_t)t[4];
+    size_t hd = fi0 + (size_t)(ta[2 * (tl + 3)] | ta[2 * (tl + 3) + 1] << 8); /* the header in frameIntArray */
+    int16_t count = (int16_t)(fia[2 * (hd + 1)] | fia[2 * (hd + 1) + 1] << 8);
+    CHECK(count > 2 && (int16_t)(fia[2 * (hd + 2)] | fia[2 * (hd + 2) + 1] << 8) == count);
+    struct {
+        int16_t vc, vo, fo;
+        size_t field;
+        const char *message;
+    } cases[] = {
+        {count, 1, 0, 2, "keys with values 1.."},        /* value offset + count past the count */
+        {-1, 0, 0, 2, "keys with values 0..-2"},          /* a negative value count */
+        {(int16_t)(count - 2), 0, -100, 4, "the values its keys leave out start before frameFloatArray"},
+        {(int16_t)(count - 2), 0, 32000, 4, "past the end of frameFloatArray"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        unsigned char *m = malloc(bin_len);
+        memcpy(m, bin, bin_len);
+        unsigned char *f = m + base + (size_t)t[4] + 2 * hd;
+        f[4] = (unsigned char)cases[c].vc, f[5] = (unsigned char)((uint16_t)cases[c].vc >> 8);
+        f[6] = (unsigned char)cases[c].vo, f[7] = (unsigned char)((uint16_t)cases[c].vo >> 8);
+        if (cases[c].field == 4) {
+            f[8] = (unsigned char)cases[c].fo, f[9] = (unsigned char)((uint16_t)cases[c].fo >> 8);
+        }
+        sinew_error err;
+        warn_log w;
+        sinew_status st = load_bin(m, bin_len, &err, &w);
+        size_t want = base + (size_t)t[4] + 2 * (hd + cases[c].field);
+        bool byte_ok = cases[c].field == 4 && c == 3 ? strstr(err.message, "byte offset") != NULL : names_byte(&err, want);
+        if (st != SINEW_E_LAYOUT || !strstr(err.message, cases[c].message) || !byte_ok)
+            fprintf(stderr, "deform case %zu: status %d, byte %zu wanted: %s\n", c, (int)st, want, err.message);
+        CHECK(st == SINEW_E_LAYOUT && strstr(err.message, cases[c].message) != NULL && byte_ok);
+        free(m);
+    }
 }
 
 /* The whole file reads into the model the JSON gives. */
@@ -156,7 +462,7 @@ static void test_empty_values(void) {
     size_t n = 0;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    CHECK(sinew__dbbin_write(doc, strlen(doc), "z", NULL, NULL, NULL, &b, &n, &err) == SINEW_OK);
+    CHECK(sinew__dbbin_write(doc, strlen(doc), "z", 0, NULL, NULL, NULL, &b, &n, &err) == SINEW_OK);
     sinew_data *d = NULL;
     memset(&err, 0, sizeof err);
     CHECK(b && sinew_data_load_buffer(b, n, "z.dbbin", NULL, &d, &err) == SINEW_OK);
@@ -175,7 +481,7 @@ static void test_non_finite(void) {
     uint32_t hl = (uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
     cJSON *h = cJSON_ParseWithLength((const char *)b + 12, hl);
     const cJSON *off = cJSON_GetObjectItemCaseSensitive(h, "offset");
-    CHECK(cJSON_GetArraySize(off) == 12);
+    CHECK(cJSON_GetArraySize(off) == 14); /* format 2, the default */
     static const uint32_t odd[] = {0x7fc00000u, 0x7f800000u, 0xff800000u}; /* NaN, +inf, -inf */
     for (int arr = 1; arr <= 3 && off; arr += 2) { /* floatArray, frameFloatArray */
         size_t start = 12 + hl + (size_t)cJSON_GetArrayItem(off, 2 * arr)->valuedouble;
@@ -250,7 +556,7 @@ static void corrupt(const char *json) {
     void *bb = NULL;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    CHECK(text && sinew__dbbin_write(text, len, json, NULL, NULL, NULL, &bb, &blen, &err) == SINEW_OK);
+    CHECK(text && sinew__dbbin_write(text, len, json, 0, NULL, NULL, NULL, &bb, &blen, &err) == SINEW_OK);
     free(text);
     if (!bb)
         return;
@@ -346,6 +652,10 @@ static void test_convert_api(void) {
 int main(void) {
     RUN(test_write);
     RUN(test_convert_api);
+    RUN(test_formats);
+    RUN(test_format2_errors);
+    RUN(test_colour_array);
+    RUN(test_deform_range_errors);
     RUN(test_truncations);
     RUN(test_read);
     RUN(test_empty_values);
