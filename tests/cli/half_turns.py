@@ -75,7 +75,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for layout in LAYOUTS:
         src = os.path.join(FIX, f"rotation_{layout}_ske.json")
         out = os.path.join(tmp, layout)
-        r = run_sinew("convert", src, "--to", "dragonbones", "--version", "4.5", "--out", out, "--name", "r")
+        r = run_sinew("convert", src, "--to", "dragonbones", "--version", "4.5", "--out", out, "--name", "r", "--verbose")
         if not check(r.returncode == 0, f"{layout}: convert: {r.stderr}"):
             continue
         conv = os.path.join(out, "r_ske.json")
