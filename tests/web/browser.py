@@ -4,7 +4,7 @@ puppeteer-core (tests/web/browser_driver.mjs), against `sinew render` of the sam
 
 - The player (build-web/index.html) loads each character through its file input (skeleton, atlas,
   page images; a .dbbin; an XML rig with its images), switches animation, scrubs to frame K at
-  100 % zoom, and a screenshot of its canvas must match `sinew render --frame K --size WxH
+  fit zoom, and a screenshot of its canvas must match `sinew render --frame K --size WxH
   --background C` with PSNR >= 30 dB. Without ../shared: the demo, Pip 5.5 (rotated regions),
   Pip 5.5 as .dbbin and the Pip XML rig; with it, the 8 shared characters that have an atlas too.
 - The page opened from its URL (?ske=&tex=&animation=&frame=&size=&background=) shows that frame

@@ -96,7 +96,7 @@ for (const job of jobs) {
         if (job.armature) { await setSelect(page, 'armature', job.armature); await waitPlayer(page, job.name); }
         if (job.switchFrom) await setSelect(page, 'animation', job.switchFrom);
         await setSelect(page, 'animation', job.animation);
-        await setSelect(page, 'zoom', '1');
+        await setSelect(page, 'zoom', 'fit');
         await scrub(page, job.frame);
         if (job.out) {
           const el = await page.$('sinew-player >>> canvas.gl');

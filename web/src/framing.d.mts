@@ -9,6 +9,6 @@ export declare function passBounds(data: SkeletonData, options: { armature: stri
   animation: string; fps?: number }): Bounds | null;
 export declare function centredView(bounds: Bounds | null, width: number, height: number, scale?: number):
   [number, number, number, number, number, number];
-export declare function fitScale(bounds: Bounds | null, width: number, height: number, margin?: number): number;
+export declare function fitScale(bounds: Bounds | null, width: number, height: number, padding?: number): number;
 export declare function parseColor(text: string | null | undefined): [number, number, number, number] | null;
 export declare function decodeImage(source: Blob | BufferSource, options?: { premultiply?: boolean }): Promise<ImageBitmap>;

@@ -70,12 +70,19 @@ export function centredView(bounds, width, height, scale = 1) {
   return [s, 0, 0, s, f32(f32(width * 0.5) - cx), f32(f32(height * 0.5) - cy)];
 }
 
-/** The largest scale at which the bounds fit in the frame with `margin` pixels around them. */
-export function fitScale(bounds, width, height, margin = 16) {
+/**
+ * The largest scale at which the bounds fit in the frame with `padding` pixels around them, as
+ * `sinew render --size WxH` (without --scale, --crop or --origin) computes it: float arithmetic,
+ * the padding dropped on a side it would leave no room on, at most 100.
+ */
+export function fitScale(bounds, width, height, padding = 4) {
   if (!bounds) return 1;
-  const bw = bounds.x1 - bounds.x0, bh = bounds.y1 - bounds.y0;
+  const bw = f32(bounds.x1 - bounds.x0), bh = f32(bounds.y1 - bounds.y0);
   if (!(bw > 0) || !(bh > 0)) return 1;
-  return Math.max(0.01, Math.min((width - 2 * margin) / bw, (height - 2 * margin) / bh));
+  let aw = f32(width - f32(2 * padding)), ah = f32(height - f32(2 * padding));
+  if (aw < 1) aw = width;
+  if (ah < 1) ah = height;
+  return Math.min(Math.min(f32(aw / bw), f32(ah / bh)), 100);
 }
 
 /** An RRGGBB (or #RRGGBB, #RGB, RRGGBBAA) colour as straight [r, g, b, a] in 0..1, or null. */

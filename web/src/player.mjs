@@ -222,7 +222,7 @@ export class SinewPlayer extends HTMLElement {
     this.ui.drop.hidden = true;
     this._warnings(warnings);
     const data = rig.data;
-    const arm = (armature && data.armature(armature)) || data.armatures.find((a) => animation && a.animations.some((n) => n.name === animation)) || data.armatures[0];
+    const arm = (armature && data.armature(armature)) || data.armatures.find((a) => animation && a.animations.some((n) => n.name === animation)) || data.armature(null);
     fill(this.ui.armature, data.armatures.map((a) => a.name), arm.name);
     this.dispatchEvent(new CustomEvent('load', { detail: rig }));
     this._choose({ armature: arm.name, animation, skin: skin || '', frame });
@@ -282,7 +282,8 @@ export class SinewPlayer extends HTMLElement {
     this._announce();
   }
 
-  // the view: zoom 1 (or any number) frames the animation as `sinew render --size WxH --scale Z`
+  // the view: zoom fit frames the animation as `sinew render --size WxH` does (scaled to fit, 4 px
+  // around it), a number Z as `sinew render --size WxH --scale Z` (centred, cut where it does not fit)
   _reframe(redraw = true) {
     if (!this.instance) return;
     const w = this.ui.canvas.width, h = this.ui.canvas.height;

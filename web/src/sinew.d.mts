@@ -103,6 +103,8 @@ export declare class SkeletonData {
   readonly frameRate: number;
   readonly dataName: string;
   readonly armatures: ArmatureInfo[];
+  /** Index of the main armature (the one the file names, else the most bones, not a child). */
+  readonly defaultArmature: number;
   readonly armatureNames: string[];
   armature(name?: string | null): ArmatureInfo | undefined;
   animationNames(armature?: string | null): string[];

@@ -628,11 +628,14 @@ export class SkeletonData {
     /** [{ name, type, frameRate, bones: [{name, parent, length}], slots, skins, animations:
      *   [{name, frames, duration, playTimes, fadeInTime}], defaultAnimation, userData, canvas }] */
     this.armatures = info.armatures;
+    /** The index of the main armature: the one the file names, else the one with the most bones
+     *  that no other uses as a child armature (sinew_data_default_armature, docs/cli.md). */
+    this.defaultArmature = info.defaultArmature;
     sinew._track(this, 'data');
   }
   get armatureNames() { return this.armatures.map((a) => a.name); }
-  /** The armature named `name` (or the first), or undefined. */
-  armature(name) { return name == null ? this.armatures[0] : this.armatures.find((a) => a.name === name); }
+  /** The armature named `name` (or the main one, `defaultArmature`), or undefined. */
+  armature(name) { return name == null ? this.armatures[this.defaultArmature] : this.armatures.find((a) => a.name === name); }
   animationNames(armature) { const a = this.armature(armature); return a ? a.animations.map((n) => n.name) : []; }
   skinNames(armature) { const a = this.armature(armature); return a ? a.skins : []; }
   /**

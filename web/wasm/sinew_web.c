@@ -142,6 +142,7 @@ EXPORT(sw_data_describe) char *sw_data_describe(const sinew_data *d) {
     cJSON_AddItemToObject(root, "compatibleVersion", str_or_null(di.compatible_version));
     cJSON_AddBoolToObject(root, "isGlobal", di.is_global);
     cJSON_AddNumberToObject(root, "frameRate", di.frame_rate);
+    cJSON_AddNumberToObject(root, "defaultArmature", sinew_data_default_armature(d));
     cJSON *arms = cJSON_AddArrayToObject(root, "armatures");
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
