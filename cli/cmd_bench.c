@@ -14,7 +14,7 @@
 
 const char sinew_cmd_bench_help[] = "benchmark instance updates (ns per update) or loading (--load)";
 
-static const cli_help help = {
+const cli_help sinew_cmd_bench_usage = {
     "sinew bench FILE --animation NAME [--armature NAME] [--skin NAME] [--instances N]\n"
     "                   [--ticks T] [--runs R] [--drawlist [--atlas TEX]] [--cache-fps N] [--json]\n"
     "       sinew bench FILE --load [--atlas TEX | --no-atlas] [--runs R] [--json]",
@@ -26,7 +26,7 @@ static const cli_help help = {
     "memory (parse + build, as bench-cpp's load times parseDragonBonesData +\n"
     "parseTextureAtlasData). Prints min and median ms, and the memory the loaded data holds.\n",
     "  --animation NAME  the animation the instances play\n"
-    "  --armature NAME   the armature (default: the first that has the animation)\n"
+    "  --armature NAME   the armature (default: the main one, else the first that has the animation)\n"
     "  --skin NAME       DragonBones: the skin overlaid on the default skin; an XML rig: the\n"
     "                    armature NAME@SKIN\n"
     "  --instances N     instances, 1..1000000 (default 100)\n"
@@ -259,7 +259,7 @@ int sinew_cmd_bench(int argc, char **argv) {
         const char *a = argv[i];
         bool v = i + 1 < argc;
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_bench_usage);
             return SINEW_EXIT_OK;
         } else if (strcmp(a, "--animation") == 0 && v) {
             anim = argv[++i];
@@ -290,7 +290,7 @@ int sinew_cmd_bench(int argc, char **argv) {
         } else if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("bench", "unknown option or missing value: %s", a);
+            return cli_unknown_option("bench", a);
         } else if (!file) {
             file = a;
         } else {

@@ -32,7 +32,7 @@ static double median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static const cli_help help = {
+const cli_help sinew_cmd_bench_input_usage = {
     "sinew bench-input [--seconds S] [--hz HZ] [--runs N] [--keys mrtk|hermite|weighted]",
     "Builds a version 1.0 recording with all 389 curves keyed every frame (60 s x 60 Hz by\n"
     "default, about 39 MB), then times: load (from memory and from a file), full-pose evaluation\n"
@@ -53,7 +53,7 @@ int sinew_cmd_bench_input(int argc, char **argv) {
     const char *keys = "mrtk";
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_bench_input_usage);
             return SINEW_EXIT_OK;
         } else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
             if ((rc = cli_number("bench-input", argv[i], argv[i + 1], &seconds)))
@@ -72,7 +72,7 @@ int sinew_cmd_bench_input(int argc, char **argv) {
         } else if (strcmp(argv[i], "--keys") == 0 && i + 1 < argc) {
             keys = argv[++i];
         } else {
-            return cli_usage_error("bench-input", "unknown option or missing value: %s", argv[i]);
+            return cli_unknown_option("bench-input", argv[i]);
         }
     }
     int mode = strcmp(keys, "mrtk") == 0 ? 0 : strcmp(keys, "hermite") == 0 ? 1 : strcmp(keys, "weighted") == 0 ? 2 : -1;

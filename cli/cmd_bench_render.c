@@ -23,7 +23,7 @@
 
 const char sinew_cmd_bench_render_help[] = "benchmark the rasterizer against cairo on an animation's draw lists";
 
-static const cli_help help = {
+const cli_help sinew_cmd_bench_render_usage = {
     "sinew bench-render FILE --animation NAME [--atlas TEX] [--armature NAME] [--skin NAME]\n"
     "                          [--size WxH] [--scale S] [--frames N] [--runs R] [--json]",
     "Steps the animation once with the runtime (at the data's frame rate, looping) and keeps the\n"
@@ -36,7 +36,7 @@ static const cli_help help = {
     "Framing: the bounds of all frames at --scale S with 4 px of padding, or with --size WxH the\n"
     "bounds fitted and centred into WxH (--scale then multiplies the fit).\n",
     "  --animation NAME  the animation to draw\n"
-    "  --armature NAME   the armature (default: the first that has the animation)\n"
+    "  --armature NAME   the armature (default: the main one, else the first that has the animation)\n"
     "  --skin NAME       DragonBones: the skin overlaid on the default skin; an XML rig: the\n"
     "                    armature NAME@SKIN\n"
     "  --atlas TEX       texture atlas JSON (default: found next to FILE)\n"
@@ -102,7 +102,7 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_bench_render_usage);
             return -1;
         }
         if (a[0] != '-' || a[1] == '\0') {
@@ -129,7 +129,7 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
             if ((rc = cli_whole(cmd, a, v, &o->frames))) return rc;
         } else if (strcmp(a, "--runs") == 0) {
             if ((rc = cli_whole(cmd, a, v, &o->runs))) return rc;
-        } else return cli_usage_error(cmd, "unknown option '%s'", a);
+        } else return cli_unknown_option(cmd, a);
     }
     if (!o->file) return cli_usage_error(cmd, "no input file");
     if (!o->animation) return cli_usage_error(cmd, "missing --animation NAME");

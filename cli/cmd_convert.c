@@ -2,6 +2,8 @@
  * DragonBones JSON file -> DragonBones binary (DBBin). */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "rules.h"
@@ -9,20 +11,22 @@
 
 const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5, DBBin or Spine 4.2";
 
-static const cli_help help = {
+const cli_help sinew_cmd_convert_usage = {
     "sinew convert INPUT --to dragonbones [--version 4.5] --out DIR [--name NAME] [--quiet]\n"
     "       sinew convert INPUT --to dbbin [--dbbin-format 1|2] --out DIR [--name NAME] [--quiet]\n"
     "       sinew convert INPUT --to spine [--spine-version 4.2] [--armature NAME] [--atlas TEX] --out DIR\n"
     "                     [--name NAME] [--quiet]",
     "INPUT is a DragonBones JSON file (4.0, 4.5, 5.x) or a sinew XML rig (docs/xml.md).\n"
-    "Writes DIR/NAME_ske.json (DragonBones 4.5; one armature per skin for XML rigs) and, for\n"
-    "an XML rig, DIR/NAME_tex.json + DIR/NAME_tex.png (every image it uses, in one atlas).\n"
+    "Writes DIR/NAME_ske.json (DragonBones 4.5; one armature per skin for XML rigs) and its atlas,\n"
+    "DIR/NAME_tex.json with the page images (an XML rig's images packed into one page), so that\n"
+    "the converted skeleton renders as it is. NAME is INPUT's file name (X_ske.json -> X) unless\n"
+    "--name says otherwise.\n"
     "Constructs DragonBones 4.5 can only approximate are named in warnings on stderr. Files are\n"
     "written atomically and an input is never overwritten.\n"
     "--to dbbin writes DIR/NAME_ske.dbbin, the DragonBones binary the official runtime reads, from\n"
-    "a DragonBones JSON file; what the binary cannot carry is refused (docs/convert.md). Format 2\n"
-    "(14 array offsets) is what the DragonBones 5.6 exporter writes, format 1 (12) the 5.0-5.5 ones;\n"
-    "the official runtime reads both.\n"
+    "a DragonBones JSON file, and the atlas beside it; what the binary cannot carry is refused\n"
+    "(docs/convert.md). Format 2 (14 array offsets) is what the DragonBones 5.6 exporter writes,\n"
+    "format 1 (12) the 5.0-5.5 ones; the official runtime reads both.\n"
     "--to spine writes one armature of a DragonBones JSON file as DIR/NAME.json (Spine 4.2) and\n"
     "DIR/NAME.atlas, with the atlas pages copied into DIR; what Spine cannot express is named in a\n"
     "warning and left out, or baked into keys where Spine would move a bone otherwise\n"
@@ -31,10 +35,10 @@ static const cli_help help = {
     "  --version 4.5     the DragonBones version written (only 4.5)\n"
     "  --dbbin-format F  --to dbbin: the binary's layout, 1 or 2 (default 2)\n"
     "  --spine-version V the Spine version written (only 4.2)\n"
-    "  --armature NAME   --to spine: the armature written (default: the first)\n"
-    "  --atlas TEX       --to spine: the DragonBones atlas JSON (default: found beside INPUT)\n"
+    "  --armature NAME   --to spine: the armature written (default: the main one, docs/cli.md)\n"
+    "  --atlas TEX       the DragonBones atlas JSON taken along (default: found beside INPUT)\n"
     "  --out DIR         the output folder (created when missing; its parent must exist)\n"
-    "  --name NAME       the output base name (default: the data's name)\n"
+    "  --name NAME       the output base name (default: INPUT's file name without _ske.json)\n"
     "  --quiet           no approximation warnings\n",
     "  sinew convert cat.xml --to dragonbones --out out/\n"
     "  sinew convert hero.json --to dragonbones --out converted --name hero45\n"
@@ -49,7 +53,7 @@ int sinew_cmd_convert(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_convert_usage);
             return SINEW_EXIT_OK;
         }
         bool has_value = i + 1 < argc;
@@ -72,7 +76,7 @@ int sinew_cmd_convert(int argc, char **argv) {
         else if (strcmp(a, "--quiet") == 0)
             quiet = true;
         else if (a[0] == '-' && a[1])
-            return cli_usage_error("convert", "unknown option or missing value: %s", a);
+            return cli_unknown_option("convert", a);
         else if (!input)
             input = a;
         else
@@ -85,8 +89,8 @@ int sinew_cmd_convert(int argc, char **argv) {
     bool dbbin = strcmp(to, "dbbin") == 0, spine = strcmp(to, "spine") == 0;
     if (strcmp(to, "dragonbones") != 0 && !dbbin && !spine)
         return cli_usage_error("convert", "--to %s: only 'dragonbones', 'dbbin' and 'spine' are supported", to);
-    if (!spine && (spine_version || armature || atlas))
-        return cli_usage_error("convert", "--spine-version, --armature and --atlas go with --to spine");
+    if (!spine && (spine_version || armature))
+        return cli_usage_error("convert", "--spine-version and --armature go with --to spine");
     if (dbbin_format && !dbbin)
         return cli_usage_error("convert", "--dbbin-format goes with --to dbbin");
     if (dbbin_format && strcmp(dbbin_format, "1") != 0 && strcmp(dbbin_format, "2") != 0)
@@ -98,7 +102,10 @@ int sinew_cmd_convert(int argc, char **argv) {
     if (!out)
         return cli_usage_error("convert", "missing --out DIR");
 
-    int rc = cli_out_folder("convert", out);
+    int rc;
+    struct stat before;
+    bool made_folder = stat(out, &before) != 0; /* a folder made here is removed when nothing is written */
+    rc = cli_out_folder("convert", out);
     if (rc)
         return rc;
     sinew_load_options lo = {0};
@@ -120,7 +127,11 @@ int sinew_cmd_convert(int argc, char **argv) {
                               : sinew_convert_dragonbones(input, out, &co, &res, &err);
     if (st != SINEW_OK) {
         cli_print_error(input, &err);
-        return cli_exit_code(st);
+        if (made_folder)
+            rmdir(out); /* only when empty: a refused conversion leaves nothing behind */
+        /* the options were checked above: an argument error here is an output that may not be
+         * written (an input in its place), an I/O refusal like the others */
+        return st == SINEW_E_ARG ? SINEW_EXIT_IO : cli_exit_code(st);
     }
     printf("%s\n", res.skeleton_path);
     if (res.atlas_json_path[0])

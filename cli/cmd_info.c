@@ -14,7 +14,7 @@ const char sinew_cmd_info_help[] = "summarise a skeleton file: armatures, bones,
 
 static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
 
-static const cli_help help = {
+const cli_help sinew_cmd_info_usage = {
     "sinew info FILE [--atlas TEX] [--json] [--time]",
     "Loads a DragonBones skeleton (JSON 4.0, 4.5, 5.0-5.6) or a sinew XML rig and prints a\n"
     "summary: armatures, bones, slots, skins, IK, meshes, animations, and the atlas pages. The\n"
@@ -235,7 +235,7 @@ int sinew_cmd_info(int argc, char **argv) {
     bool json = false, timing = false;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_info_usage);
             return SINEW_EXIT_OK;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
@@ -246,7 +246,7 @@ int sinew_cmd_info(int argc, char **argv) {
                 return cli_usage_error("info", "--atlas needs a file");
             atlas_arg = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("info", "unknown option '%s'", argv[i]);
+            return cli_unknown_option("info", argv[i]);
         } else if (file) {
             return cli_usage_error("info", "takes one FILE");
         } else {

@@ -128,6 +128,23 @@ static void put_d(FILE *out, double v) {
     fputs(b, out);
 }
 
+/* A time or duration for people: the recording's times are 32-bit floats, so the shortest digits
+ * that give the same float back (2.1, not 2.0999999046325684); other values as put_d. */
+static void put_seconds(FILE *out, double v) {
+    float f = (float)v;
+    if ((double)f != v || !isfinite(v)) {
+        put_d(out, v);
+        return;
+    }
+    char b[64];
+    for (int p = 1; p <= 9; p++) {
+        snprintf(b, sizeof b, "%.*g", p, v);
+        if ((float)strtod(b, NULL) == f)
+            break;
+    }
+    fputs(b, out);
+}
+
 static bool same_file(const char *a, const char *b) {
     struct stat sa, sb;
     if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
@@ -248,7 +265,7 @@ static int cmd_info(int argc, char **argv) {
         if (strcmp(argv[i], "--json") == 0)
             json = true;
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("input info", "unknown option '%s'", argv[i]);
+            return cli_unknown_option("input info", argv[i]);
         else if (!file)
             file = argv[i];
         else
@@ -301,7 +318,7 @@ static int cmd_info(int argc, char **argv) {
         printf("\n  sections:  camera %s, hands %s, eye gaze %s\n", a->has_camera ? "yes" : "no",
                a->has_hands ? "yes" : "no", a->has_eye_gaze ? "yes" : "no");
         printf("  duration:  ");
-        put_d(stdout, dur);
+        put_seconds(stdout, dur);
         printf(" s\n  keys:      %llu in total\n", (unsigned long long)sinew_input_key_count(a));
         if (a->has_camera)
             printf("    camera      %llu\n", (unsigned long long)cam);
@@ -336,7 +353,7 @@ static int cmd_dump(int argc, char **argv) {
         else if (strncmp(argv[i], "--format=", 9) == 0)
             format = argv[i] + 9;
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("input dump", "unknown option '%s'", argv[i]);
+            return cli_unknown_option("input dump", argv[i]);
         else if (!file)
             file = argv[i];
         else
@@ -450,7 +467,7 @@ static int cmd_eval(int argc, char **argv) {
         else if (strcmp(argv[i], "--times") == 0 && i + 1 < argc)
             times_s = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9'))
-            return cli_usage_error("input eval", "unknown option '%s'", argv[i]);
+            return cli_unknown_option("input eval", argv[i]);
         else if (!file)
             file = argv[i];
         else
@@ -552,7 +569,7 @@ static int cmd_convert_edit(int argc, char **argv, bool edit) {
         } else if (edit && strcmp(o, "--repair") == 0) {
             repair = true;
         } else if (o[0] == '-' && o[1]) {
-            return cli_usage_error(cmd, "unknown option '%s'", o);
+            return cli_unknown_option(cmd, o);
         } else if (!in) {
             in = o;
         } else if (!out) {
@@ -575,8 +592,17 @@ static int cmd_convert_edit(int argc, char **argv, bool edit) {
     uint64_t removed = 0;
     if (repair)
         st = sinew_input_repair_rotation_w(a, &repaired, &err);
-    if (!st && has_trim)
+    if (!st && has_trim) {
+        /* a range that holds no key would give an empty recording: refused, naming the span */
+        double t0 = sinew_input_start_time(a), t1 = sinew_input_duration(a);
+        if (trim0 > t1 || trim1 < t0) {
+            sinew_input_destroy(a);
+            fprintf(stderr, "%s: error: --trim %g:%g is outside the recording, which spans %g to %g s\n", in, trim0,
+                    trim1, t0, t1);
+            return SINEW_EXIT_INPUT;
+        }
         st = sinew_input_trim(a, trim0, trim1, true, &err);
+    }
     if (!st && has_shift)
         st = sinew_input_shift(a, shift, &err);
     if (!st && has_rate)
@@ -592,7 +618,7 @@ static int cmd_convert_edit(int argc, char **argv, bool edit) {
     if (!rc && edit) {
         printf("%s: %llu keys (was %llu), duration ", out, (unsigned long long)sinew_input_key_count(a),
                (unsigned long long)before);
-        put_d(stdout, sinew_input_duration(a));
+        put_seconds(stdout, sinew_input_duration(a));
         printf(" s");
         if (repair)
             printf(", %u RotationW curve(s) rebuilt", repaired);
@@ -613,7 +639,7 @@ static int cmd_validate(int argc, char **argv) {
         if (strcmp(argv[i], "--strict") == 0)
             strict = true;
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("input validate", "unknown option '%s'", argv[i]);
+            return cli_unknown_option("input validate", argv[i]);
         else if (!file)
             file = argv[i];
         else
@@ -659,7 +685,7 @@ static int cmd_render(int argc, char **argv) {
             if ((rc = cli_size(cmd, o, argv[++i], &w, &h)))
                 return rc;
         } else if (o[0] == '-' && o[1]) {
-            return cli_usage_error(cmd, "unknown option '%s'", o);
+            return cli_unknown_option(cmd, o);
         } else if (!file) {
             file = o;
         } else {
@@ -823,6 +849,24 @@ static void sub_help(const char *sub) {
     fputs(usage_text, stdout);
 }
 
+const cli_help sinew_cmd_input_usage = {"sinew input COMMAND FILE [OPTIONS]", NULL, NULL, NULL, NULL};
+
+static int run_sub(const char *sub, int argc, char **argv) {
+    if (strcmp(sub, "info") == 0)
+        return cmd_info(argc, argv);
+    if (strcmp(sub, "dump") == 0)
+        return cmd_dump(argc, argv);
+    if (strcmp(sub, "eval") == 0)
+        return cmd_eval(argc, argv);
+    if (strcmp(sub, "convert") == 0)
+        return cmd_convert_edit(argc, argv, false);
+    if (strcmp(sub, "edit") == 0)
+        return cmd_convert_edit(argc, argv, true);
+    if (strcmp(sub, "validate") == 0)
+        return cmd_validate(argc, argv);
+    return cmd_render(argc, argv);
+}
+
 int sinew_cmd_input(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_text, stderr);
@@ -833,27 +877,36 @@ int sinew_cmd_input(int argc, char **argv) {
         return SINEW_EXIT_OK;
     }
     const char *sub = argv[1];
+    const cli_help *h = NULL;
+    const char *names[sizeof sub_helps / sizeof sub_helps[0]];
+    for (size_t i = 0; i < sizeof sub_helps / sizeof sub_helps[0]; i++) {
+        names[i] = sub_helps[i].name;
+        if (strcmp(sub_helps[i].name, sub) == 0)
+            h = &sub_helps[i].help;
+    }
+    if (!h) {
+        const char *near = cli_suggest(sub, names, sizeof names / sizeof names[0]);
+        if (near)
+            fprintf(stderr, "sinew input: unknown command '%s' (did you mean '%s'?)\n", sub, near);
+        else
+            fprintf(stderr, "sinew input: unknown command '%s'\n", sub);
+        fputs(usage_text, stderr);
+        return SINEW_EXIT_USAGE;
+    }
     for (int i = 2; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             sub_help(sub);
             return SINEW_EXIT_OK;
         }
     }
-    if (strcmp(sub, "info") == 0)
-        return cmd_info(argc - 1, argv + 1);
-    if (strcmp(sub, "dump") == 0)
-        return cmd_dump(argc - 1, argv + 1);
-    if (strcmp(sub, "eval") == 0)
-        return cmd_eval(argc - 1, argv + 1);
-    if (strcmp(sub, "convert") == 0)
-        return cmd_convert_edit(argc - 1, argv + 1, false);
-    if (strcmp(sub, "edit") == 0)
-        return cmd_convert_edit(argc - 1, argv + 1, true);
-    if (strcmp(sub, "validate") == 0)
-        return cmd_validate(argc - 1, argv + 1);
-    if (strcmp(sub, "render") == 0)
-        return cmd_render(argc - 1, argv + 1);
-    fprintf(stderr, "sinew input: unknown command '%s'\n", sub);
-    fputs(usage_text, stderr);
-    return SINEW_EXIT_USAGE;
+    char cmd[32];
+    snprintf(cmd, sizeof cmd, "input %s", sub);
+    int n;
+    char **args;
+    int rc = cli_prepare_args(cmd, h, argc - 1, argv + 1, &n, &args);
+    if (rc)
+        return rc;
+    rc = run_sub(sub, n, args);
+    free(args);
+    return rc;
 }

@@ -13,7 +13,7 @@
 
 const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference oracle's schema)";
 
-static const cli_help help = {
+const cli_help sinew_cmd_poses_usage = {
     "sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
     "                   [--fps N] [--frames N] [--cache-fps N] [--precision N] [--out FILE]\n"
     "       sinew poses FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--precision N]\n"
@@ -23,8 +23,8 @@ static const cli_help help = {
     "(docs/cli.md), on stdout or in --out. FILE is a DragonBones skeleton or a sinew XML rig.\n",
     "  --atlas TEX       texture atlas JSON: image slots then get their \"pivot\" (where the image\n"
     "                    sits on the slot), as the oracle's dumps do with --atlas\n"
-    "  --armature NAME   the armature, or 'all' (default: the first that has --animation, else\n"
-    "                    the first)\n"
+    "  --armature NAME   the armature, or 'all' (default: the main one, else the first that has\n"
+    "                    --animation)\n"
     "  --animation NAME  the animation, or 'all' (default: all)\n"
     "  --skin NAME       DragonBones: the skin overlaid on the default skin (with --armature all:\n"
     "                    the armatures that have it); an XML rig: the armature NAME@SKIN\n"
@@ -209,6 +209,17 @@ static void put_pose(out_ctx *o, const sinew_instance *inst, uint32_t ai, int de
     fputc('{', o->f);
     put_pose_members(o, inst, ai, depth);
     fputc('}', o->f);
+}
+
+/* Events one update may queue before a dump reads them: a rig with many child armatures starts
+ * each of them (fadeIn, fadeInComplete, start) in its first update. */
+#define POSES_MAX_EVENTS 4096
+
+static void warn_dropped_events(const char *file, const sinew_instance *inst, const char *what) {
+    uint64_t n = sinew_instance_events_dropped(inst);
+    if (n)
+        fprintf(stderr, "%s: warning: '%s': %llu event(s) dropped, more than %d in one update\n", file, what,
+                (unsigned long long)n, POSES_MAX_EVENTS);
 }
 
 static void put_events(out_ctx *o, sinew_instance *inst) {
@@ -402,6 +413,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         io.skin = overlay;
         io.atlas = atlas;
         io.frame_cache = op->cache;
+        io.max_events = POSES_MAX_EVENTS;
         sinew_error err;
         memset(&err, 0, sizeof err);
         if (ai.animation_count == 0) {
@@ -482,6 +494,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 fputc('}', f);
             }
             fputs("]}", f);
+            warn_dropped_events(op->file, inst, ni.name);
             sinew_instance_destroy(inst);
         }
         fputs("]}", f);
@@ -573,6 +586,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
     io.atlas = atlas;
     io.max_states = op->max_states;
     io.frame_cache = op->cache;
+    io.max_events = POSES_MAX_EVENTS;
     sinew_instance *inst = NULL;
     if (sinew_instance_create(data, &io, &inst, &err) != SINEW_OK) {
         cli_print_error(op->file, &err);
@@ -615,6 +629,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
     }
 #undef ISSUE_DUE
     fputs("]}", f);
+    warn_dropped_events(op->script, inst, sc->name);
     uint64_t dropped = sinew_instance_states_dropped(inst);
     if (dropped)
         fprintf(stderr, "%s: warning: scenario '%s': %llu animation state(s) dropped past the limit of %u per "
@@ -680,7 +695,7 @@ int sinew_cmd_poses(int argc, char **argv) {
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_poses_usage);
             return SINEW_EXIT_OK;
         }
         bool has_val = i + 1 < argc;
@@ -724,7 +739,7 @@ int sinew_cmd_poses(int argc, char **argv) {
                 return rc;
             op.precision = (int)p;
         } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("poses", "unknown option or missing value: %s", a);
+            return cli_unknown_option("poses", a);
         } else if (!op.file) {
             op.file = a;
         } else {

@@ -24,7 +24,7 @@
 const char sinew_cmd_render_help[] =
     "render an animation to PNG, PNG sequence, sprite sheet, GIF, WebP, MP4 or WebM";
 
-static const cli_help help = {
+const cli_help sinew_cmd_render_usage = {
     "sinew render FILE --out OUT [options]",
     "Draws an animation with sinew's rasterizer. The output format comes from OUT:\n"
     "  x.png            one frame (--frame K, default 0)\n"
@@ -35,7 +35,7 @@ static const cli_help help = {
     "  --sheet          a sprite sheet: OUT.png plus its atlas OUT.json (OUT.tres for godot)\n"
     "FILE is a DragonBones skeleton (JSON 4.0, 4.5, 5.x) or a sinew XML rig.\n",
     "  --atlas TEX       texture atlas JSON (default: found next to FILE, e.g. X_tex.json)\n"
-    "  --armature NAME   armature to draw (default: the first that has --animation, else the first);\n"
+    "  --armature NAME   armature to draw (default: the main one, docs/cli.md);\n"
     "                    'all': every armature (put %r, its name, in OUT)\n"
     "  --animation NAME  animation to play (default: the armature's default animation); 'all':\n"
     "                    every animation, one output each (put %a, its name, in OUT)\n"
@@ -45,7 +45,9 @@ static const cli_help help = {
     "                    once through)\n"
     "  --cache-fps N     the official frame cache at N frames per second (poses snap to it)\n"
     "  --scale S         pixels per data unit, (0, 100] (default 1)\n"
-    "  --size WxH        fixed output size (default: fit the bounds of every frame)\n"
+    "  --size WxH        fixed output size; the animation is scaled to fit in it (default: the size\n"
+    "                    of the bounds of every frame at --scale)\n"
+    "  --crop            with --size: keep --scale and cut what does not fit (centred)\n"
     "  --origin X,Y      pixel of the armature origin with --size (default: centre the bounds)\n"
     "  --padding P       pixels around the fitted bounds, 0..4096 (default 4)\n"
     "  --background C    #rgb, #rrggbb, #rrggbbaa, black, white or transparent (default)\n"
@@ -76,7 +78,7 @@ typedef struct render_opts {
     double fps, cache_fps;
     long loops;
     float scale, padding;
-    bool have_size, have_origin, have_frame, have_quality, sheet, dither, quiet;
+    bool have_size, have_origin, have_frame, have_quality, sheet, dither, quiet, have_scale, crop;
     sinew_sheet_options sheet_opts;
     bool sheet_option_given;   /* a sheet-only option was given (an error without --sheet) */
     uint32_t width, height;
@@ -166,13 +168,20 @@ static void progress_show(const progress *p, uint32_t done) {
     char bar[BAR + 1];
     for (uint32_t i = 0; i < BAR; i++) bar[i] = i < fill ? '#' : '.';
     bar[BAR] = '\0';
-    fprintf(stderr, "\r%s [%s] %u/%u", p->label, bar, done, p->total);
-    if (done == p->total) fputc('\n', stderr);
+    fprintf(stderr, "\r%s [%s] %u/%u%s", p->label, bar, done, p->total, done == p->total ? ", writing..." : "");
+    fflush(stderr);
+}
+
+/* The bar's last state, as a whole line: the next output (or the shell prompt) starts below it. */
+static void progress_end(const progress *p, const char *out) {
+    if (!p->on || p->total == 0) return;
+    fprintf(stderr, "\r%s [%.*s] %u/%u: %s%12s\n", p->label, 30, "##############################", p->total, p->total,
+            out, "");
     fflush(stderr);
 }
 
 static void progress_clear(const progress *p) {
-    if (p->on) fprintf(stderr, "\r%*s\r", 60, "");
+    if (p->on) fprintf(stderr, "\r%*s\r", 79, "");
 }
 
 /* ---- option parsing ----------------------------------------------------------------------- */
@@ -189,7 +198,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_render_usage);
             return -1;
         }
         if (a[0] != '-' || a[1] == '\0') {
@@ -204,6 +213,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
         else if (strcmp(a, "--pow2") == 0) o->sheet_opts.pow2 = true, o->sheet_option_given = true;
         else if (strcmp(a, "--premultiplied") == 0) o->sheet_opts.premultiplied = true, o->sheet_option_given = true;
         else if (strcmp(a, "--dither") == 0) o->dither = true;
+        else if (strcmp(a, "--crop") == 0) o->crop = true;
         else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
         else flag = false;
         if (flag) continue;
@@ -240,6 +250,7 @@ static int parse_args(int argc, char **argv, render_opts *o) {
             double s;
             if ((rc = cli_number(cmd, a, v, &s))) return rc;
             o->scale = (float)s;
+            o->have_scale = true;
         } else if (strcmp(a, "--padding") == 0) {
             double p;
             if ((rc = cli_number(cmd, a, v, &p))) return rc;
@@ -262,11 +273,12 @@ static int parse_args(int argc, char **argv, render_opts *o) {
             if ((rc = cli_whole(cmd, a, v, &q))) return rc;
             o->quality = (int)q;
             o->have_quality = true;
-        } else return cli_usage_error(cmd, "unknown option '%s'", a);
+        } else return cli_unknown_option(cmd, a);
     }
     if (!o->file) return cli_usage_error(cmd, "no input file");
     if (!o->out) return cli_usage_error(cmd, "no output: give --out OUT");
     if (o->have_origin && !o->have_size) return cli_usage_error(cmd, "--origin needs --size");
+    if (o->crop && !o->have_size) return cli_usage_error(cmd, "--crop needs --size");
     return 0;
 }
 
@@ -451,20 +463,36 @@ static int compute_framing(job *j, sinew_framing *fr) {
             sinew_instance_drawlist(j->inst, &dl);
             if (sinew_drawlist_bounds(&dl, &bounds, any)) any = true;
         }
+        /* the frames are drawn by a fresh instance: replaying this one would start the parent's
+         * animation again but leave its child armatures where the pass left them, so frame K
+         * would depend on whether the bounds were measured (--origin) */
+        sinew_instance_destroy(j->inst);
+        j->inst = NULL;
     }
     sinew_status st;
     if (j->o.have_size) {
         float ox = j->o.origin_x, oy = j->o.origin_y;
+        float scale = j->o.scale;
+        if (any && !j->o.have_origin && !j->o.crop && !j->o.have_scale) {
+            /* --size alone fits the whole animation into WxH (padding kept around it); --crop,
+             * --scale or --origin keep the given scale and cut what does not fit */
+            float bw = bounds.x1 - bounds.x0, bh = bounds.y1 - bounds.y0;
+            float aw = (float)j->o.width - 2.0f * j->o.padding, ah = (float)j->o.height - 2.0f * j->o.padding;
+            if (aw < 1.0f) aw = (float)j->o.width;
+            if (ah < 1.0f) ah = (float)j->o.height;
+            if (bw > 0.0f && bh > 0.0f) scale = fminf(aw / bw, ah / bh);
+            if (scale > 100.0f) scale = 100.0f;
+        }
         if (!j->o.have_origin) {
             if (any) {
-                ox = (float)j->o.width * 0.5f - (bounds.x0 + bounds.x1) * 0.5f * j->o.scale;
-                oy = (float)j->o.height * 0.5f - (bounds.y0 + bounds.y1) * 0.5f * j->o.scale;
+                ox = (float)j->o.width * 0.5f - (bounds.x0 + bounds.x1) * 0.5f * scale;
+                oy = (float)j->o.height * 0.5f - (bounds.y0 + bounds.y1) * 0.5f * scale;
             } else {
                 ox = (float)j->o.width * 0.5f;
                 oy = (float)j->o.height * 0.5f;
             }
         }
-        st = sinew_framing_fixed(j->o.width, j->o.height, ox, oy, j->o.scale, fr, &err);
+        st = sinew_framing_fixed(j->o.width, j->o.height, ox, oy, scale, fr, &err);
     } else {
         if (!any)
             return fail_input(j->o.file, "animation '%s' draws nothing (no textured display); give --size to "
@@ -501,6 +529,30 @@ static int output_error(const char *path, const sinew_error *err) {
     return err->code == SINEW_E_NOMEM ? SINEW_EXIT_INTERNAL : err->code == SINEW_E_LIMIT ? SINEW_EXIT_INPUT : SINEW_EXIT_IO;
 }
 
+/* What the exporter is told (frame size from the framing; NULL before it is known). */
+static void export_options(const job *j, const sinew_framing *fr, const char *out_path, const char *sheet_json,
+                           sinew_export_options *eo) {
+    memset(eo, 0, sizeof *eo);
+    eo->format = export_format(j->kind);
+    eo->path = out_path;
+    eo->width = fr ? fr->width : 0;
+    eo->height = fr ? fr->height : 0;
+    eo->fps = j->fps;
+    eo->plays = j->file_plays;
+    if (j->o.have_quality) {
+        eo->quality = j->o.quality > 0 ? (float)j->o.quality : 1.0f;
+        eo->lossy = j->kind == OUT_WEBP;
+    }
+    eo->dither = j->o.dither ? 1 : -1;
+    eo->video_background = j->o.background;
+    eo->sheet_json = sheet_json;
+    eo->sheet = j->o.sheet_opts;
+    eo->inputs = j->inputs.path;
+    eo->input_count = j->inputs.count;
+    eo->log = cli_log;
+    eo->log_user = (void *)out_path;
+}
+
 static int render_frames(job *j, const sinew_framing *fr, const char *out_path, const char *sheet_json) {
     sinew_error err = {0};
     sinew_status st = sinew_renderer_create(NULL, &j->renderer, &err);
@@ -511,25 +563,8 @@ static int render_frames(job *j, const sinew_framing *fr, const char *out_path, 
     }
     sinew_renderer_set_log(j->renderer, cli_log, (void *)j->o.file);
 
-    sinew_export_options eo = {0};
-    eo.format = export_format(j->kind);
-    eo.path = out_path;
-    eo.width = fr->width;
-    eo.height = fr->height;
-    eo.fps = j->fps;
-    eo.plays = j->file_plays;
-    if (j->o.have_quality) {
-        eo.quality = j->o.quality > 0 ? (float)j->o.quality : 1.0f;
-        eo.lossy = j->kind == OUT_WEBP;
-    }
-    eo.dither = j->o.dither ? 1 : -1;
-    eo.video_background = j->o.background;
-    eo.sheet_json = sheet_json;
-    eo.sheet = j->o.sheet_opts;
-    eo.inputs = j->inputs.path;
-    eo.input_count = j->inputs.count;
-    eo.log = cli_log;
-    eo.log_user = (void *)out_path;
+    sinew_export_options eo;
+    export_options(j, fr, out_path, sheet_json, &eo);
     sinew_exporter *ex = NULL;
     st = sinew_export_begin(&eo, &ex, &err);
     if (st != SINEW_OK) return output_error(out_path, &err);
@@ -540,6 +575,7 @@ static int render_frames(job *j, const sinew_framing *fr, const char *out_path, 
         return rc;
     }
     progress pr = {!j->o.quiet && isatty(STDERR_FILENO), j->count, "rendering"};
+    cli_warnings_flush(); /* the load's warnings above the bar, not inside it */
     uint32_t at = 0;
     for (uint32_t i = 0; i < j->count; i++) {
         advance_to(j, &at, j->first + i);
@@ -564,7 +600,11 @@ static int render_frames(job *j, const sinew_framing *fr, const char *out_path, 
     }
     memset(&err, 0, sizeof err);
     st = sinew_export_end(ex, &err);
-    if (st != SINEW_OK) return output_error(out_path, &err);
+    if (st != SINEW_OK) {
+        progress_clear(&pr);
+        return output_error(out_path, &err);
+    }
+    progress_end(&pr, out_path);
     return 0;
 }
 
@@ -606,6 +646,13 @@ static bool has_name_field(const char *pattern, char which) {
     return false;
 }
 
+/* A sheet's --out with an extension that is not the page's or the atlas's (sh.gif, sh.webp). */
+static bool sheet_other_extension(const char *out) {
+    const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+    if (!dot || (slash && dot < slash) || dot == out || (slash && dot == slash + 1)) return false;
+    return !ends_with(out, ".png") && !ends_with(out, ".json");
+}
+
 /* One render of the chosen armature and animation to OUT (a pattern with %a / %r expanded). */
 static int render_one(job *j) {
     char expanded[4096];
@@ -618,10 +665,23 @@ static int render_one(job *j) {
     if (j->kind == OUT_SHEET) {
         size_t n = strlen(expanded);
         if (ends_with(expanded, ".png") || ends_with(expanded, ".json")) n -= ends_with(expanded, ".png") ? 4 : 5;
+        else if (sheet_other_extension(expanded))
+            return cli_usage_error("render",
+                                   "--sheet writes a PNG page and its atlas (OUT.png and OUT.json): --out '%s' would give "
+                                   "'%s.png'; give --out without the extension or with .png",
+                                   expanded, expanded);
         if (n == 0 || n + 6 > sizeof sheet_png) return cli_usage_error("render", "bad --out for --sheet: '%s'", expanded);
         memcpy(sheet_png, expanded, n);
         memcpy(sheet_png + n, ".png", 5);
         out_path = sheet_png; /* the exporter names the atlas after the page: OUT.json, OUT.tres, OUT-N.json */
+    }
+    if (!j->frame_fn) {
+        /* the output is checked before anything is rendered: a folder in its place, a missing
+         * folder, an input as the output */
+        sinew_export_options eo;
+        export_options(j, NULL, out_path, NULL, &eo);
+        sinew_error err = {0};
+        if (sinew_export_check(&eo, &err) != SINEW_OK) return output_error(out_path, &err);
     }
     int rc = choose_animation(j);
     sinew_framing fr;
@@ -662,19 +722,76 @@ static int render_all(job *j, bool all_armatures, bool all_animations) {
     sinew_data_get_info(j->rig.data, &di);
     const char *only = all_animations ? NULL : j->o.animation;
     uint32_t done = 0;
+    uint32_t main_armature = j->o.armature ? sinew_data_find_armature(j->rig.data, j->o.armature)
+                                           : cli_default_armature(j->rig.data, NULL);
+    if (!all_armatures && !j->o.armature) cli_note_armature(j->rig.data, j->o.file, main_armature);
+    /* before anything is rendered: no two renders may write the same file */
+    typedef struct planned {
+        char path[4096];
+        const char *armature, *animation;
+    } planned;
+    planned *plan = NULL;
+    size_t count = 0, cap = 0;
+    int rc = 0;
+    for (uint32_t a = 0; a < di.armature_count && !rc; a++) {
+        sinew_armature_info ai;
+        if (sinew_data_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
+        if (!all_armatures && a != main_armature) continue;
+        for (uint32_t k = 0; k < ai.animation_count && !rc; k++) {
+            sinew_animation_info an;
+            if (sinew_data_animation_info(j->rig.data, a, k, &an) != SINEW_OK) continue;
+            if (only && strcmp(only, an.name) != 0) continue;
+            if (count == cap) {
+                planned *n = realloc(plan, (cap = cap ? cap * 2 : 16) * sizeof *plan);
+                if (!n) {
+                    free(plan);
+                    return SINEW_EXIT_INTERNAL;
+                }
+                plan = n;
+            }
+            planned *p = &plan[count];
+            if (!expand_names(j->o.out, ai.name, an.name, p->path, sizeof p->path)) {
+                rc = cli_usage_error("render", "--out is too long once names are put in: '%s'", j->o.out);
+                break;
+            }
+            p->armature = ai.name;
+            p->animation = an.name;
+            for (size_t q = 0; q < count && !rc; q++) {
+                if (strcmp(plan[q].path, p->path) != 0) continue;
+                bool same_armature = strcmp(plan[q].armature, p->armature) == 0;
+                bool same_animation = strcmp(plan[q].animation, p->animation) == 0;
+                const char *field = !same_armature && !has_name_field(j->o.out, 'r')   ? "%r (the armature's name)"
+                                    : !same_animation && !has_name_field(j->o.out, 'a') ? "%a (the animation's name)"
+                                                                                         : NULL;
+                if (field)
+                    rc = cli_usage_error("render",
+                                         "--out '%s' would write '%s' for both %s/%s and %s/%s (the second would replace "
+                                         "the first): put %s in it",
+                                         j->o.out, p->path, plan[q].armature, plan[q].animation, p->armature,
+                                         p->animation, field);
+                else
+                    rc = cli_usage_error("render",
+                                         "--out '%s' would write '%s' for both %s/%s and %s/%s: their names differ only "
+                                         "in characters a file name cannot hold ('/', '\\', ':', '%%' become '_')",
+                                         j->o.out, p->path, plan[q].armature, plan[q].animation, p->armature,
+                                         p->animation);
+            }
+            count++;
+        }
+    }
+    free(plan);
+    if (rc) return rc;
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
         if (sinew_data_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
-        if (!all_armatures && strcmp(ai.name, j->o.armature ? j->o.armature : "") != 0 &&
-            !(j->o.armature == NULL && a == 0))
-            continue;
+        if (!all_armatures && a != main_armature) continue;
         for (uint32_t k = 0; k < ai.animation_count; k++) {
             sinew_animation_info an;
             if (sinew_data_animation_info(j->rig.data, a, k, &an) != SINEW_OK) continue;
             if (only && strcmp(only, an.name) != 0) continue;
             j->o.armature = ai.name;
             j->o.animation = an.name;
-            int rc = render_one(j);
+            rc = render_one(j);
             job_reset(j);
             if (rc) return rc;
             char path[4096];
@@ -723,6 +840,8 @@ int sinew_cmd_render(int argc, char **argv) {
         return cli_usage_error("render", "--armature all writes one output per armature: put %%r (its name) in --out");
     if (!all_armatures && !all_animations && (has_name_field(j.o.out, 'a') || has_name_field(j.o.out, 'r')))
         return cli_usage_error("render", "%%a and %%r in --out go with --animation all and --armature all");
+    /* --armature all alone renders every animation of every armature: render_all refuses an OUT
+     * that would give two of them one name (without %a), before anything is rendered */
     if (all_armatures && !j.o.animation) all_animations = true;
 
     rc = load_inputs(&j);

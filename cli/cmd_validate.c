@@ -6,21 +6,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
+#include "rig_inputs.h"
 #include "rules.h"
 #include "sinew/data.h"
 #include "sinew/render.h"
 
 const char sinew_cmd_validate_help[] = "check skeleton and atlas files; print file:line:col: error: ...";
 
-static const cli_help help = {
-    "sinew validate [--atlas TEX] [--json] [--quiet] FILE...",
+const cli_help sinew_cmd_validate_usage = {
+    "sinew validate [--atlas TEX] [--for render] [--json] [--quiet] FILE...",
     "Loads each file (a DragonBones skeleton, a sinew XML rig, or a texture atlas JSON, told\n"
     "apart by content) and checks what rendering it needs: a skeleton against its atlas (--atlas,\n"
     "else the one found beside it) - every image and mesh display's region is in the atlas, mesh\n"
     "UVs lie in [0, 1] (warnings: such files still render) - and an atlas's page images - they\n"
-    "exist and decode (errors), and have the size the atlas says (a warning). Each problem prints\n"
+    "exist and decode (errors), and have the size the atlas says (a warning). A skeleton without\n"
+    "any atlas (render exits 2 on it) is a warning, an error with --for render. Each problem prints\n"
     "as  file:line:col: error: message [json.path]  (warnings with 'warning:'), line and column\n"
     "when they are known.\n",
     "  --atlas TEX       the atlas to check skeletons against (default: found beside each)\n"
@@ -29,7 +32,8 @@ static const cli_help help = {
     "                    [{\"file\", \"line\", \"col\", \"path\", \"severity\", \"code\", \"message\"}]}\n"
     "                    (line and col 0 when unknown; code is a stable word such as\n"
     "                    \"reference\" or \"page-missing\")\n"
-    "  --quiet, -q       no 'FILE: ok' line for each valid file\n",
+    "  --for render      what `sinew render` needs (an atlas) is an error, not a warning\n"
+    "  --quiet, -q       no 'FILE: ok' line for each valid file, and no warnings\n",
     "  sinew validate hero_ske.json hero_tex.json\n"
     "  sinew validate --json hero_ske.json\n"
     "  sinew validate --quiet --atlas shared_tex.json a_ske.json b_ske.json\n",
@@ -46,6 +50,7 @@ typedef struct diag {
 
 typedef struct sink {
     bool json;
+    bool for_render;        /* --for render: what render needs is an error */
     diag *list;
     size_t count, cap;
     const char *file;       /* the file being checked (the fallback for messages without one) */
@@ -175,6 +180,13 @@ static void check_pages(sink *k, const char *atlas_file, const sinew_atlas *atla
         sinew_texture_set *tex = NULL;
         sinew_error err = {0};
         sinew_status st = sinew_texture_set_load(paths, 1, NULL, &tex, &err);
+        struct stat sb;
+        if (stat(pi.resolved_path, &sb) != 0) {
+            char msg[1200];
+            cli_page_missing_message(msg, sizeof msg, pi.image_path, pi.resolved_path);
+            problem(k, true, atlas_file, "imagePath", "page-missing", "%s", msg);
+            continue;
+        }
         if (st == SINEW_E_IO) {
             problem(k, true, atlas_file, "imagePath", "page-missing", "the page image '%s' cannot be read (%s)",
                     pi.resolved_path, err.message);
@@ -223,6 +235,29 @@ static int check_file(sink *k, const char *file, const char *atlas_arg) {
                 tex = found;
             sinew_atlas *atlas = NULL;
             sinew_error aerr = {0};
+            if (!tex) {
+                /* as render looks for it: the skeleton's own textureAtlas, else images named by its
+                 * displays next to it; without one, render exits 2 */
+                sinew_load_options quiet;
+                memset(&quiet, 0, sizeof quiet);
+                sinew_atlas *own = NULL;
+                bool have = sinew_atlas_load_file(file, &quiet, &own, NULL) == SINEW_OK;
+                if (have)
+                    check_pages(k, file, own);
+                sinew_atlas_destroy(own);
+                own = NULL;
+                if (!have) {
+                    const char *slash = strrchr(file, '/');
+                    char dir[4096];
+                    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+                    have = sinew_atlas_from_images(data, dir, NULL, &own, NULL) == SINEW_OK;
+                    sinew_atlas_destroy(own);
+                }
+                if (!have)
+                    problem(k, k->for_render, file, NULL, "atlas-missing",
+                            "no texture atlas found next to it (looked for X_tex.json, texture.json, *_texture_*.json "
+                            "and images named by its displays): `sinew render` needs one (give it with --atlas)");
+            }
             if (tex) {
                 const char *saved = k->file;
                 k->file = tex;
@@ -246,22 +281,27 @@ static int check_file(sink *k, const char *file, const char *atlas_arg) {
 }
 
 int sinew_cmd_validate(int argc, char **argv) {
-    bool quiet = false, json = false;
+    bool quiet = false, json = false, for_render = false;
     const char *atlas = NULL;
     int files = 0, worst = SINEW_EXIT_OK;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_validate_usage);
             return SINEW_EXIT_OK;
         }
         if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
             quiet = true;
         else if (strcmp(argv[i], "--json") == 0)
             json = true;
+        else if (strcmp(argv[i], "--for") == 0 && i + 1 < argc) {
+            if (strcmp(argv[++i], "render") != 0)
+                return cli_usage_error("validate", "--for wants 'render', not '%s'", argv[i]);
+            for_render = true;
+        }
         else if (strcmp(argv[i], "--atlas") == 0 && i + 1 < argc)
             atlas = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("validate", "unknown option or missing value: %s", argv[i]);
+            return cli_unknown_option("validate", argv[i]);
         else
             files++;
     }
@@ -270,6 +310,7 @@ int sinew_cmd_validate(int argc, char **argv) {
     sink k;
     memset(&k, 0, sizeof k);
     k.json = json;
+    k.for_render = for_render;
     size_t nfiles = 0;
     struct file_result {
         const char *file;
@@ -280,7 +321,7 @@ int sinew_cmd_validate(int argc, char **argv) {
         return SINEW_EXIT_INTERNAL;
     for (int i = 1; i < argc; i++) {
         const char *file = argv[i];
-        if (strcmp(file, "--atlas") == 0) {
+        if (strcmp(file, "--atlas") == 0 || strcmp(file, "--for") == 0) {
             i++;
             continue;
         }
@@ -293,6 +334,7 @@ int sinew_cmd_validate(int argc, char **argv) {
         if (rc == SINEW_EXIT_IO || (errors && worst == SINEW_EXIT_OK))
             worst = rc == SINEW_EXIT_IO ? SINEW_EXIT_IO : SINEW_EXIT_INPUT;
         results[nfiles++] = (struct file_result){file, errors, warnings, rc};
+        cli_warnings_flush(); /* this file's warnings, collapsed, before its ok line */
         if (!json && !quiet && errors == 0) {
             if (warnings)
                 printf("%s: ok (%u warning%s)\n", file, warnings, warnings == 1 ? "" : "s");

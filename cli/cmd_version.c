@@ -6,14 +6,15 @@
 
 const char sinew_cmd_version_help[] = "print the version of sinew";
 
+const cli_help sinew_cmd_version_usage = {
+    "sinew version   (or sinew --version)",
+    "Prints sinew's version and the GIF quantizer this build uses, with its licence\n"
+    "(docs/licensing.md).\n",
+    NULL, "  sinew version\n  sinew --version\n", NULL};
+
 int sinew_cmd_version(int argc, char **argv) {
     if (argc > 1 && cli_is_help(argv[1])) {
-        static const cli_help help = {
-            "sinew version   (or sinew --version)",
-            "Prints sinew's version and the GIF quantizer this build uses, with its licence\n"
-            "(docs/licensing.md).\n",
-            NULL, "  sinew version\n  sinew --version\n", NULL};
-        cli_help_print(&help);
+        cli_help_print(&sinew_cmd_version_usage);
         return SINEW_EXIT_OK;
     }
     if (argc > 1)

@@ -12,16 +12,18 @@
 
 const char sinew_cmd_view_help[] = "preview a rig in a window (reloads on save); --screenshot draws a frame with GL";
 
-static const cli_help help = {
+const cli_help sinew_cmd_view_usage = {
     "sinew view FILE [--atlas TEX] [--armature NAME] [--skin NAME] [--animation NAME] [--fade S]\n"
     "                  [--paused] [--show bones,wireframe,bounds] [--quit-after S] [--capture OUT.png]\n"
     "       sinew view FILE --screenshot OUT.png [--frame K] [render's options]",
-    "Plays an animation in a window drawn by the GL backend (OpenGL 3.3) and reloads the rig when\n"
+    "Plays an animation in a window drawn by the GL backend (OpenGL 3.3), framed as render frames it\n"
+    "(the bounds of the whole animation, kept while switching), and reloads the rig when\n"
     "it, its atlas or a page image changes on disk, keeping the animation and time; a broken file\n"
     "leaves the last good rig on screen and shows its file:line:col: error (also on stderr).\n"
     "Keys: Space pause, Left/Right step a frame, Up/Down speed x2 / /2, Tab / Shift+Tab cross-fade\n"
     "to the next / previous animation, A next armature, S next skin, Home restart, + / - or the\n"
-    "wheel zoom, drag to pan, 0 reset the view, B bones, W mesh wireframe, X the bounds of each\n"
+    "wheel zoom, drag to pan, F or 0 fit the view to the animation again, B bones, W mesh wireframe,\n"
+    "X the bounds of each\n"
     "slot and the boundingBox polygons,\n"
     "Escape or Q quit; a click names the slot under the mouse, the right button held makes the\n"
     "IK targets follow it. The bottom line shows file, armature, animation, frame, time, speed.\n"
@@ -29,7 +31,7 @@ static const cli_help help = {
     "path, offscreen, and exits; it takes render's framing options (--size, --scale, --origin,\n"
     "--padding, --background, --skin, --fps, --frame) with the same meaning.\n",
     "  --atlas TEX       texture atlas JSON (default: found next to FILE)\n"
-    "  --armature NAME   the armature (default: the first that has --animation, else the first)\n"
+    "  --armature NAME   the armature (default: the main one, else the first that has --animation)\n"
     "  --animation NAME  the animation (default: the armature's default animation)\n"
     "  --skin NAME       skin overlaid on the default skin (an XML rig: its armature NAME@SKIN)\n"
     "  --fade S          cross-fade time when switching animations, 0..10 s (default 0.2)\n"
@@ -48,7 +50,7 @@ static const cli_help help = {
 int sinew_cmd_view(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (cli_is_help(argv[i])) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_view_usage);
             return SINEW_EXIT_OK;
         }
     fprintf(stderr, "sinew view: this sinew was built without SDL2 and the GL backend "
@@ -229,14 +231,14 @@ typedef struct viewer {
     char arm_name[256], anim_name[256], skin_name[256];
     double speed, zoom, pan_x, pan_y;
     bool show_bones, show_wire, show_bounds;
-    char error[600];         /* the last reload's error, shown until a good reload */
+    char error[1600];        /* the last reload's error, shown until a good reload */
     file_stamp stamp[CLI_MAX_PAGES + 2];
     sinew_gl *gl, *overlay;  /* the rig's pages; the text line (page 0) and untextured overlays */
     gl_calls gc;
 #ifdef SINEW_HAVE_TTF
     TTF_Font *font;
 #endif
-    char shown_text[1600];
+    char shown_text[2000];
     char picked[300];        /* the slot last clicked on */
     bool aiming;             /* right button held: IK targets follow the mouse */
 } viewer;
@@ -288,6 +290,61 @@ static int start(viewer *v, double time) {
     return 0;
 }
 
+/* The framing `render` computes, for the window: the bounds of every frame of the animation shown
+ * (sampled at the armature's frame rate over one play, as render samples it), fitted into the area
+ * above the status line with a margin. F (or 0) fits again; switching armature, animation or skin
+ * keeps the view, so the rig does not jump. */
+enum { STATUS_LINE = 28, FIT_MARGIN = 16 };
+
+static bool shown_bounds(const viewer *v, sinew_rect *out) {
+    cli_choice c;
+    /* the names are valid here: start() chose them */
+    if (cli_pick(v->rig.data, v->file, v->arm_name, v->skin_name[0] ? v->skin_name : NULL,
+                 v->anim_name[0] ? v->anim_name : NULL, false, &c) != 0)
+        return false;
+    sinew_instance_options io = {0};
+    io.armature = c.arm.name;
+    io.skin = c.skin_overlay;
+    io.atlas = v->rig.atlas;
+    sinew_instance *inst = NULL;
+    sinew_error err = {0};
+    if (sinew_instance_create(v->rig.data, &io, &inst, &err) != SINEW_OK) return false;
+    double fps = c.arm.frame_rate > 0 ? c.arm.frame_rate : 24.0;
+    uint32_t samples = 1;
+    if (c.animation != SINEW_INVALID_INDEX) {
+        sinew_instance_play(inst, c.anim.name, 1, &err);
+        double n = c.anim.duration_s * fps + 1.0;
+        samples = n > 10000.0 ? 10000u : (uint32_t)n;
+    }
+    sinew_instance_update(inst, 0.0);
+    bool any = false;
+    for (uint32_t k = 0; k < samples; k++) {
+        if (k) sinew_instance_update(inst, 1.0 / fps);
+        sinew_event ev;
+        while (sinew_instance_poll_event(inst, &ev)) {
+        }
+        sinew_drawlist dl;
+        sinew_instance_drawlist(inst, &dl);
+        if (sinew_drawlist_bounds(&dl, out, any)) any = true;
+    }
+    sinew_instance_destroy(inst);
+    return any;
+}
+
+static void fit_view(viewer *v, int w, int h) {
+    v->zoom = 1.0;
+    v->pan_x = v->pan_y = 0.0;
+    sinew_rect r;
+    if (w <= 0 || h <= 0 || !shown_bounds(v, &r)) return;
+    double aw = w - 2.0 * FIT_MARGIN, ah = h - STATUS_LINE - 2.0 * FIT_MARGIN;
+    double bw = fmax(r.x1 - r.x0, 1e-3), bh = fmax(r.y1 - r.y0, 1e-3);
+    if (aw < 1 || ah < 1) return;
+    v->zoom = fmin(fmax(fmin(aw / bw, ah / bh), 1.0 / 256), 256.0);
+    /* the view maps x to zoom * x + w / 2 + pan_x, y to zoom * y + 3h / 4 + pan_y */
+    v->pan_x = -v->zoom * (r.x0 + r.x1) * 0.5;
+    v->pan_y = (h - STATUS_LINE) * 0.5 - h * 3 / 4 - v->zoom * (r.y0 + r.y1) * 0.5;
+}
+
 static double current_time(const viewer *v) {
     sinew_state_info si;
     for (uint32_t i = sinew_instance_state_count(v->inst, 0); i-- > 0;)
@@ -337,6 +394,7 @@ static void check_reload(viewer *v) {
         start(v, 0.0);
     }
     v->error[0] = '\0';
+    cli_warnings_flush();
     fprintf(stderr, "sinew view: reloaded %s\n", v->file);
 }
 
@@ -640,6 +698,12 @@ static int window(viewer *v) {
     if (!v->font) fprintf(stderr, "sinew view: no font (apt-get install fonts-dejavu-core): no status line\n");
 #endif
     stamp_files(v, v->stamp);
+    {
+        int fw = 0, fh = 0;
+        SDL_GL_GetDrawableSize(win, &fw, &fh);
+        fit_view(v, fw, fh);
+    }
+    cli_warnings_flush();
     Uint64 start_ticks = SDL_GetTicks64(), last = SDL_GetPerformanceCounter(), last_check = 0;
     bool dragging = false, shown = false;
     for (;;) {
@@ -674,7 +738,11 @@ static int window(viewer *v) {
                 else if (k == SDLK_HOME) start(v, 0.0);
                 else if (k == SDLK_PLUS || k == SDLK_EQUALS || k == SDLK_KP_PLUS) v->zoom *= 1.25;
                 else if (k == SDLK_MINUS || k == SDLK_KP_MINUS) v->zoom /= 1.25;
-                else if (k == SDLK_0) v->zoom = 1, v->pan_x = v->pan_y = 0;
+                else if (k == SDLK_0 || k == SDLK_f) {
+                    int fw = 0, fh = 0;
+                    SDL_GL_GetDrawableSize(win, &fw, &fh);
+                    fit_view(v, fw, fh);
+                }
                 else if (k == SDLK_b) v->show_bones = !v->show_bones;
                 else if (k == SDLK_w) v->show_wire = !v->show_wire;
                 else if (k == SDLK_x) v->show_bounds = !v->show_bounds;
@@ -717,7 +785,7 @@ static int window(viewer *v) {
         if (w > 0 && h > 0) {
             sinew_gl_draw(v->gl, &dl, &view, (uint32_t)w, (uint32_t)h, &err);
             draw_overlays(v, &dl, &view, w, h);
-            char text[1600];
+            char text[2000];
             sinew_armature_info ai;
             sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
             double t = current_time(v);
@@ -770,7 +838,7 @@ int sinew_cmd_view(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            cli_help_print(&help);
+            cli_help_print(&sinew_cmd_view_usage);
             return SINEW_EXIT_OK;
         }
         if (strcmp(a, "--screenshot") == 0) want_shot = true;
@@ -797,7 +865,7 @@ int sinew_cmd_view(int argc, char **argv) {
             if ((rc = cli_number("view", a, argv[++i], &v.fade))) return rc;
         } else if (strcmp(a, "--quit-after") == 0 && more) {
             if ((rc = cli_number("view", a, argv[++i], &v.quit_after))) return rc;
-        } else if (a[0] == '-' && a[1]) return cli_usage_error("view", "unknown option or missing value: %s", a);
+        } else if (a[0] == '-' && a[1]) return cli_unknown_option("view", a);
         else if (!v.file) v.file = a;
         else return cli_usage_error("view", "more than one input file ('%s' and '%s')", v.file, a);
     }

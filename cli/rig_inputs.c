@@ -83,8 +83,9 @@ int cli_rig_load(cli_rig *r, const char *file, const char *atlas) {
                 found += there;
                 r->page_paths[p] = there ? pi.resolved_path : NULL;
             } else if (!there) {
-                fprintf(stderr, "%s: %s: texture page '%s' not found (looked for %s)%s\n", r->atlas_path,
-                        found ? "warning" : "error", pi.image_path ? pi.image_path : "", pi.resolved_path,
+                char msg[1200];
+                cli_page_missing_message(msg, sizeof msg, pi.image_path, pi.resolved_path);
+                fprintf(stderr, "%s: %s: %s%s [imagePath]\n", r->atlas_path, found ? "warning" : "error", msg,
                         found ? "; what it maps is not drawn" : "");
                 if (!found)
                     return SINEW_EXIT_INPUT;
@@ -102,4 +103,33 @@ void cli_rig_free(cli_rig *r) {
     sinew_atlas_destroy(r->atlas);
     sinew_data_destroy(r->data);
     memset(r, 0, sizeof *r);
+}
+
+void cli_page_missing_message(char *buf, size_t size, const char *image_path, const char *resolved) {
+    snprintf(buf, size, "texture page '%s' not found (looked for %s)", image_path ? image_path : "", resolved);
+}
+
+int cli_check_pages(const char *atlas_path) {
+    sinew_atlas *atlas = NULL;
+    sinew_error err = {0};
+    if (sinew_atlas_load_file(atlas_path, NULL, &atlas, &err) != SINEW_OK) {
+        cli_print_error(atlas_path, &err);
+        return cli_exit_code(err.code);
+    }
+    sinew_atlas_info ai;
+    sinew_atlas_get_info(atlas, &ai);
+    int rc = 0;
+    for (uint32_t p = 0; p < ai.page_count && !rc; p++) {
+        sinew_atlas_page_info pi;
+        struct stat sb;
+        if (sinew_atlas_page_info_get(atlas, p, &pi) != SINEW_OK || !pi.resolved_path || stat(pi.resolved_path, &sb) == 0)
+            continue;
+        char msg[1200];
+        cli_page_missing_message(msg, sizeof msg, pi.image_path, pi.resolved_path);
+        cli_warnings_flush();
+        fprintf(stderr, "%s: error: %s [imagePath]\n", atlas_path, msg);
+        rc = SINEW_EXIT_INPUT;
+    }
+    sinew_atlas_destroy(atlas);
+    return rc;
 }

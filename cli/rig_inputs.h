@@ -27,4 +27,11 @@ void cli_rig_free(cli_rig *r);
 /* Prints a library error and returns the exit code for an input problem (2, or 4 for NOMEM). */
 int cli_input_error(const char *file, const sinew_error *err);
 
+/* The one wording of a missing page image, in every command (exit 2, bad input):
+ *   ATLAS: error: texture page 'NAME' not found (looked for PATH) [imagePath] */
+void cli_page_missing_message(char *buf, size_t size, const char *image_path, const char *resolved);
+/* Loads the atlas ATLAS_PATH and checks that its page images exist: prints the error above (or
+ * the atlas's load error) and returns its exit code; 0 when all are there. */
+int cli_check_pages(const char *atlas_path);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "sinew/instance.h"
@@ -119,16 +120,26 @@ int cli_size(const char *cmd, const char *opt, const char *text, uint32_t *w, ui
 /* ---- armature and animation -------------------------------------------------------------------- */
 
 uint32_t cli_default_armature(const sinew_data *data, const char *animation) {
+    uint32_t main_armature = sinew_data_default_armature(data);
+    if (main_armature == SINEW_INVALID_INDEX || !animation ||
+        sinew_data_find_animation(data, main_armature, animation) != SINEW_INVALID_INDEX)
+        return main_armature;
     sinew_data_info di;
     sinew_data_get_info(data, &di);
-    if (di.armature_count == 0)
-        return SINEW_INVALID_INDEX;
-    if (!animation)
-        return 0;
     for (uint32_t a = 0; a < di.armature_count; a++)
         if (sinew_data_find_animation(data, a, animation) != SINEW_INVALID_INDEX)
             return a;
     return SINEW_INVALID_INDEX;
+}
+
+void cli_note_armature(const sinew_data *data, const char *file, uint32_t armature) {
+    sinew_data_info di;
+    sinew_armature_info ai;
+    sinew_data_get_info(data, &di);
+    if (di.armature_count < 2 || !isatty(STDERR_FILENO) || sinew_data_armature_info(data, armature, &ai) != SINEW_OK)
+        return;
+    fprintf(stderr, "%s: armature '%s' (%u bones; the file has %u armatures: --armature NAME chooses)\n", file, ai.name,
+            ai.bone_count, di.armature_count);
 }
 
 static void list_animations(const sinew_data *data, uint32_t a) {
@@ -175,12 +186,14 @@ int cli_pick(const sinew_data *data, const char *file, const char *armature, con
         return SINEW_EXIT_INPUT;
     }
     sinew_armature_info first;
-    if (!armature && animation) {
+    if (!armature) {
         uint32_t a = cli_default_armature(data, animation);
         if (a == SINEW_INVALID_INDEX)
             return cli_unknown_animation(data, file, SINEW_INVALID_INDEX, animation);
         if (sinew_data_armature_info(data, a, &first) == SINEW_OK)
             armature = first.name;
+        if (!skin || !skin[0]) /* an XML rig's NAME@SKIN is chosen by the skin, after this */
+            cli_note_armature(data, file, a);
     }
     sinew_error err = {0};
     if (sinew_data_resolve_skin(data, armature, skin, &out->armature, &out->skin_overlay, &err) != SINEW_OK) {

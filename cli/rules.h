@@ -29,10 +29,15 @@ const char *cli_bound_text(const char *opt);
 
 /* ---- armature and animation -------------------------------------------------------------------- */
 
-/* The armature a command uses when --armature is not given: the first that has `animation`
- * (when given), else the first armature. SINEW_INVALID_INDEX if the file has no armature. When no
- * armature has the animation it returns SINEW_INVALID_INDEX too; cli_unknown_animation reports it. */
+/* The armature a command uses when --armature is not given: the main one
+ * (sinew_data_default_armature: the file's `stage`, else the largest armature no other uses as a
+ * child) when it has `animation` (or none is asked), else the first armature that has it.
+ * SINEW_INVALID_INDEX if the file has no armature, or when no armature has the animation
+ * (cli_unknown_animation reports it). */
 uint32_t cli_default_armature(const sinew_data *data, const char *animation);
+
+/* On a terminal, when the file has several armatures: which one was chosen, on stderr. */
+void cli_note_armature(const sinew_data *data, const char *file, uint32_t armature);
 
 /* Prints the one "unknown animation" error and returns SINEW_EXIT_INPUT:
  *   FILE: error: armature 'A' has no animation named 'X' (animations: 'a', 'b')
@@ -50,7 +55,7 @@ typedef struct cli_choice {
 } cli_choice;
 
 /* Chooses for `--armature armature --skin skin --animation animation` (each may be NULL): the
- * armature given, else the first that has the animation, else the first; the skin as
+ * armature given, else cli_default_armature (noted on a terminal); the skin as
  * sinew_data_resolve_skin resolves it; the animation given, else the armature's default one (its
  * defaultActions, else its first). `need_animation`: an armature without animations is an error.
  * Prints the error and returns its exit code; 0 on success. */

@@ -53,11 +53,18 @@ typedef enum sinew_status {
 /** A static, human-readable name for a status code. Never NULL. */
 const char *sinew_status_str(sinew_status code);
 
+/** Bytes of sinew_error.message, its terminating NUL included. */
+#define SINEW_ERROR_MESSAGE_SIZE 1024
+
 /**
  * Where and why something failed. Owned by the caller; nothing to free.
  * `file` is borrowed from the caller's input (the path it passed), so it lives as long as that.
  * line/column are 1-based; 0 means unknown. `path` is a JSON-style path such as
  * `armature[0].bone[12].parent`, or a byte offset description for binary input ("" if none).
+ * `message` is a complete sentence: sinew keeps every message within the buffer (lists of names
+ * are bounded, "... and N more"), so nothing is allocated for errors and nothing needs freeing.
+ * Should a message ever not fit (two very long file names in one message), it ends in "..."
+ * at a character boundary instead of a cut word (docs/errors.md).
  */
 typedef struct sinew_error {
     sinew_status code;
@@ -66,7 +73,7 @@ typedef struct sinew_error {
     uint32_t column;
     uint64_t offset;      /**< byte offset into the input, when known */
     char path[128];
-    char message[256];
+    char message[SINEW_ERROR_MESSAGE_SIZE];
 } sinew_error;
 
 /**

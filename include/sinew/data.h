@@ -202,6 +202,17 @@ uint32_t sinew_data_default_action_count(const sinew_data *data, uint32_t armatu
 /** Default action `i` of an armature; SINEW_E_ARG when an index is out of range. */
 sinew_status sinew_data_default_action(const sinew_data *data, uint32_t armature, uint32_t i, sinew_action_info *out);
 
+/**
+ * The armature a front end shows when the user names none (the main character, not a prop):
+ * the one the file's top-level `stage` names (DragonBones 5.x, the armature on the editor's
+ * stage) when it exists; otherwise, among the armatures no other armature uses as a child
+ * armature (an armature display), the one with the most bones, the first in file order on a tie;
+ * otherwise (every armature is someone's child) the one with the most bones. SINEW_INVALID_INDEX
+ * when the data has no armature. sinew_instance_create and sinew_data_resolve_skin use it for a
+ * NULL armature, and so does every command of the CLI (docs/cli.md).
+ */
+uint32_t sinew_data_default_armature(const sinew_data *data);
+
 /** The index of the armature named `name`, or SINEW_INVALID_INDEX. */
 uint32_t sinew_data_find_armature(const sinew_data *data, const char *name);
 /** Index lookups by name inside armature `armature`; SINEW_INVALID_INDEX when absent. */

@@ -85,13 +85,23 @@ typedef struct sinew_export_options {
     const sinew_allocator *allocator;
     sinew_log_fn log;            /**< optional warnings */
     void *log_user;
-    size_t frame_memory;         /**< GIF and sprite sheets keep every frame until the end: past
-                                      this many bytes (0 = 256 MiB) further frames are kept in an
-                                      unlinked temporary file (mapped), not in memory */
+    size_t frame_memory;         /**< sprite sheets keep every frame until the end: past this
+                                      many bytes (0 = 256 MiB) further frames are kept in an
+                                      unlinked temporary file (mapped), not in memory (GIF keeps
+                                      its frames deflated and needs no such limit) */
 } sinew_export_options;
 
 /** An export in progress. */
 typedef struct sinew_exporter sinew_exporter;
+
+/**
+ * Checks, before anything is rendered, what sinew_export_begin and sinew_export_end would refuse
+ * about the output: a path of no known format, a sequence pattern without one %d, a missing
+ * folder, an output that is an existing folder or one of `inputs` (for a sequence its first
+ * file, for a sprite sheet its page and its atlas). `width`/`height` are not looked at.
+ * sinew_export_begin runs the same checks.
+ */
+sinew_status sinew_export_check(const sinew_export_options *options, sinew_error *err);
 
 /**
  * Starts an export: validates the options and the output path (its folder must exist; it may

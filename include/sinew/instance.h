@@ -81,6 +81,10 @@ typedef struct sinew_instance_options {
                                             included; 0 = 16 (at most 1024). Each costs memory
                                             for the largest animation's timelines. */
     sinew_frame_cache *frame_cache;    /**< optional: a cache made for the same data (NULL = none) */
+    uint32_t max_events;               /**< events the queue holds between polls; 0 = 64 and 16
+                                            more per child armature (at most 65536). Past it the
+                                            oldest is dropped and counted
+                                            (sinew_instance_events_dropped) */
     bool run_default_actions;          /**< run the armature's `defaultActions` (play, stop, fadeIn)
                                             at creation. Off by default: the official factory runs
                                             them only for child armatures it builds, never for the
@@ -250,8 +254,8 @@ typedef void (*sinew_event_fn)(void *user, const sinew_instance *inst, const sin
 
 /** Events go to `fn` at the end of each update (NULL = queue them for polling instead). */
 void sinew_instance_set_event_callback(sinew_instance *inst, sinew_event_fn fn, void *user);
-/** Pops the oldest queued event. The queue holds 64, and 16 more per child armature of the
- * instance; older ones are dropped (counted). */
+/** Pops the oldest queued event. The queue holds sinew_instance_options.max_events (by default 64,
+ * and 16 more per child armature of the instance); older ones are dropped (counted). */
 bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out);
 /** Events dropped because the queue was full. */
 uint64_t sinew_instance_events_dropped(const sinew_instance *inst);

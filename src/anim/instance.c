@@ -391,7 +391,7 @@ sinew_status sinew_data_resolve_skin(const struct sinew_data *data, const char *
         return sinew__fail(err, SINEW_E_ARG, NULL, "data, armature_index and skin_overlay are required");
     if (data->armature_count == 0)
         return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "the data has no armature");
-    uint32_t ai = 0;
+    uint32_t ai = sinew_data_default_armature(data);
     if (armature) {
         ai = find_armature(data, armature, strlen(armature));
         if (ai == SINEW_INVALID_INDEX)
@@ -442,7 +442,7 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         return sinew__fail(err, SINEW_E_ARG, NULL, "data is NULL");
     if (data->armature_count == 0)
         return sinew__fail(err, SINEW_E_NOT_FOUND, NULL, "the data has no armature");
-    uint32_t ai = 0;
+    uint32_t ai = sinew_data_default_armature(data);
     if (opt && opt->armature) {
         ai = SINEW_INVALID_INDEX;
         for (uint32_t i = 0; i < data->armature_count; ++i)
@@ -491,10 +491,14 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
             cap = SINEW_STATE_MAX;
         layout_ctx lc = {data, c, cap, arms, 0, 0, 0, 0};
         layout_arm(&lc, ai, SINEW_INVALID_INDEX, 0);
-        uint32_t event_cap = SINEW_EVENT_CAP + SINEW_EVENT_CAP_CHILD * (lc.next > 1 ? lc.next - 1 : 0);
-        sinew_event *events = carve(c, event_cap, sizeof(sinew_event));
-        uint32_t *ev_serial = carve(c, event_cap, sizeof(uint32_t));
-        uint32_t *ev_state_arm = carve(c, event_cap, sizeof(uint32_t));
+        uint32_t ecap = opt && opt->max_events
+                            ? opt->max_events
+                            : SINEW_EVENT_CAP + SINEW_EVENT_CAP_CHILD * (lc.next > 1 ? lc.next - 1 : 0);
+        if (ecap > SINEW_EVENT_MAX)
+            ecap = SINEW_EVENT_MAX;
+        sinew_event *events = carve(c, ecap, sizeof(sinew_event));
+        uint32_t *ev_serial = carve(c, ecap, sizeof(uint32_t));
+        uint32_t *ev_state_arm = carve(c, ecap, sizeof(uint32_t));
         uint32_t *clock = carve(c, lc.next, sizeof(uint32_t));
         float *dl_pos = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
         float *dl_uv = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
@@ -515,7 +519,7 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         inst->events = events;
         inst->ev_serial = ev_serial;
         inst->ev_state_arm = ev_state_arm;
-        inst->event_cap = event_cap;
+        inst->event_cap = ecap;
         inst->clock = clock;
         inst->clock_count = 0;
         inst->dl_positions = dl_pos;

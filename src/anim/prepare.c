@@ -150,7 +150,7 @@ static sinew_status prepare_timeline(sinew_arena *arena, const sinew_model_armat
         double prev_cw = 0.0;
         for (uint32_t k = 0; k < fit; ++k) {
             float *v = rv + (size_t)k * tl->values_per_key;
-            double r = v[rot_index];
+            double r = tl->rotation_exact ? tl->rotation_exact[k] : v[rot_index];
             if (keys[k].frame_start != 0) {
                 if (prev_cw == 0.0) {
                     r = prev + sinew__normalize_radian(r - prev);

@@ -12,9 +12,10 @@
 #define SINEW_STATE_DEFAULT 16 /* animation states per armature (fading ones included), default */
 #define SINEW_STATE_MAX 1024   /* ... and the most an instance option may ask for */
 #define SINEW_ACTION_CAP 16    /* queued play actions per armature per update */
-#define SINEW_EVENT_CAP 64     /* queued events per instance, */
+#define SINEW_EVENT_CAP 64     /* queued events per instance by default (sinew_instance_options.max_events), */
 #define SINEW_EVENT_CAP_CHILD 16 /* and this many more per child armature in it (a rig with 26
                                     child armatures starts them with 75 events in one update) */
+#define SINEW_EVENT_MAX 65536  /* at most */
 #define SINEW_RECYCLE_CAP 32   /* recycled states tracked for their undelivered events */
 #define SINEW_MAX_DEPTH 8      /* child armature nesting */
 
@@ -257,9 +258,10 @@ struct sinew_instance {
     uint32_t clock_pos, clock_end; /* during a tick: the next entry to advance, and the end of those
                                       that were on the clock when the tick began (0, 0 otherwise) */
     sinew_event *events;       /* ring of event_cap */
-    uint32_t *ev_serial;       /* state serial of each queued event */
-    uint32_t *ev_state_arm;    /* the armature holding that state */
-    uint32_t event_cap;        /* SINEW_EVENT_CAP + SINEW_EVENT_CAP_CHILD per child armature */
+    uint32_t *ev_serial;       /* event_cap: state serial of each queued event */
+    uint32_t *ev_state_arm;    /* event_cap: the armature holding that state */
+    uint32_t event_cap;        /* sinew_instance_options.max_events, or SINEW_EVENT_CAP +
+                                  SINEW_EVENT_CAP_CHILD per child armature */
     /* The official runtime recycles an AnimationState object (its pool: last in, first out) and
      * an event still undelivered reads the name of whatever state the object is then: "" in the
      * pool, a new state's name once reused. Removed states wait in `buffered` until the next clock

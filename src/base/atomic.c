@@ -49,6 +49,8 @@ sinew_status sinew__check_folder(const char *path, sinew_error *err) {
                             strerror(errno));
     } else if (!S_ISDIR(st.st_mode)) {
         rc = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot write '%s': '%s' is not a folder", path, dir);
+    } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        rc = sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot write '%s': it is a folder", path);
     }
     free(dir);
     return rc;
@@ -95,6 +97,7 @@ sinew_status sinew__tmp_open(const char *final_path, sinew__tmpfile *t, sinew_er
     t->f = fdopen(fd, "wb");
     t->tmp_path = tmpl;
     t->final_path = dup_str(final_path);
+    t->name = final_path;
     if (!t->f || !t->final_path) {
         if (!t->f) close(fd);
         t->f = NULL;
@@ -112,7 +115,7 @@ sinew_status sinew__tmp_close(sinew__tmpfile *t, sinew_error *err) {
     bad |= fclose(t->f);
     t->f = NULL;
     if (bad)
-        return sinew__fail_at(err, SINEW_E_IO, t->final_path, 0, 0, NULL, "cannot write '%s': %s", t->final_path,
+        return sinew__fail_at(err, SINEW_E_IO, t->name, 0, 0, NULL, "cannot write '%s': %s", t->final_path,
                               strerror(e ? e : EIO));
     return SINEW_OK;
 }
@@ -120,7 +123,7 @@ sinew_status sinew__tmp_close(sinew__tmpfile *t, sinew_error *err) {
 sinew_status sinew__tmp_commit(sinew__tmpfile *t, sinew_error *err) {
     sinew_status st = sinew__tmp_close(t, err);
     if (st == SINEW_OK && rename(t->tmp_path, t->final_path) != 0)
-        st = sinew__fail_at(err, SINEW_E_IO, t->final_path, 0, 0, NULL, "cannot rename onto '%s': %s", t->final_path,
+        st = sinew__fail_at(err, SINEW_E_IO, t->name, 0, 0, NULL, "cannot rename onto '%s': %s", t->final_path,
                             strerror(errno));
     if (st) {
         sinew__tmp_discard(t);

@@ -11,6 +11,8 @@
 typedef struct sinew__tmpfile {
     char *final_path;
     char *tmp_path;
+    const char *name;  /* the caller's name for the file (borrowed, set by sinew__tmp_open): errors
+                        * point at it, never at final_path, which is freed with the tmpfile */
     FILE *f;           /* open for writing, or NULL once closed */
 } sinew__tmpfile;
 
@@ -25,7 +27,8 @@ sinew_status sinew__tmp_close(sinew__tmpfile *t, sinew_error *err);
 
 /* Fails with SINEW_E_ARG if `path` is (or is the same file as) one of `inputs`. */
 sinew_status sinew__check_not_input(const char *path, const char *const *inputs, uint32_t n, sinew_error *err);
-/* Fails with SINEW_E_IO naming the folder if the folder of `path` does not exist or is not a folder. */
+/* Fails with SINEW_E_IO naming the folder if the folder of `path` does not exist or is not a folder,
+ * and when `path` itself is an existing folder (the rename at the end would fail). */
 sinew_status sinew__check_folder(const char *path, sinew_error *err);
 
 /* Writes `len` bytes to `path` atomically, refusing to write over any of `inputs`. */

@@ -28,9 +28,28 @@ const char *sinew_status_str(sinew_status code) {
     return "unknown status";
 }
 
+/* A message that did not fit ends in "..." after its last whole word (never inside a UTF-8
+ * sequence), so the cut is visible. */
+static void mark_cut(char *msg, size_t size) {
+    size_t n = size - 4; /* room for "..." and the NUL */
+    while (n > 0 && ((unsigned char)msg[n] & 0xC0) == 0x80) n--;
+    size_t word = n;
+    while (word > size / 2 && msg[word - 1] != ' ') word--;
+    if (word > size / 2) n = word - 1;
+    memcpy(msg + n, "...", 4);
+}
+
+void sinew__vformat(char *msg, size_t size, const char *fmt, va_list ap) {
+    int n = sinew__vsnprintf(msg, size, fmt, ap);
+    if (n > 0 && (size_t)n >= size && size > 8)
+        mark_cut(msg, size);
+}
+
 static void vfill(sinew_error *err, sinew_status code, const char *path, const char *fmt, va_list ap) {
     err->code = code;
-    sinew__vsnprintf(err->message, sizeof err->message, fmt, ap);
+    int n = sinew__vsnprintf(err->message, sizeof err->message, fmt, ap);
+    if (n > 0 && (size_t)n >= sizeof err->message)
+        mark_cut(err->message, sizeof err->message);
     if (path) {
         snprintf(err->path, sizeof err->path, "%s", path);
     }
@@ -80,7 +99,9 @@ void sinew__error_prefix(sinew_error *err, const char *fmt, ...) {
         n += len;
     }
     joined[n] = '\0';
-    memcpy(err->message, joined, n + 1);
+    if (n == cap)
+        mark_cut(joined, sizeof joined);
+    memcpy(err->message, joined, strlen(joined) + 1);
 }
 
 void sinew__locate(const char *text, size_t len, size_t offset, uint32_t *line, uint32_t *column) {
@@ -113,6 +134,19 @@ void sinew__writer_warning(sinew_log_fn log, void *user, const char *file, const
                      animation ? animation : "", animation ? "'" : "");
     if (n < 0 || (size_t)n >= sizeof e.message)
         n = 0;
-    sinew__vsnprintf(e.message + (size_t)n, sizeof e.message - (size_t)n, fmt, ap);
+    int m = sinew__vsnprintf(e.message + (size_t)n, sizeof e.message - (size_t)n, fmt, ap);
+    if (m > 0 && (size_t)m >= sizeof e.message - (size_t)n)
+        mark_cut(e.message, sizeof e.message);
     log(user, SINEW_LOG_WARNING, &e);
+}
+
+void sinew__error_detach(sinew_error *err, const char *keep1, const char *keep2) {
+    if (!err || !err->file || err->file == keep1 || err->file == keep2)
+        return;
+    if (err->line)
+        sinew__error_prefix(err, "%.400s:%u:%u", err->file, err->line, err->column);
+    else if (!strstr(err->message, err->file))
+        sinew__error_prefix(err, "%.400s", err->file);
+    err->file = NULL;
+    err->line = err->column = 0;
 }

@@ -34,6 +34,15 @@ void sinew__error_prefix(sinew_error *err, const char *fmt, ...) SINEW_PRINTF(2,
 void sinew__writer_warning(sinew_log_fn log, void *user, const char *file, const char *armature,
                            const char *animation, const char *fmt, va_list ap) SINEW_PRINTF(6, 0);
 
+/* vsnprintf into a message buffer; a message that does not fit ends in "..." after its last whole
+ * word instead of being cut mid-word (sinew_error.message). */
+void sinew__vformat(char *msg, size_t size, const char *fmt, va_list ap) SINEW_PRINTF(3, 0);
+
+/* For an error about to outlive the string err->file points at (a path the callee built or
+ * freed): the file (and line:col) move into the message and err->file becomes NULL, unless it is
+ * `keep1` or `keep2` (the caller's own strings). */
+void sinew__error_detach(sinew_error *err, const char *keep1, const char *keep2);
+
 /* Computes 1-based line and column of byte `offset` in text[0..len). Columns count bytes. */
 void sinew__locate(const char *text, size_t len, size_t offset, uint32_t *line, uint32_t *column);
 

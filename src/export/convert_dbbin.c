@@ -109,7 +109,13 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
     const char *inputs[1] = {input};
     st = sinew__write_file_atomic(res->skeleton_path, bin, bin_len, inputs, 1, err);
     free(bin);
-    if (st != SINEW_OK)
+    if (st != SINEW_OK) {
+        if (err && err->file == res->skeleton_path)
+            err->file = NULL; /* emptied below; the message names the file */
         res->skeleton_path[0] = '\0';
-    return st;
+        return st;
+    }
+    /* the atlas it renders with, beside it */
+    return sinew__convert_copy_atlas(input, opts ? opts->atlas : NULL, out_dir, name, opts ? opts->load : NULL,
+                                     opts ? opts->log : NULL, opts ? opts->log_user : NULL, res, err);
 }

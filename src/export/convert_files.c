@@ -17,6 +17,8 @@
 #include "base/atomic.h"
 #include "base/error.h"
 #include "base/json_print.h"
+#include "base/file.h"
+#include "base/alloc.h"
 #include "export/export_internal.h"
 #include "format/dragonbones_write.h"
 #include "format/xml_rig.h"
@@ -246,22 +248,104 @@ static bool input_is_xml(const char *path) {
 
 void sinew__convert_name(const struct sinew_data *data, const sinew_convert_options *opts, const char *input,
                          char *name, size_t size) {
-    const char *base = opts && opts->name && opts->name[0] ? opts->name : data->name;
-    if (!base || !base[0]) {
+    /* --name, else the input's file name (so that X_ske.json gives X_ske.dbbin, and the atlas the
+     * converted file is rendered with, X_tex.json, is found beside it), else the data's name */
+    const char *base = opts && opts->name && opts->name[0] ? opts->name : NULL;
+    if (!base && input) {
         const char *slash = strrchr(input, '/');
         base = slash ? slash + 1 : input;
     }
+    if (!base || !base[0])
+        base = data && data->name && data->name[0] ? data->name : "skeleton";
     snprintf(name, size, "%s", base);
     for (char *p = name; *p; p++)
         if (*p == '/' || *p == '\\' || (unsigned char)*p < 32)
             *p = '_';
+    static const char *const endings[] = {"_ske.json", "_ske.dbbin", ".json", ".dbbin", ".xml"};
     size_t nl = strlen(name);
-    if (nl > 9 && strcmp(name + nl - 9, "_ske.json") == 0)
-        name[nl - 9] = '\0';
-    else if (nl > 10 && strcmp(name + nl - 10, "_ske.dbbin") == 0)
-        name[nl - 10] = '\0';
-    else if (nl > 5 && strcmp(name + nl - 5, ".json") == 0)
-        name[nl - 5] = '\0';
+    for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++) {
+        size_t el = strlen(endings[i]);
+        if (nl > el && strcmp(name + nl - el, endings[i]) == 0) {
+            name[nl - el] = '\0';
+            break;
+        }
+    }
+}
+
+static bool same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas_arg, const char *out_dir, const char *name,
+                                       const sinew_load_options *lopts, sinew_log_fn opts_log, void *opts_user,
+                                       sinew_convert_result *res, sinew_error *err) {
+    char found[1024];
+    const char *atlas_path = atlas_arg;
+    if (!atlas_path) {
+        if (sinew_atlas_find_for(input, found, sizeof found) != SINEW_OK)
+            return SINEW_OK; /* no atlas beside the input: nothing to take along */
+        atlas_path = found;
+    }
+    struct sinew_atlas *atlas = NULL;
+    sinew_status st = sinew_atlas_load_file(atlas_path, lopts, &atlas, err);
+    if (st != SINEW_OK)
+        return st;
+    const char *inputs[2] = {input, atlas_path};
+    join(res->atlas_json_path, sizeof res->atlas_json_path, out_dir, name, "_tex.json");
+    /* the pages first (by the name the atlas gives them), so that the atlas never names a missing page */
+    for (uint32_t p = 0; p < atlas->page_count && st == SINEW_OK; p++) {
+        const sinew_model_page *pg = &atlas->pages[p];
+        const char *from = pg->resolved_path ? pg->resolved_path : pg->image_path;
+        const char *rel = pg->image_path ? pg->image_path : pg->name;
+        if (!from || !rel || rel[0] == '/' || strstr(rel, "..") || strchr(rel, '/'))
+            continue; /* a page outside the atlas's folder stays where it is */
+        char to[1024];
+        join(to, sizeof to, out_dir, rel, "");
+        if (same_file(from, to))
+            continue;
+        struct stat sb;
+        if (stat(from, &sb) != 0) { /* the converted files only name the page: a warning, as for Spine */
+            if (opts_log) {
+                sinew_error w;
+                memset(&w, 0, sizeof w);
+                w.code = SINEW_E_MISSING;
+                w.file = atlas_arg ? atlas_arg : NULL;
+                snprintf(w.message, sizeof w.message, "texture page '%.300s' not found (looked for %.400s); not copied",
+                         rel, from);
+                snprintf(w.path, sizeof w.path, "imagePath");
+                opts_log(opts_user, SINEW_LOG_WARNING, &w);
+            }
+            continue;
+        }
+        char *bytes = NULL;
+        size_t len = 0;
+        st = sinew__read_whole(from, NULL, UINT64_MAX, NULL, &bytes, &len, err);
+        if (st == SINEW_OK)
+            st = sinew__write_file_atomic(to, bytes, len, inputs, 2, err);
+        if (bytes)
+            sinew__free(NULL, bytes, len + 1);
+        if (st != SINEW_OK) /* `to` ends with this block */
+            sinew__error_detach(err, input, atlas_arg);
+        if (st == SINEW_OK && !res->atlas_png_path[0])
+            snprintf(res->atlas_png_path, sizeof res->atlas_png_path, "%s", to);
+    }
+    if (st == SINEW_OK && !same_file(atlas_path, res->atlas_json_path)) {
+        char *bytes = NULL;
+        size_t len = 0;
+        st = sinew__read_whole(atlas_path, NULL, UINT64_MAX, NULL, &bytes, &len, err);
+        if (st == SINEW_OK)
+            st = sinew__write_file_atomic(res->atlas_json_path, bytes, len, inputs, 2, err);
+        if (bytes)
+            sinew__free(NULL, bytes, len + 1);
+    }
+    if (st != SINEW_OK) {
+        /* the error may name a page of the atlas or a path of this function: not kept past here */
+        sinew__error_detach(err, input, atlas_arg);
+        res->atlas_json_path[0] = res->atlas_png_path[0] = '\0';
+    }
+    sinew_atlas_destroy(atlas);
+    return st;
 }
 
 sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, const sinew_convert_options *opts,
@@ -299,10 +383,17 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
     st = sinew__write_file_atomic(res->skeleton_path, text, strlen(text), inputs, 1, err);
     free(text);
     if (st != SINEW_OK) {
+        if (err && err->file == res->skeleton_path)
+            err->file = NULL; /* emptied below; the message names the file */
         res->skeleton_path[0] = '\0';
         return st;
     }
     if (xml)
         st = write_xml_atlas(input, out_dir, name, lopts, res, err);
+    else /* the atlas it renders with, beside it */
+        st = sinew__convert_copy_atlas(input, opts ? opts->atlas : NULL, out_dir, name, lopts, opts ? opts->log : NULL,
+                                       opts ? opts->log_user : NULL, res, err);
+    if (st != SINEW_OK)
+        sinew__error_detach(err, input, opts ? opts->atlas : NULL);
     return st;
 }

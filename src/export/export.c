@@ -148,10 +148,7 @@ static void png_abort(sinew_exporter *ex) { sinew__tmp_discard(&ex->tmp); }
 const sinew__backend sinew__png_backend = {png_frame, png_end, png_abort};
 
 /* Sequence: every frame goes to its own temporary file; all are renamed at the end. */
-static sinew_status seq_frame(sinew_exporter *ex, const uint8_t *rgba, sinew_error *err) {
-    char name[4096];
-    if (!sinew__seq_name(ex->o.path, ex->frames_added, name, sizeof name))
-        return sinew__fail(err, SINEW_E_ARG, NULL, "output pattern '%s' is too long", ex->o.path);
+static sinew_status seq_frame_named(sinew_exporter *ex, const uint8_t *rgba, const char *name, sinew_error *err) {
     sinew_status st = sinew__check_not_input(name, ex->o.inputs, ex->o.input_count, err);
     if (st) return st;
     if (ex->frames_added >= ex->seq_cap) {
@@ -164,9 +161,21 @@ static sinew_status seq_frame(sinew_exporter *ex, const uint8_t *rgba, sinew_err
     }
     sinew__tmpfile *t = &ex->seq[ex->frames_added];
     if ((st = sinew__tmp_open(name, t, err)) != SINEW_OK) return st;
+    t->name = ex->o.path; /* errors at the commit, after the caller's buffer is gone, name the pattern */
     st = sinew__png_encode(t->f, name, rgba, ex->o.width, ex->o.height, 0, err);
     if (!st) st = sinew__tmp_close(t, err);
     if (st) sinew__tmp_discard(t);
+    return st;
+}
+
+static sinew_status seq_frame(sinew_exporter *ex, const uint8_t *rgba, sinew_error *err) {
+    char name[4096];
+    if (!sinew__seq_name(ex->o.path, ex->frames_added, name, sizeof name))
+        return sinew__fail(err, SINEW_E_ARG, NULL, "output pattern '%s' is too long", ex->o.path);
+    sinew_status st = seq_frame_named(ex, rgba, name, err);
+    /* an error names its file by pointer: the pattern, not this function's buffer (the message
+     * names the frame's file) */
+    if (st && err && err->file == name) err->file = ex->o.path;
     return st;
 }
 
@@ -266,6 +275,65 @@ static void free_exporter(sinew_exporter *ex) {
     sinew__free(a, ex, sizeof *ex);
 }
 
+/* The backend of a format, or NULL (with the error filled) when the options cannot be written. */
+static const sinew__backend *pick_backend(const sinew_export_options *o, sinew_export_format *fmt_out, sinew_error *err) {
+    sinew_export_format fmt = o->format ? o->format : sinew_export_format_for_path(o->path, false);
+    *fmt_out = fmt;
+    switch (fmt) {
+    case SINEW_EXPORT_PNG: return &sinew__png_backend;
+    case SINEW_EXPORT_PNG_SEQUENCE:
+        if (!sinew__seq_pattern_ok(o->path)) {
+            sinew__fail(err, SINEW_E_ARG, NULL, "output pattern '%s' needs exactly one %%d or %%0Nd", o->path);
+            return NULL;
+        }
+        return &sinew__seq_backend;
+    case SINEW_EXPORT_SHEET: return &sinew__sheet_backend;
+    case SINEW_EXPORT_GIF: return &sinew__gif_backend;
+    case SINEW_EXPORT_WEBP: return &sinew__webp_backend;
+    case SINEW_EXPORT_MP4:
+    case SINEW_EXPORT_WEBM: return &sinew__video_backend;
+    case SINEW_EXPORT_AUTO:
+    default:
+        sinew__fail_at(err, SINEW_E_ARG, o->path, 0, 0, NULL,
+                       "cannot tell the output format of '%s' (use .png, %%04d.png, .gif, .webp, .mp4 or .webm)",
+                       o->path);
+        return NULL;
+    }
+}
+
+/* One file the export will write: not an input, its folder exists, not a folder itself. */
+static sinew_status check_output(const sinew_export_options *o, const char *path, sinew_error *err) {
+    sinew_status st = sinew__check_not_input(path, o->inputs, o->input_count, err);
+    if (!st) st = sinew__check_folder(path, err);
+    /* the error names the caller's path (`path` may be a local buffer of the caller here) */
+    if (st && err && err->file == path) err->file = o->path;
+    return st;
+}
+
+sinew_status sinew_export_check(const sinew_export_options *o, sinew_error *err) {
+    if (!o || !o->path || !*o->path) return sinew__fail(err, SINEW_E_ARG, NULL, "export: no output path");
+    sinew_export_format fmt;
+    if (!pick_backend(o, &fmt, err)) return err ? err->code : SINEW_E_ARG;
+    if (fmt == SINEW_EXPORT_PNG_SEQUENCE) {
+        char first[4096];
+        if (!sinew__seq_name(o->path, 0, first, sizeof first))
+            return sinew__fail(err, SINEW_E_ARG, NULL, "output pattern '%s' is too long", o->path);
+        return check_output(o, first, err);
+    }
+    sinew_status st = check_output(o, o->path, err);
+    if (st || fmt != SINEW_EXPORT_SHEET) return st;
+    /* the sheet's atlas: sheet_json, else the page's name with .json (.tres for Godot) */
+    if (o->sheet_json) return check_output(o, o->sheet_json, err);
+    char json[4096];
+    size_t n = strlen(o->path);
+    if (ends_with(o->path, ".png")) n -= 4;
+    const char *ext = o->sheet.format == SINEW_SHEET_GODOT ? ".tres" : ".json";
+    if (n + strlen(ext) + 1 > sizeof json) return sinew__fail(err, SINEW_E_ARG, NULL, "output path '%s' is too long", o->path);
+    memcpy(json, o->path, n);
+    memcpy(json + n, ext, strlen(ext) + 1);
+    return check_output(o, json, err);
+}
+
 sinew_status sinew_export_begin(const sinew_export_options *o, sinew_exporter **out, sinew_error *err) {
     if (!o || !out || !o->path || !*o->path) return sinew__fail(err, SINEW_E_ARG, NULL, "export: no output path");
     *out = NULL;
@@ -275,31 +343,11 @@ sinew_status sinew_export_begin(const sinew_export_options *o, sinew_exporter **
         return sinew__fail(err, SINEW_E_RANGE, NULL, "export: fps must be between 0 and 1000");
     if (o->quality < 0 || o->quality > 100)
         return sinew__fail(err, SINEW_E_RANGE, NULL, "export: quality must be between 1 and 100");
-    sinew_export_format fmt = o->format ? o->format : sinew_export_format_for_path(o->path, false);
-    const sinew__backend *be = NULL;
-    switch (fmt) {
-    case SINEW_EXPORT_PNG: be = &sinew__png_backend; break;
-    case SINEW_EXPORT_PNG_SEQUENCE:
-        if (!sinew__seq_pattern_ok(o->path))
-            return sinew__fail(err, SINEW_E_ARG, NULL, "output pattern '%s' needs exactly one %%d or %%0Nd", o->path);
-        be = &sinew__seq_backend;
-        break;
-    case SINEW_EXPORT_SHEET: be = &sinew__sheet_backend; break;
-    case SINEW_EXPORT_GIF: be = &sinew__gif_backend; break;
-    case SINEW_EXPORT_WEBP: be = &sinew__webp_backend; break;
-    case SINEW_EXPORT_MP4:
-    case SINEW_EXPORT_WEBM: be = &sinew__video_backend; break;
-    case SINEW_EXPORT_AUTO:
-    default:
-        return sinew__fail_at(err, SINEW_E_ARG, o->path, 0, 0, NULL,
-                              "cannot tell the output format of '%s' (use .png, %%04d.png, .gif, .webp, .mp4 or .webm)",
-                              o->path);
-    }
-    sinew_status st;
-    if (fmt != SINEW_EXPORT_PNG_SEQUENCE) {
-        if ((st = sinew__check_not_input(o->path, o->inputs, o->input_count, err)) != SINEW_OK) return st;
-    }
-    if ((st = sinew__check_folder(o->path, err)) != SINEW_OK) return st;
+    sinew_export_format fmt;
+    const sinew__backend *be = pick_backend(o, &fmt, err);
+    if (!be) return err ? err->code : SINEW_E_ARG;
+    sinew_status st = sinew_export_check(o, err);
+    if (st) return st;
     const sinew_allocator *a = sinew__allocator_or_default(o->allocator);
     sinew_exporter *ex = sinew__calloc(a, 1, sizeof *ex);
     if (!ex) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");

@@ -10,10 +10,21 @@
 struct sinew_data;
 struct sinew_convert_options;
 /* convert_files.c: the base name a converted skeleton is written under (NAME_ske.json,
- * NAME_ske.dbbin): the --name option, else the data's name, else the input's file name without
- * `_ske.json`/`_ske.dbbin`/`.json`; path separators and control characters become '_'. */
+ * NAME_ske.dbbin, NAME.json for Spine): the --name option, else the input's file name without
+ * `_ske.json`/`_ske.dbbin`/`.json`/`.dbbin`/`.xml`, else the data's name; path separators and control
+ * characters become '_'. */
 void sinew__convert_name(const struct sinew_data *data, const struct sinew_convert_options *opts, const char *input,
                          char *name, size_t size);
+
+struct sinew_load_options;
+struct sinew_convert_result;
+/* convert_files.c: the atlas of a DragonBones input (`atlas`, else the one found beside `input`)
+ * copied into out_dir as NAME_tex.json with its pages (by the names the atlas gives them), so that
+ * the converted skeleton renders with no option; nothing when no atlas is found. A page image that
+ * is not there is a warning through `log` (the files only name it), as in the Spine writer. */
+sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas, const char *out_dir, const char *name,
+                                       const struct sinew_load_options *lopts, sinew_log_fn log, void *log_user,
+                                       struct sinew_convert_result *res, sinew_error *err);
 
 /* Encodes straight RGBA8 as PNG into an open FILE. */
 sinew_status sinew__png_encode(FILE *f, const char *path, const uint8_t *rgba, uint32_t w, uint32_t h,

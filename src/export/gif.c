@@ -17,6 +17,13 @@
  * OpenMP team size is set to 1 around the libimagequant calls and restored afterwards (the
  * OpenMP API is looked up with dlsym, so nothing changes when libimagequant is built without
  * OpenMP).
+ *
+ * Memory: the palette needs every frame before the first can be written, but the frames are not
+ * kept as they came. Each frame is made 1-bit transparent and counted into the colour table as it
+ * arrives, then kept deflated (zlib, level 1: rendered frames are mostly flat transparent areas
+ * and runs of one colour, a tenth of their size or less). At the end each frame is inflated in
+ * turn and its index image made on the spot, so the writer holds a few frames, not all of them
+ * (71 frames of 1343x1633 peaked at 800 MB before, docs/render-cli.md has the figures now).
  */
 #define _GNU_SOURCE  /* RTLD_DEFAULT */
 #include <dlfcn.h>
@@ -27,6 +34,7 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -43,11 +51,6 @@ static int gif_write_cb(GifFileType *gif, const GifByteType *data, int n) {
     return (int)fwrite(data, 1, (size_t)n, f);
 }
 
-static sinew_status gif_frame(sinew_exporter *ex, const uint8_t *rgba, sinew_error *err) {
-    return sinew__frames_push(ex, rgba, err);
-}
-
-static void gif_abort(sinew_exporter *ex) { sinew__tmp_discard(&ex->tmp); }
 
 typedef struct rect {
     uint32_t x0, y0, x1, y1;  /* half-open; empty when x1 <= x0 */
@@ -190,6 +193,121 @@ static uint32_t pack_rgba(const uint8_t *p) {
     return k;
 }
 
+/* ---- the frames, as they come ------------------------------------------------------------------ */
+
+typedef struct packed_frame {
+    uint8_t *z;   /* the deflated 1-bit-transparent frame */
+    size_t len;
+} packed_frame;
+
+typedef struct gif_state {
+    color_table ct;           /* every opaque colour with its pixel count */
+    uint64_t transparent_px;
+    packed_frame *frames;
+    uint32_t count, cap;
+    uint8_t *work;            /* one straight frame (frame_bytes) */
+    uint8_t *zbuf;            /* deflate output (zcap bytes) */
+    size_t zcap;
+} gif_state;
+
+static gif_state *gif_get(sinew_exporter *ex, sinew_error *err) {
+    if (ex->state) return ex->state;
+    gif_state *g = sinew__calloc(ex->allocator, 1, sizeof *g);
+    if (!g) {
+        sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF)");
+        return NULL;
+    }
+    ex->state = g;
+    uLong bound = compressBound((uLong)ex->frame_bytes);
+    g->zcap = (size_t)bound;
+    if (!ct_init(&g->ct, ex->allocator, 4096) || !(g->work = sinew__alloc(ex->allocator, ex->frame_bytes)) ||
+        !(g->zbuf = sinew__alloc(ex->allocator, g->zcap))) {
+        sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF)");
+        return NULL;
+    }
+    return g;
+}
+
+static void gif_free_state(sinew_exporter *ex) {
+    gif_state *g = ex->state;
+    if (!g) return;
+    ct_free(&g->ct);
+    for (uint32_t i = 0; i < g->count; i++) sinew__free(ex->allocator, g->frames[i].z, g->frames[i].len);
+    if (g->frames) sinew__free(ex->allocator, g->frames, g->cap * sizeof *g->frames);
+    if (g->work) sinew__free(ex->allocator, g->work, ex->frame_bytes);
+    if (g->zbuf) sinew__free(ex->allocator, g->zbuf, g->zcap);
+    sinew__free(ex->allocator, g, sizeof *g);
+    ex->state = NULL;
+}
+
+/* GIF transparency is 1 bit: alpha < 128 is transparent (stored as 0), the rest opaque (straight
+ * colour kept, alpha 255). The colours are counted as the frame comes, then it is kept deflated. */
+static sinew_status gif_frame(sinew_exporter *ex, const uint8_t *rgba, sinew_error *err) {
+    gif_state *g = gif_get(ex, err);
+    if (!g) return SINEW_E_NOMEM;
+    size_t npx = (size_t)ex->o.width * ex->o.height;
+    memcpy(g->work, rgba, ex->frame_bytes);
+    uint8_t *p = g->work;
+    uint32_t prev = 0;
+    size_t prev_slot = 0;
+    for (size_t i = 0; i < npx; i++, p += 4) {
+        if (p[3] < 128) {
+            memset(p, 0, 4);
+            g->transparent_px++;
+            continue;
+        }
+        p[3] = 255;
+        uint32_t key = pack_rgba(p);
+        if (key != prev) {
+            prev_slot = ct_add(&g->ct, key);
+            if (prev_slot == SIZE_MAX) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
+            prev = key;
+        }
+        if (g->ct.vals[prev_slot] != UINT32_MAX) g->ct.vals[prev_slot]++;
+    }
+    if (g->count == g->cap) {
+        uint32_t cap = g->cap ? g->cap * 2u : 32u;
+        packed_frame *n = sinew__realloc(ex->allocator, g->frames, g->cap * sizeof *n, cap * sizeof *n);
+        if (!n) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF frames)");
+        g->frames = n;
+        g->cap = cap;
+    }
+    uLongf zlen = (uLongf)g->zcap;
+    if (compress2(g->zbuf, &zlen, g->work, (uLong)ex->frame_bytes, 1) != Z_OK)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (deflating GIF frame %u)", g->count);
+    uint8_t *z = sinew__alloc(ex->allocator, (size_t)zlen);
+    if (!z) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF frame %u)", g->count);
+    memcpy(z, g->zbuf, (size_t)zlen);
+    g->frames[g->count++] = (packed_frame){z, (size_t)zlen};
+    return SINEW_OK;
+}
+
+/* Frame k back into g->work. */
+static sinew_status unpack_frame(sinew_exporter *ex, gif_state *g, uint32_t k, sinew_error *err) {
+    uLongf len = (uLongf)ex->frame_bytes;
+    if (uncompress(g->work, &len, g->frames[k].z, (uLong)g->frames[k].len) != Z_OK || len != ex->frame_bytes)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (inflating GIF frame %u)", k);
+    return SINEW_OK;
+}
+
+static void gif_abort(sinew_exporter *ex) {
+    gif_free_state(ex);
+    sinew__tmp_discard(&ex->tmp);
+}
+
+/* The palette and how a frame's pixels map to it: built once, used frame by frame. */
+typedef struct palette_map {
+    int colors, transparent;  /* entries, and the transparent index (-1: none) */
+    bool dither;
+#ifdef SINEW_HAVE_IMAGEQUANT
+    liq_attr *attr;
+    liq_result *res;
+#else
+    uint8_t pal[256][4];
+    uint32_t count;
+#endif
+} palette_map;
+
 #ifdef SINEW_HAVE_IMAGEQUANT
 /* ---- libimagequant on one OpenMP thread (see the top of the file) ---------------------------- */
 
@@ -216,19 +334,28 @@ static void omp_limit_end(const omp_limit *l) {
 }
 #endif
 
+/* Without dithering: each pixel takes its colour's index from the table (ct.vals holds the
+ * palette index of every distinct colour), transparent ones `tindex`. */
+static void map_by_table(const color_table *ct, const uint8_t *px, size_t npx, uint8_t tindex, uint8_t *ik) {
+    uint32_t prev = 0;
+    uint8_t prev_index = tindex;
+    for (size_t i = 0; i < npx; i++, px += 4) {
+        uint32_t key = pack_rgba(px);
+        if (key != prev) {
+            prev = key;
+            prev_index = key ? (uint8_t)ct->vals[ct_find(ct, key)] : tindex;
+        }
+        ik[i] = prev_index;
+    }
+}
+
 #ifdef SINEW_HAVE_IMAGEQUANT
-/* The palette (libimagequant, from the histogram of distinct colours) and every frame's index
- * image. Sets pal/colors/transparent; indices holds n full-size index images. */
-static sinew_status build_indices(sinew_exporter *ex, color_table *ctp, bool any_transparent, uint64_t transparent_px,
-                                  GifColorType *palette, int *colors_out, int *transparent_out, uint8_t *indices,
-                                  sinew_error *err) {
-    color_table ct = *ctp;
-    uint32_t n = ex->frames.count, W = ex->o.width, H = ex->o.height;
-    size_t npx = (size_t)W * H;
+/* The palette (libimagequant, from the histogram of distinct colours). Without dithering every
+ * distinct colour's index goes into ct.vals. */
+static sinew_status build_palette(sinew_exporter *ex, color_table *ct, bool any_transparent, uint64_t transparent_px,
+                                  GifColorType *palette, palette_map *m, sinew_error *err) {
     sinew_status st = SINEW_OK;
-    liq_attr *attr = NULL;
     liq_histogram *hist = NULL;
-    liq_result *res = NULL;
     liq_histogram_entry *entries = NULL;
     liq_color *ucolors = NULL;
     uint8_t *uindex = NULL;
@@ -236,42 +363,42 @@ static sinew_status build_indices(sinew_exporter *ex, color_table *ctp, bool any
     omp_limit omp;
     omp_limit_begin(&omp);
     /* the histogram: every distinct colour with its pixel count */
-    size_t n_entries = ct.count + (any_transparent ? 1u : 0u);
+    size_t n_entries = ct->count + (any_transparent ? 1u : 0u);
     if (n_entries > (size_t)INT_MAX || !sinew__mul_size(n_entries, sizeof *entries, &entries_bytes) ||
         !(entries = sinew__alloc(ex->allocator, entries_bytes))) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF histogram of %zu colours)", n_entries);
         goto done;
     }
     size_t e = 0;
-    for (size_t i = 0; i < ct.cap; i++) {
-        if (!ct.keys[i]) continue;
+    for (size_t i = 0; i < ct->cap; i++) {
+        if (!ct->keys[i]) continue;
         uint8_t c[4];
-        memcpy(c, &ct.keys[i], 4);
+        memcpy(c, &ct->keys[i], 4);
         entries[e].color = (liq_color){c[0], c[1], c[2], c[3]};
-        entries[e].count = ct.vals[i];
-        ct.vals[i] = (uint32_t)e++;
+        entries[e].count = ct->vals[i];
+        ct->vals[i] = (uint32_t)e++;
     }
     if (any_transparent)
         entries[e++] = (liq_histogram_entry){{0, 0, 0, 0}, transparent_px > UINT32_MAX ? UINT32_MAX : (unsigned)transparent_px};
 
-    attr = liq_attr_create();
-    if (!attr || !(hist = liq_histogram_create(attr))) {
+    m->attr = liq_attr_create();
+    if (!m->attr || !(hist = liq_histogram_create(m->attr))) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (quantizer)");
         goto done;
     }
     /* one slot stays free for the "unchanged" transparent index when the frames have no transparency */
-    liq_set_max_colors(attr, any_transparent ? 256 : 255);
+    liq_set_max_colors(m->attr, any_transparent ? 256 : 255);
     int q = ex->o.quality > 0 ? (int)ex->o.quality : 100;
-    liq_set_quality(attr, 0, q);
-    liq_set_speed(attr, GIF_LIQ_SPEED);
-    if (liq_histogram_add_colors(hist, attr, entries, (int)n_entries, 0.0) != LIQ_OK ||
-        liq_histogram_quantize(hist, attr, &res) != LIQ_OK) {
+    liq_set_quality(m->attr, 0, q);
+    liq_set_speed(m->attr, GIF_LIQ_SPEED);
+    if (liq_histogram_add_colors(hist, m->attr, entries, (int)n_entries, 0.0) != LIQ_OK ||
+        liq_histogram_quantize(hist, m->attr, &m->res) != LIQ_OK) {
         st = sinew__fail(err, SINEW_E_RENDER, NULL, "colour quantization failed");
         goto done;
     }
-    bool dither = ex->o.dither >= 0;
-    liq_set_dithering_level(res, dither ? 1.0f : 0.0f);
-    const liq_palette *pal = liq_get_palette(res);
+    m->dither = ex->o.dither >= 0;
+    liq_set_dithering_level(m->res, m->dither ? 1.0f : 0.0f);
+    const liq_palette *pal = liq_get_palette(m->res);
     int colors = (int)pal->count, transparent = -1;
     for (int i = 0; i < colors; i++)
         if (pal->entries[i].a < 128) transparent = i;
@@ -281,73 +408,73 @@ static sinew_status build_indices(sinew_exporter *ex, color_table *ctp, bool any
         if (i < (int)pal->count) c = (GifColorType){pal->entries[i].r, pal->entries[i].g, pal->entries[i].b};
         palette[i] = c;
     }
-    *colors_out = colors;
-    *transparent_out = transparent;
-    if (!dither && ct.count > 0) {
+    m->colors = colors;
+    m->transparent = transparent;
+    if (!m->dither && ct->count > 0) {
         /* remap the distinct colours once, as rows of up to 4096 pixels (the last row padded) */
-        size_t uw = ct.count < 4096 ? ct.count : 4096, uh = (ct.count + uw - 1) / uw;
+        size_t uw = ct->count < 4096 ? ct->count : 4096, uh = (ct->count + uw - 1) / uw;
         if (!sinew__mul_size(uw * uh, sizeof *ucolors, &ucolors_bytes) ||
             !(ucolors = sinew__alloc(ex->allocator, ucolors_bytes)) || !(uindex = sinew__alloc(ex->allocator, uw * uh))) {
             st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
             goto done;
         }
         uindex_bytes = uw * uh;
-        for (size_t i = 0; i < uw * uh; i++) ucolors[i] = entries[i < ct.count ? i : ct.count - 1].color;
-        liq_image *img = liq_image_create_rgba(attr, ucolors, (int)uw, (int)uh, 0);
-        if (!img || liq_write_remapped_image(res, img, uindex, uw * uh) != LIQ_OK)
+        for (size_t i = 0; i < uw * uh; i++) ucolors[i] = entries[i < ct->count ? i : ct->count - 1].color;
+        liq_image *img = liq_image_create_rgba(m->attr, ucolors, (int)uw, (int)uh, 0);
+        if (!img || liq_write_remapped_image(m->res, img, uindex, uw * uh) != LIQ_OK)
             st = sinew__fail(err, SINEW_E_RENDER, NULL, "palette mapping failed");
         if (img) liq_image_destroy(img);
         if (st) goto done;
-        for (size_t i = 0; i < ct.cap; i++)
-            if (ct.keys[i]) ct.vals[i] = uindex[ct.vals[i]];
+        for (size_t i = 0; i < ct->cap; i++)
+            if (ct->keys[i]) ct->vals[i] = uindex[ct->vals[i]];
     }
-    /* indices[k] is frame k's full-size index image; transparent pixels all use one index */
-    uint8_t tindex = (uint8_t)(transparent >= 0 ? transparent : 0);
-    for (uint32_t k = 0; k < n && !st; k++) {
-        uint8_t *ik = indices + (size_t)k * npx;
-        const uint8_t *px = ex->frames.data[k];
-        if (dither) {
-            liq_image *img = liq_image_create_rgba(attr, ex->frames.data[k], (int)W, (int)H, 0);
-            if (!img || liq_write_remapped_image(res, img, ik, npx) != LIQ_OK)
-                st = sinew__fail(err, SINEW_E_RENDER, NULL, "palette mapping failed on frame %u", k);
-            if (img) liq_image_destroy(img);
-            for (size_t i = 0; i < npx; i++)
-                if (px[4 * i + 3] == 0) ik[i] = tindex;
-            continue;
-        }
-        uint32_t prev = 0;
-        uint8_t prev_index = tindex;
-        for (size_t i = 0; i < npx; i++, px += 4) {
-            uint32_t key = pack_rgba(px);
-            if (key != prev) {
-                prev = key;
-                prev_index = key ? (uint8_t)ct.vals[ct_find(&ct, key)] : tindex;
-            }
-            ik[i] = prev_index;
-        }
-    }
-    if (st) goto done;
-
 done:
     omp_limit_end(&omp);
     if (entries) sinew__free(ex->allocator, entries, entries_bytes);
     if (ucolors) sinew__free(ex->allocator, ucolors, ucolors_bytes);
     if (uindex) sinew__free(ex->allocator, uindex, uindex_bytes);
-    if (res) liq_result_destroy(res);
     if (hist) liq_histogram_destroy(hist);
-    if (attr) liq_attr_destroy(attr);
     return st;
+}
+
+static void palette_map_free(palette_map *m) {
+    if (m->res) liq_result_destroy(m->res);
+    if (m->attr) liq_attr_destroy(m->attr);
+    m->res = NULL;
+    m->attr = NULL;
+}
+
+/* Frame `px` (1-bit transparent, straight) as palette indices; transparent pixels all use one. */
+static sinew_status frame_indices(sinew_exporter *ex, const color_table *ct, const palette_map *m, uint8_t *px,
+                                  uint32_t k, uint8_t *ik, sinew_error *err) {
+    uint32_t W = ex->o.width, H = ex->o.height;
+    size_t npx = (size_t)W * H;
+    uint8_t tindex = (uint8_t)(m->transparent >= 0 ? m->transparent : 0);
+    if (m->dither) {
+        omp_limit omp;
+        omp_limit_begin(&omp);
+        sinew_status st = SINEW_OK;
+        liq_image *img = liq_image_create_rgba(m->attr, px, (int)W, (int)H, 0);
+        if (!img || liq_write_remapped_image(m->res, img, ik, npx) != LIQ_OK)
+            st = sinew__fail(err, SINEW_E_RENDER, NULL, "palette mapping failed on frame %u", k);
+        if (img) liq_image_destroy(img);
+        omp_limit_end(&omp);
+        for (size_t i = 0; i < npx; i++)
+            if (px[4 * i + 3] == 0) ik[i] = tindex;
+        return st;
+    }
+    map_by_table(ct, px, npx, tindex, ik);
+    return SINEW_OK;
 }
 #else
 /* The palette (sinew's own quantizer, export/quant.h, from the histogram of distinct opaque
- * colours: 255 of them at most, the last index transparent) and every frame's index image. */
-static sinew_status build_indices(sinew_exporter *ex, color_table *ct, bool any_transparent, uint64_t transparent_px,
-                                  GifColorType *palette, int *colors_out, int *transparent_out, uint8_t *indices,
-                                  sinew_error *err) {
+ * colours: 255 of them at most, the last index transparent). Without dithering every distinct
+ * colour's index goes into ct.vals. */
+static sinew_status build_palette(sinew_exporter *ex, color_table *ct, bool any_transparent, uint64_t transparent_px,
+                                  GifColorType *palette, palette_map *m, sinew_error *err) {
     (void)any_transparent;
     (void)transparent_px;
-    uint32_t n = ex->frames.count, W = ex->o.width, H = ex->o.height;
-    size_t npx = (size_t)W * H, hbytes = 0;
+    size_t hbytes = 0;
     sinew_quant_color *hist = NULL;
     if (!sinew__mul_size(ct->count ? ct->count : 1, sizeof *hist, &hbytes) ||
         !(hist = sinew__alloc(ex->allocator, hbytes)))
@@ -360,104 +487,71 @@ static sinew_status build_indices(sinew_exporter *ex, color_table *ct, bool any_
         hist[e] = (sinew_quant_color){c[0], c[1], c[2], 255, ct->vals[i]};
         ct->vals[i] = (uint32_t)e++;
     }
-    uint8_t pal[256][4];
-    uint32_t count = sinew__quant_palette(hist, e, 255, ex->allocator, pal);
+    uint32_t count = sinew__quant_palette(hist, e, 255, ex->allocator, m->pal);
     if (!count) {
         sinew__free(ex->allocator, hist, hbytes);
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF palette)");
     }
+    m->count = count;
     for (int i = 0; i < 256; i++)
-        palette[i] = i < (int)count ? (GifColorType){pal[i][0], pal[i][1], pal[i][2]} : (GifColorType){0, 0, 0};
-    int transparent = (int)count;
-    *colors_out = (int)count + 1;
-    *transparent_out = transparent;
-    bool dither = ex->o.dither >= 0;
-    if (!dither) /* each distinct colour's nearest entry, once */
+        palette[i] = i < (int)count ? (GifColorType){m->pal[i][0], m->pal[i][1], m->pal[i][2]} : (GifColorType){0, 0, 0};
+    m->transparent = (int)count;
+    m->colors = (int)count + 1;
+    m->dither = ex->o.dither >= 0;
+    if (!m->dither) /* each distinct colour's nearest entry, once */
         for (size_t i = 0; i < ct->cap; i++)
             if (ct->keys[i])
-                ct->vals[i] = sinew__quant_nearest((const uint8_t(*)[4])pal, count, hist[ct->vals[i]].r,
+                ct->vals[i] = sinew__quant_nearest((const uint8_t(*)[4])m->pal, count, hist[ct->vals[i]].r,
                                                    hist[ct->vals[i]].g, hist[ct->vals[i]].b);
     sinew__free(ex->allocator, hist, hbytes);
-    uint8_t tindex = (uint8_t)transparent;
-    for (uint32_t k = 0; k < n; k++) {
-        uint8_t *ik = indices + (size_t)k * npx;
-        const uint8_t *px = ex->frames.data[k];
-        if (dither) {
-            if (!sinew__quant_remap_dither(px, W, H, (const uint8_t(*)[4])pal, count, tindex, ik, ex->allocator))
-                return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF dithering)");
-            continue;
-        }
-        uint32_t prev = 0;
-        uint8_t prev_index = tindex;
-        for (size_t i = 0; i < npx; i++, px += 4) {
-            uint32_t key = pack_rgba(px);
-            if (key != prev) {
-                prev = key;
-                prev_index = key ? (uint8_t)ct->vals[ct_find(ct, key)] : tindex;
-            }
-            ik[i] = prev_index;
-        }
+    return SINEW_OK;
+}
+
+static void palette_map_free(palette_map *m) { (void)m; }
+
+/* Frame `px` (1-bit transparent, straight) as palette indices; transparent pixels use the last. */
+static sinew_status frame_indices(sinew_exporter *ex, const color_table *ct, const palette_map *m, uint8_t *px,
+                                  uint32_t k, uint8_t *ik, sinew_error *err) {
+    (void)k;
+    uint32_t W = ex->o.width, H = ex->o.height;
+    size_t npx = (size_t)W * H;
+    uint8_t tindex = (uint8_t)m->transparent;
+    if (m->dither) {
+        if (!sinew__quant_remap_dither(px, W, H, (const uint8_t(*)[4])m->pal, m->count, tindex, ik, ex->allocator))
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF dithering)");
+        return SINEW_OK;
     }
+    map_by_table(ct, px, npx, tindex, ik);
     return SINEW_OK;
 }
 #endif
 
 static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
-    uint32_t n = ex->frames.count, W = ex->o.width, H = ex->o.height;
+    uint32_t W = ex->o.width, H = ex->o.height;
     size_t npx = (size_t)W * H;
+    gif_state *g = ex->state;
+    uint32_t n = g ? g->count : 0;
     if (n == 0) return sinew__fail(err, SINEW_E_ARG, NULL, "no frame to write to '%s'", ex->o.path);
     if (W > 65535 || H > 65535) return sinew__fail(err, SINEW_E_RANGE, NULL, "GIF frames are limited to 65535 pixels");
 
     sinew_status st = SINEW_OK;
-    color_table ct = {0};
-    uint8_t *indices = NULL, *canvas = NULL;
-    size_t idx_bytes = 0;
+    uint8_t *cur = NULL, *pend = NULL, *canvas = NULL;
     GifFileType *gif = NULL;
     ColorMapObject *map = NULL;
+    palette_map pm;
+    memset(&pm, 0, sizeof pm);
+    bool any_transparent = g->transparent_px > 0;
 
-    /* GIF transparency is 1 bit: alpha < 128 is transparent, the rest opaque (straight colour
-     * kept). The same pass counts the pixels of every distinct colour. */
-    if (!ct_init(&ct, ex->allocator, 4096)) {
-        st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
-        goto done;
-    }
-    uint64_t transparent_px = 0;
-    for (uint32_t k = 0; k < n && !st; k++) {
-        uint8_t *p = ex->frames.data[k];
-        uint32_t prev = 0;
-        size_t prev_slot = 0;
-        for (size_t i = 0; i < npx; i++, p += 4) {
-            if (p[3] < 128) {
-                memset(p, 0, 4);
-                transparent_px++;
-                continue;
-            }
-            p[3] = 255;
-            uint32_t key = pack_rgba(p);
-            if (key != prev) {
-                prev_slot = ct_add(&ct, key);
-                if (prev_slot == SIZE_MAX) {
-                    st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF colours)");
-                    break;
-                }
-                prev = key;
-            }
-            if (ct.vals[prev_slot] != UINT32_MAX) ct.vals[prev_slot]++;
-        }
-    }
-    if (st) goto done;
-    bool any_transparent = transparent_px > 0;
-
-    /* the palette and every frame's index image */
-    if (!sinew__mul_size(npx, n, &idx_bytes) || !(indices = sinew__alloc(ex->allocator, idx_bytes)) ||
+    /* the palette; then frame by frame: its index image, compared with the previous one */
+    if (!(cur = sinew__alloc(ex->allocator, npx)) || !(pend = sinew__alloc(ex->allocator, npx)) ||
         !(canvas = sinew__alloc(ex->allocator, npx))) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (GIF frames)");
         goto done;
     }
     GifColorType palette[256];
-    int colors = 0, transparent = -1;
-    st = build_indices(ex, &ct, any_transparent, transparent_px, palette, &colors, &transparent, indices, err);
+    st = build_palette(ex, &g->ct, any_transparent, g->transparent_px, palette, &pm, err);
     if (st) goto done;
+    int colors = pm.colors, transparent = pm.transparent;
     int bits = 1;
     while ((1 << bits) < colors) bits++;
     map = GifMakeMapObject(1 << bits, NULL);
@@ -499,11 +593,17 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     bool have_pending = false;
     rect pend_r = {0, 0, 0, 0};
     int pend_disp = DISPOSAL_UNSPECIFIED;
-    uint32_t pend_k = 0, pend_start = 0;
+    uint32_t pend_start = 0;
     /* the canvas before the pending frame (needed to write its unchanged pixels as transparent) */
     uint8_t *before = ex->scratch + W;  /* scratch holds W*H*4 bytes: line buffer + one index image */
     for (uint32_t k = 0; k <= n && !st; k++) {
-        const uint8_t *ik = k < n ? indices + (size_t)k * npx : NULL;
+        const uint8_t *ik = NULL;
+        if (k < n) { /* frame k's index image, into cur (pend keeps the pending frame's) */
+            if ((st = unpack_frame(ex, g, k, err)) != SINEW_OK ||
+                (st = frame_indices(ex, &g->ct, &pm, g->work, k, cur, err)) != SINEW_OK)
+                break;
+            ik = cur;
+        }
         rect changed = {0, 0, 0, 0}, clear = {0, 0, 0, 0};
         if (ik) {
             for (uint32_t y = 0; y < H; y++)
@@ -513,9 +613,9 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
                 }
         }
         if (k == 0) changed = (rect){0, 0, W, H};
-        /* frame k - 1 is pending: its disposal depends on frame k (pixels turning transparent) */
+        /* the pending frame's disposal depends on frame k (pixels turning transparent) */
         if (have_pending && ik && transparent >= 0) {
-            const uint8_t *ip = indices + (size_t)pend_k * npx;
+            const uint8_t *ip = pend;
             for (uint32_t y = 0; y < H; y++)
                 for (uint32_t x = 0; x < W; x++) {
                     size_t i = (size_t)y * W + x;
@@ -530,7 +630,7 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
                 pend_disp = DISPOSE_BACKGROUND;
             }
             int t0 = (int)lround(100.0 * pend_start / fps), t1 = (int)lround(100.0 * k / fps);
-            st = put_frame(ex, gif, indices + (size_t)pend_k * npx, before, r, t1 - t0, pend_disp, transparent, err);
+            st = put_frame(ex, gif, pend, before, r, t1 - t0, pend_disp, transparent, err);
             if (st) break;
             if (pend_disp == DISPOSE_BACKGROUND) {
                 for (uint32_t y = r.y0; y < r.y1; y++) memset(canvas + (size_t)y * W + r.x0, transparent, r.x1 - r.x0);
@@ -553,8 +653,10 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
         have_pending = true;
         pend_r = changed;
         pend_disp = DISPOSE_DO_NOT;
-        pend_k = k;
         pend_start = k;
+        uint8_t *t = pend; /* frame k is the pending one now */
+        pend = cur;
+        cur = t;
     }
     if (st) goto done;
     {
@@ -568,13 +670,15 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     }
     st = sinew__tmp_commit(&ex->tmp, err);
 done:
-    ct_free(&ct);
+    palette_map_free(&pm);
+    gif_free_state(ex);
     if (gif) {
         int ce;
         EGifCloseFile(gif, &ce);
     }
     if (map) GifFreeMapObject(map);
-    if (indices) sinew__free(ex->allocator, indices, idx_bytes);
+    if (cur) sinew__free(ex->allocator, cur, npx);
+    if (pend) sinew__free(ex->allocator, pend, npx);
     if (canvas) sinew__free(ex->allocator, canvas, npx);
     return st;
 }

@@ -1942,15 +1942,19 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
                               "first)");
     }
     res->armature_count = data->armature_count;
-    uint32_t ai = data->armature_count ? 0 : SINEW_INVALID_INDEX;
+    uint32_t ai = sinew_data_default_armature(data);
     if (opts && opts->armature) {
         ai = SINEW_INVALID_INDEX;
         for (uint32_t i = 0; i < data->armature_count; ++i)
             if (strcmp(data->armatures[i].name, opts->armature) == 0)
                 ai = i;
-        if (ai == SINEW_INVALID_INDEX) {
+        if (ai == SINEW_INVALID_INDEX) { /* the error lists the armatures that exist */
+            const char *overlay = NULL;
+            st = sinew_data_resolve_skin(data, opts->armature, NULL, &ai, &overlay, err);
+            if (err && !err->file)
+                err->file = input;
             sinew_data_destroy(data);
-            return sinew__fail_at(err, SINEW_E_NOT_FOUND, input, 0, 0, NULL, "no armature '%s'", opts->armature);
+            return st ? st : SINEW_E_NOT_FOUND;
         }
     }
     if (ai == SINEW_INVALID_INDEX) {
@@ -1969,6 +1973,7 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     struct sinew_atlas *atlas = NULL;
     st = sinew_atlas_load_file(atlas_path, lopts, &atlas, err);
     if (st != SINEW_OK) {
+        sinew__error_detach(err, input, opts ? opts->atlas : NULL); /* atlas_path is this function's */
         sinew_data_destroy(data);
         return st;
     }
@@ -1983,10 +1988,28 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     c.arm = &data->armatures[ai];
     c.atlas = atlas;
     c.time_scale = 1.0;
-    for (uint32_t i = 0; i < data->armature_count; ++i)
-        if (i != ai)
-            warn(&c, "armature '%s' not written (a Spine skeleton holds one armature; choose it with --armature)",
-                 data->armatures[i].name);
+    /* the other armatures: one warning, and none when the caller chose the armature */
+    if (!(opts && opts->armature) && data->armature_count > 1) {
+        char names[512];
+        size_t n = 0;
+        uint32_t listed = 0;
+        names[0] = '\0';
+        for (uint32_t i = 0; i < data->armature_count; ++i) {
+            if (i == ai)
+                continue;
+            int w = snprintf(names + n, sizeof names - n, "%s'%s'", listed ? ", " : "", data->armatures[i].name);
+            if (w < 0 || (size_t)w >= sizeof names - n - 24) {
+                names[n] = '\0';
+                snprintf(names + n, sizeof names - n, " and %u more", data->armature_count - 1 - listed);
+                break;
+            }
+            n += (size_t)w;
+            listed++;
+        }
+        warn(&c, "the other armatures (%s) are not written (a Spine skeleton holds one armature; choose another "
+                 "with --armature)",
+             names);
+    }
     cJSON *root = cJSON_CreateObject();
     char *text = NULL;
     bool *page_used = calloc(atlas->page_count + 1, sizeof *page_used);
@@ -2042,6 +2065,8 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
                 continue;
             }
             st = copy_file(from, to, inputs, 2, err);
+            if (st != SINEW_OK) /* `to` ends with this block */
+                sinew__error_detach(err, input, opts ? opts->atlas : NULL);
             if (st == SINEW_OK && !res->atlas_png_path[0])
                 snprintf(res->atlas_png_path, sizeof res->atlas_png_path, "%s", to);
         }
@@ -2049,11 +2074,15 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
             st = sinew__write_file_atomic(res->atlas_json_path, ab.p ? ab.p : "", ab.n, inputs, 2, err);
         if (st == SINEW_OK)
             st = sinew__write_file_atomic(res->skeleton_path, text, strlen(text), inputs, 2, err);
-        if (st != SINEW_OK)
+        if (st != SINEW_OK) {
+            sinew__error_detach(err, input, opts ? opts->atlas : NULL); /* emptied here */
             res->skeleton_path[0] = res->atlas_json_path[0] = res->atlas_png_path[0] = '\0';
+        }
     }
     free(ab.p);
 out:
+    if (st != SINEW_OK) /* an error naming atlas_path, a page or an output: those go away here */
+        sinew__error_detach(err, input, opts ? opts->atlas : NULL);
     res->warning_count = c.warnings;
     free(text);
     free(page_used);

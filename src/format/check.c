@@ -49,7 +49,7 @@ static void report(checker *k, sinew_log_level level, sinew_status code, const c
     e.file = k->file;
     va_list ap;
     va_start(ap, fmt);
-    sinew__vsnprintf(e.message, sizeof e.message, fmt, ap);
+    sinew__vformat(e.message, sizeof e.message, fmt, ap);
     va_end(ap);
     if (path) {
         snprintf(e.path, sizeof e.path, "%s", path);

@@ -924,6 +924,11 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
     TRY(sinew__jarray(d->c, f[D_USEREDGES], "userEdges", &uefirst, &uen));
     TRY(sinew__jarray(d->c, f[D_BONES], "bones", &bfirst, &bn));
     bool layout2 = wn > 0 && bpn == 0 && f[D_BONES];
+    /* The official parser reads both arrays' lengths unchecked: without them it cannot load the file */
+    if (!f[D_TRIANGLES] || cJSON_IsNull(f[D_TRIANGLES]))
+        return sinew__jfail(d->c, SINEW_E_LAYOUT, "the mesh has no 'triangles' (the official runtime cannot load it)");
+    if (!layout2 && (!f[D_VERTICES] || cJSON_IsNull(f[D_VERTICES])))
+        return sinew__jfail(d->c, SINEW_E_LAYOUT, "the mesh has no 'vertices' (the official runtime cannot load it)");
     if (un % 2u)
         return sinew__jfail_key(d->c, "uvs", SINEW_E_LAYOUT, "'uvs' has an odd number of values (%u)", un);
     uint32_t vcount = layout2 ? un / 2u : vn / 2u;
@@ -1997,6 +2002,11 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
     if (!sinew__mul_size(n, sp->vpk, &nvals))
         return sinew__jfail_key(d->c, key, SINEW_E_LIMIT, "timeline too large");
     ALLOC(T->values, nvals);
+    double *rot_exact = NULL;
+    if (sp->kind == FK_BONE_ALL || sp->kind == FK_ROTATE) {
+        ALLOC(rot_exact, n);
+        T->rotation_exact = rot_exact;
+    }
     float pos = 0.0f;
     sinew__jpush_key(d->c, key);
     uint32_t i = 0;
@@ -2033,7 +2043,9 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
         switch (sp->kind) {
         case FK_BONE_ALL: {
             sinew_transform t;
-            TRY(parse_transform(d, f[F_TRANSFORM], &t, false));
+            double exact[6];
+            TRY(parse_transform_d(d, f[F_TRANSFORM], &t, false, exact));
+            rot_exact[i] = exact[2];
             val[0] = t.x;
             val[1] = t.y;
             val[2] = t.rotation;
@@ -2063,10 +2075,11 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
             int64_t cw;
             TRY(sinew__jnum(d->c, f[F_ROTATE], "rotate", 0, &r));
             TRY(sinew__jnum(d->c, f[F_SKEW], "skew", 0, &s));
-            val[0] = (float)(r * DEG2RAD);
+            rot_exact[i] = r * DEG2RAD; /* not normalised: the official rotateFrame parser takes it as is */
+            val[0] = (float)rot_exact[i];
             val[1] = (float)(s * DEG2RAD);
-            TRY(sinew__jint(d->c, f[F_CLOCKWISE] ? f[F_CLOCKWISE] : f[F_TWEENROTATE],
-                            f[F_CLOCKWISE] ? "clockwise" : "tweenRotate", 0, -1e6, 1e6, &cw));
+            /* a rotateFrame's turns are `clockwise`; the official parser reads no `tweenRotate` here */
+            TRY(sinew__jint(d->c, f[F_CLOCKWISE], "clockwise", 0, -1e6, 1e6, &cw));
             k->tween_rotate = (int32_t)cw;
             break;
         }
@@ -2994,6 +3007,12 @@ static sinew_status build_file(db *d, const cJSON *root) {
         D->is_global = g;
     }
     TRY(user_data(d, f[6], &D->user_data));
+    if (f[8] && !cJSON_IsNull(f[8])) { /* the armature the editor shows (sinew_data_default_armature) */
+        const char *stage;
+        TRY(sinew__jstr(d->c, f[8], "stage", "", &stage));
+        if (stage[0])
+            TRY(dup_str(d, stage, &D->stage));
+    }
     D->source_format = "dragonbones";
     const cJSON *first;
     uint32_t n;

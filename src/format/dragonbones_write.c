@@ -282,16 +282,23 @@ static uint32_t key_at(const chan *c, double t) {
     return k;
 }
 
+/* How far a loop's wrap from key k back to key 0 turns channel c's angle at run time. A 5.x
+ * rotate timeline normalises the step between the played values, which are floats: at half a
+ * turn their last bits decide the way, not those of the exact angles. */
+static double wrap_delta(const chan *c, uint32_t k) {
+    if (!c->wrap_norm)
+        return c->u[0] - c->u[k];
+    return sinew__db_normalize_radian((double)(float)c->u[0] - (double)(float)c->u[k]);
+}
+
 /* The value channel c moves towards from key k (the next key, or the wrap target). */
 static double target_val(const sinew_model_animation *an, const chan *c, uint32_t k, uint32_t i) {
     if (k + 1 < c->tl->key_count)
         return val(c, k + 1, i);
     if (!loops(an))
         return val(c, k, i);
-    if (c->rot && i == 0) {
-        double d = c->u[0] - c->u[k];
-        return c->u[k] + (c->wrap_norm ? sinew__db_normalize_radian(d) : d);
-    }
+    if (c->rot && i == 0)
+        return c->u[k] + wrap_delta(c, k);
     return val(c, 0, i);
 }
 
@@ -309,9 +316,16 @@ static double eval_at(const sinew_model_animation *an, const chan *c, double t, 
     return v0 + (v1 - v0) * ease(&c->keys[k], (t - a) / (b - a));
 }
 
+/* Whether value i of channel c changes from a to b. An angle's played value is a float: a step
+ * within its rounding (a wrap from 2pi back to 0 is 1.7e-7 off) is no move. */
+static bool differs(const chan *c, uint32_t i, double a, double b) {
+    double tol = c->rot && i == 0 ? 1e-7 * fmax(1.0, fabs(a)) : 1e-7;
+    return fabs(a - b) > tol;
+}
+
 static bool chan_moves(const sinew_model_animation *an, const chan *c, uint32_t k) {
     for (uint32_t i = 0; i < c->nv; i++)
-        if (fabs(val(c, k, i) - target_val(an, c, k, i)) > 1e-7)
+        if (differs(c, i, val(c, k, i), target_val(an, c, k, i)))
             return true;
     return false;
 }
@@ -325,7 +339,9 @@ static bool unwrap_chan(wctx *w, chan *c) {
         return false;
     }
     for (uint32_t k = 0; k < n; k++) {
-        double raw = (double)c->tl->values[(size_t)c->keys[k].value + c->src];
+        const sinew_model_timeline *tl = c->tl;
+        double raw = tl->rotation_exact ? tl->rotation_exact[k] /* the last bit decides a half turn (model.h) */
+                                        : (double)tl->values[(size_t)c->keys[k].value + c->src];
         if (k == 0 || c->tl->rotation_plain) {
             c->u[k] = raw;
             continue;
@@ -337,7 +353,7 @@ static bool unwrap_chan(wctx *w, chan *c) {
         } else {
             if (cw > 0 ? raw >= prev : raw <= prev)
                 cw = cw > 0 ? cw - 1 : cw + 1;
-            c->u[k] = raw + DB_PI * 2.0 * cw;
+            c->u[k] = prev + raw - prev + DB_PI * 2.0 * cw; /* as the official parser rounds it */
         }
     }
     return true;
@@ -414,7 +430,7 @@ static uint32_t merge(wctx *w, const sinew_model_animation *an, chan *ch, uint32
                 double v1 = (j + 1 < nt) ? eval_at(an, cc, t1, i) : target_val(an, cc, k, i);
                 if (j + 1 == nt && k + 1 < cc->tl->key_count)
                     v1 = eval_at(an, cc, t1, i);
-                moves = fabs(v0 - v1) > 1e-7;
+                moves = differs(cc, i, v0, v1);
             }
             if (!moves)
                 continue;
@@ -448,8 +464,8 @@ static uint32_t merge(wctx *w, const sinew_model_animation *an, chan *ch, uint32
                 warned_ease = true;
             }
             if (j + 1 == nt && loops(an) && cc->rot && cc->wrap_norm && !warned_wrap) {
-                double d = cc->u[0] - cc->u[cc->tl->key_count - 1];
-                if (fabs(sinew__db_normalize_radian(d) - d) > 1e-6) {
+                uint32_t last = cc->tl->key_count - 1;
+                if (fabs(wrap_delta(cc, last) - (cc->u[0] - cc->u[last])) > 1e-6) {
                     warn(w, "%s: the loop wrap turns more than half a circle back; 4.5 turns the long way "
                             "(approximation)", what);
                     warned_wrap = true;

@@ -76,7 +76,7 @@ static sinew_status vfail(sinew_jctx *c, const char *key, sinew_status code, con
     if (c->err.code != SINEW_OK)
         return code;
     c->err.code = code;
-    sinew__vsnprintf(c->err.message, sizeof c->err.message, fmt, ap);
+    sinew__vformat(c->err.message, sizeof c->err.message, fmt, ap);
     locate_path(c, key, &c->err);
     return code;
 }
@@ -103,7 +103,7 @@ sinew_status sinew__jfail_offset(sinew_jctx *c, size_t offset, sinew_status code
     va_list ap;
     va_start(ap, fmt);
     c->err.code = code;
-    sinew__vsnprintf(c->err.message, sizeof c->err.message, fmt, ap);
+    sinew__vformat(c->err.message, sizeof c->err.message, fmt, ap);
     va_end(ap);
     c->err.file = c->file;
     c->err.offset = offset;
@@ -122,7 +122,7 @@ void sinew__jwarn(sinew_jctx *c, const char *key, sinew_status code, const char 
     w.code = code;
     va_list ap;
     va_start(ap, fmt);
-    sinew__vsnprintf(w.message, sizeof w.message, fmt, ap);
+    sinew__vformat(w.message, sizeof w.message, fmt, ap);
     va_end(ap);
     locate_path(c, key, &w);
     c->log(c->log_user, SINEW_LOG_WARNING, &w);

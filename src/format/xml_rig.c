@@ -189,7 +189,7 @@ static sinew_status fail_at(xr_ctx *c, xr_loc loc, sinew_status code, const char
     if (c->st == SINEW_OK && c->err && c->err->code == SINEW_OK) {
         va_list ap;
         va_start(ap, fmt);
-        sinew__vsnprintf(c->err->message, sizeof c->err->message, fmt, ap);
+        sinew__vformat(c->err->message, sizeof c->err->message, fmt, ap);
         va_end(ap);
         c->err->code = code;
         c->err->file = c->file;
@@ -211,7 +211,7 @@ static void warn_at(xr_ctx *c, xr_loc loc, sinew_status code, const char *fmt, .
     memset(&w, 0, sizeof w);
     va_list ap;
     va_start(ap, fmt);
-    sinew__vsnprintf(w.message, sizeof w.message, fmt, ap);
+    sinew__vformat(w.message, sizeof w.message, fmt, ap);
     va_end(ap);
     w.code = code;
     w.file = c->file;

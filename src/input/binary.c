@@ -289,7 +289,7 @@ sinew_status sinew_input_read(const void *data, size_t size, const char *name,
             if (err && err->code == SINEW_OK) {
                 *err = *pick;
                 char msg[sizeof err->message];
-                snprintf(msg, sizeof msg, "%.220s (reading the %s 1.1 layout)", pick->message,
+                snprintf(msg, sizeof msg, "%.*s (reading the %s 1.1 layout)", (int)(sizeof msg - 40), pick->message,
                          pick == &es ? "spec" : "MRTK");
                 memcpy(err->message, msg, sizeof msg);
             }

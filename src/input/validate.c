@@ -30,7 +30,7 @@ static void warn(vctx *v, sinew_status code, const char *path, uint64_t offset, 
         snprintf(e.path, sizeof e.path, "%s", path);
     va_list ap;
     va_start(ap, fmt);
-    sinew__vsnprintf(e.message, sizeof e.message, fmt, ap);
+    sinew__vformat(e.message, sizeof e.message, fmt, ap);
     va_end(ap);
     v->log(v->user, SINEW_LOG_WARNING, &e);
 }

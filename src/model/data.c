@@ -80,6 +80,35 @@ static const sinew_model_armature *arm_at(const sinew_data *data, uint32_t a) {
     return (data && a < data->armature_count) ? &data->armatures[a] : NULL;
 }
 
+uint32_t sinew_data_default_armature(const sinew_data *data) {
+    if (!data || data->armature_count == 0)
+        return SINEW_INVALID_INDEX;
+    if (data->stage) {
+        uint32_t s = sinew_data_find_armature(data, data->stage);
+        if (s != SINEW_INVALID_INDEX)
+            return s;
+    }
+    /* the armatures some armature display uses as a child (a child of itself does not count) */
+    uint32_t best = SINEW_INVALID_INDEX, best_any = 0;
+    for (uint32_t i = 0; i < data->armature_count; i++) {
+        bool child = false;
+        for (uint32_t a = 0; a < data->armature_count && !child; a++) {
+            const sinew_model_armature *A = &data->armatures[a];
+            for (uint32_t k = 0; a != i && k < A->display_count; k++)
+                if (A->displays[k].type == SINEW_DISPLAY_ARMATURE && A->displays[k].armature == i) {
+                    child = true;
+                    break;
+                }
+        }
+        uint32_t bones = data->armatures[i].bone_count;
+        if (bones > data->armatures[best_any].bone_count)
+            best_any = i;
+        if (!child && (best == SINEW_INVALID_INDEX || bones > data->armatures[best].bone_count))
+            best = i;
+    }
+    return best != SINEW_INVALID_INDEX ? best : best_any;
+}
+
 uint32_t sinew_data_find_armature(const sinew_data *data, const char *name) {
     for (uint32_t i = 0; data && name && i < data->armature_count; i++)
         if (strcmp(data->armatures[i].name, name) == 0)

@@ -330,6 +330,10 @@ typedef struct sinew_model_timeline {
     bool rotation_plain;       /* rotations tween as plain numbers (XML rigs), never wrapped */
     bool rotation_unwrapped;   /* rotations are stored unwrapped already (DBBin: the official parser's
                                   values, tweenRotate/clockwise applied): prepare keeps them */
+    const double *rotation_exact; /* JSON rotation timelines (NULL elsewhere): each key's rotation in
+                                  radians as the official parser holds it before unwrapping, in
+                                  double. Unwrapping a half turn from the float in `values` can
+                                  turn the other way: its last bit decides (docs/runtime.md) */
     float pivot_x, pivot_y;    /* 4.0 bone timeline `pX`/`pY` (0 when absent), kept for re-export */
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
     uint32_t grid_key_count;   /* keys that fit the frame grid (the official parser drops the rest) */
@@ -452,6 +456,7 @@ struct sinew_data {
     uint32_t armature_count;
     sinew_model_armature *armatures;
     const char *source_format;  /* "dragonbones" or "xml" */
+    const char *stage;          /* 5.x top-level `stage`: the armature the editor shows, or NULL */
 };
 
 /* ---- texture atlas -------------------------------------------------------------------------- */

@@ -205,7 +205,7 @@ static void on_warn(void *user, sinew_log_level level, const sinew_error *e) {
     warn_log *w = user;
     if (level == SINEW_LOG_WARNING) {
         w->count++;
-        snprintf(w->last, sizeof w->last, "%s", e->message);
+        snprintf(w->last, sizeof w->last, "%.*s", (int)sizeof w->last - 1, e->message);
     }
 }
 

@@ -121,7 +121,7 @@ for e in converted_entries():
     if "skin" in e["name"]:
         # the polygon without vertices: the official warning, at a byte offset; the exporter's
         # polygons (vertices in the arrays, which the official parser never reads) too
-        r = run_sinew("info", path)
+        r = run_sinew("info", path, "--verbose")  # every warning on its own line
         n = 2 if e["name"] == "dbbin_skin_exporter" else 1
         check(r.returncode == 0 and r.stderr.count(POLYGON_WARNING) == n and "byte offset" in r.stderr,
               f"{e['name']}: {n} polygon warning(s) at a byte offset: {r.stderr.strip()[:400]}")

@@ -84,6 +84,8 @@ with tempfile.TemporaryDirectory() as tmp:
                  '  {"type": "mesh", "name": "m", "vertices": [0, 0, 10, 0, 0, 10], "uvs": [0, 0, 1, 0, 0, 1],\n'
                  '   "triangles": [0, 1, 2], "glueWeights": [1], "glueMeshes": ["x"]}]}]}]}]}\n')
     r = run("validate", glue)
+    # (it has no atlas: validate says so too, as its own warning; the count is of the load's)
+    r.stderr = "\n".join(ln for ln in r.stderr.splitlines() if "no texture atlas" not in ln)
     check(r.returncode == 0 and r.stderr.count(" warning: ") == 1 and "unknown key" not in r.stderr and
           re.search(r"glue_ske\.json:4:\d+: warning: glue mesh data .* not played: the official runtime ignores it "
                     r"too \[armature\[0\]\.skin\[0\]\.slot\[0\]\.display\[0\]\.glueWeights\]", r.stderr) is not None,

@@ -381,8 +381,9 @@ def one(hdir, odir, tag, ske, tex, skin=None, seen=None):
     for arm, scales in meta.items():
         out = os.path.join(tmp, tag, re.sub(r"[^A-Za-z0-9_.-]", "_", arm) or "_")
         os.makedirs(out, exist_ok=True)
+        # --verbose: every warning on its own line (the per-animation ones excuse that animation)
         r = run_sinew("convert", ske, "--to", "spine", "--armature", arm, "--atlas", tex, "--out", out,
-                      "--name", "x")
+                      "--name", "x", "--verbose")
         if not check(r.returncode == 0, f"{tag}/{arm}: convert failed: {r.stderr.strip()[:400]}"):
             continue
         warnings = [ln for ln in r.stderr.splitlines() if ": warning: " in ln]

@@ -131,6 +131,44 @@ static void test_default_actions(void) {
     sinew_data_destroy(d);
 }
 
+/* The main armature (sinew_data_default_armature): the 5.x stage, else the largest armature no
+ * other one uses as a child, else the largest; what a NULL armature means to the instance. */
+static void test_default_armature(void) {
+    static const char prop_first[] =
+        "{\"version\": \"5.5\", \"name\": \"t\", \"armature\": ["
+        "{\"name\": \"prop\", \"bone\": [{\"name\": \"r\"}]},"
+        "{\"name\": \"big_prop\", \"bone\": [{\"name\": \"r\"}, {\"name\": \"a\", \"parent\": \"r\"},"
+        " {\"name\": \"b\", \"parent\": \"r\"}, {\"name\": \"c\", \"parent\": \"r\"}]},"
+        "{\"name\": \"hero\", \"bone\": [{\"name\": \"r\"}, {\"name\": \"arm\", \"parent\": \"r\"}],"
+        " \"slot\": [{\"name\": \"s\", \"parent\": \"arm\"}],"
+        " \"skin\": [{\"slot\": [{\"name\": \"s\", \"display\": [{\"type\": \"armature\", \"name\": \"big_prop\"}]}]}]}"
+        "]%s}";
+    char text[2048];
+    snprintf(text, sizeof text, prop_first, "");
+    sinew_data *d = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_data_load_buffer(text, strlen(text), "t_ske.json", NULL, &d, &err) == SINEW_OK);
+    if (!d) return;
+    /* big_prop has the most bones but is hero's child: hero */
+    CHECK(sinew_data_default_armature(d) == 2);
+    sinew_instance *inst = NULL;
+    sinew_instance_options o = {0};
+    CHECK(sinew_instance_create(d, &o, &inst, &err) == SINEW_OK);
+    if (inst) CHECK_STR(sinew_instance_armature_name(inst, 0), "hero");
+    sinew_instance_destroy(inst);
+    uint32_t ai = 99;
+    const char *overlay = NULL;
+    CHECK(sinew_data_resolve_skin(d, NULL, NULL, &ai, &overlay, &err) == SINEW_OK && ai == 2);
+    sinew_data_destroy(d);
+    /* the file's stage wins */
+    snprintf(text, sizeof text, prop_first, ", \"stage\": \"prop\"");
+    d = NULL;
+    CHECK(sinew_data_load_buffer(text, strlen(text), "t_ske.json", NULL, &d, &err) == SINEW_OK);
+    if (d) CHECK(sinew_data_default_armature(d) == 0);
+    sinew_data_destroy(d);
+    CHECK(sinew_data_default_armature(NULL) == SINEW_INVALID_INDEX);
+}
+
 static void test_load_limits(void) {
     sinew_load_limits l;
     sinew_load_limits_resolve(NULL, &l);
@@ -425,6 +463,33 @@ static void test_events_dropped(void) {
     while (sinew_instance_poll_event(in, &ev)) queued++;
     CHECK(queued == 64 + 16); /* 64, and 16 for Pip's one child armature (its rotor) */
     CHECK(polled > frame_events);
+    sinew_instance_destroy(in);
+
+    /* a queue of its own size: the same 24 loops fit in 1000 */
+    sinew_instance_options opt = {0};
+    opt.max_events = 1000;
+    in = NULL;
+    CHECK(sinew_instance_create(d, &opt, &in, &err) == SINEW_OK);
+    if (in) {
+        CHECK(sinew_instance_play(in, "hop", 0, &err) == SINEW_OK);
+        for (int i = 0; i < 24 * 16; i++) sinew_instance_update(in, 1.0 / 24);
+        queued = 0;
+        while (sinew_instance_poll_event(in, &ev)) queued++;
+        CHECK(sinew_instance_events_dropped(in) == 0);
+        CHECK(queued > 64 && queued <= 1000);
+        opt.max_events = 8; /* and a small one drops past 8 */
+        sinew_instance_destroy(in);
+        in = NULL;
+        CHECK(sinew_instance_create(d, &opt, &in, &err) == SINEW_OK);
+    }
+    if (in) {
+        CHECK(sinew_instance_play(in, "hop", 0, &err) == SINEW_OK);
+        for (int i = 0; i < 24 * 16; i++) sinew_instance_update(in, 1.0 / 24);
+        queued = 0;
+        while (sinew_instance_poll_event(in, &ev)) queued++;
+        CHECK(queued == 8);
+        CHECK(sinew_instance_events_dropped(in) > 0);
+    }
     sinew_instance_destroy(in);
     sinew_data_destroy(d);
 }
@@ -771,6 +836,7 @@ int main(void) {
     }
     RUN(test_data_queries);
     RUN(test_default_actions);
+    RUN(test_default_armature);
     RUN(test_load_limits);
     RUN(test_atlas);
     RUN(test_check_atlas);

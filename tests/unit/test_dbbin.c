@@ -524,7 +524,10 @@ static sinew_status load_edited(const char *key, char c, char *msg, size_t msg_l
     memset(&err, 0, sizeof err);
     sinew_status st = sinew_data_load_buffer(m, bin_len, "edited.dbbin", NULL, &d, &err);
     CHECK((st == SINEW_OK) == (d != NULL));
-    snprintf(msg, msg_len, "%s", err.message);
+    size_t len = strlen(err.message);
+    if (len >= msg_len) len = msg_len - 1;
+    memcpy(msg, err.message, len);
+    msg[len] = '\0';
     sinew_data_destroy(d);
     free(m);
     return st;

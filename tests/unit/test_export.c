@@ -528,6 +528,50 @@ static void test_atomic_failures(void) {
     CHECK_STR(back, "original");
 }
 
+/* The output turns into a folder while the frames are written (a race, or a folder made by
+ * hand): the rename at the end fails, and the error must name the output through a pointer that
+ * is still valid (it pointed at the temporary file's freed name before: ASan reports the read
+ * below as a use after free). For every output kind. */
+static void test_rename_fails_at_end(void) {
+    const char *names[] = {"late.png", "late_%02d.png", "late_sheet.png", "late.gif", "late.webp", "late.mp4",
+                           "late.webm"};
+    const char *folders[] = {"late.png", "late_00.png", "late_sheet.png", "late.gif", "late.webp", "late.mp4",
+                             "late.webm"};
+    bool ffmpeg = have_ffmpeg();
+    for (int i = 0; i < 7; i++) {
+        if (i >= 5 && !ffmpeg) continue;
+        char path[600], folder[600];
+        snprintf(path, sizeof path, "%s", path_in(names[i]));
+        snprintf(folder, sizeof folder, "%s", path_in(folders[i]));
+        sinew_export_options o = opts(path);
+        if (i == 2) o.format = SINEW_EXPORT_SHEET;
+        sinew_exporter *ex = NULL;
+        sinew_error err = {0};
+        CHECK(sinew_export_begin(&o, &ex, &err) == SINEW_OK);
+        if (!ex) continue;
+        uint8_t frame[FW * FH * 4];
+        for (int k = 0; k < (i == 0 ? 1 : 3); k++) {
+            make_frame(frame, k);
+            CHECK(sinew_export_frame_rgba(ex, frame, 0, &err) == SINEW_OK);
+        }
+        CHECK(mkdir(folder, 0755) == 0);
+        CHECK(sinew_export_end(ex, &err) == SINEW_E_IO);
+        CHECK(err.file != NULL);
+        if (err.file) CHECK_STR(err.file, path); /* the caller's own string, still readable */
+        CHECK(strstr(err.message, folders[i]) != NULL);
+        rmdir(folder);
+        /* and sinew_export_check refuses the folder before anything is rendered */
+        CHECK(mkdir(folder, 0755) == 0);
+        memset(&err, 0, sizeof err);
+        CHECK(sinew_export_check(&o, &err) == SINEW_E_IO);
+        CHECK(strstr(err.message, "is a folder") != NULL);
+        if (err.file) CHECK_STR(err.file, path);
+        rmdir(folder);
+    }
+    CHECK(count_files("late") == 0);
+    CHECK(count_files(".tmp-") == 0);
+}
+
 static void cleanup(void) {
     DIR *d = opendir(dir);
     if (!d) return;
@@ -550,6 +594,7 @@ int main(void) {
     RUN(test_video);
     RUN(test_missing_ffmpeg);
     RUN(test_atomic_failures);
+    RUN(test_rename_fails_at_end);
     cleanup();
     return test_summary();
 }

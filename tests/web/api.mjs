@@ -1,0 +1,255 @@
+// The JavaScript API of the WebAssembly build, in node (run by tests/web/api.py, which passes the
+// native build's outputs to compare with in REF.json): errors, events and listeners, the crowd
+// update, the draw-list views and when they go stale, dispose and the FinalizationRegistry, hit
+// tests, bone offsets, display replacement, and every animation call (play, fadeIn with layers,
+// groups and weights, gotoAndPlay/Stop, stop, time scales) against the scenario runner.
+//   node --expose-gc api.mjs BUILD_WASM REF.json OUT.json
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [wasmDir, refFile, outFile] = process.argv.slice(2);
+const { init, SinewError, DrawList } = await import(path.resolve(wasmDir, 'sinew.mjs'));
+const ref = JSON.parse(fs.readFileSync(refFile, 'utf8'));
+const out = {};
+let passed = 0, failed = 0;
+function check(ok, what) {
+  if (ok) passed++; else { failed++; console.log(`FAIL: ${what}`); }
+  return ok;
+}
+const read = (p) => fs.readFileSync(path.join(ref.src, p));
+
+const sinew = await init();
+const demoData = () => sinew.loadSkeleton(read('examples/demo/demo_ske.json'), { name: 'demo_ske.json' });
+const demoAtlas = () => sinew.loadAtlas(read('examples/demo/demo_tex.json'), { name: 'demo_tex.json' });
+
+// ---- errors: what the command line prints, as SinewError fields ------------------------------
+out.errors = {};
+for (const name of ref.errorFiles) {
+  try {
+    sinew.loadSkeleton(read(`tests/fixtures/errors/${name}`), { name });
+    out.errors[name] = null;
+  } catch (e) {
+    check(e instanceof SinewError && e instanceof Error, `${name}: a SinewError (${e})`);
+    out.errors[name] = { text: String(e), line: e.line, column: e.column, file: e.file, code: e.code };
+  }
+}
+
+// ---- the draw list: views into wasm memory, stale when the rule says ----------------------------
+const data = demoData(), atlas = demoAtlas();
+const inst = data.createInstance({ atlas });
+inst.play('walk');
+inst.update(0);
+let dl = inst.drawList();
+check(dl.positions.buffer === sinew.memory.buffer && dl.indices.buffer === sinew.memory.buffer, 'draw-list arrays are views into wasm memory');
+check(!dl.stale, 'a new draw list is not stale');
+const firstX = dl.positions[0];
+inst.update(1 / 24);
+check(dl.stale, 'a draw list is stale after its instance updates');
+dl = inst.drawList();
+check(!dl.stale && dl.positions[0] !== firstX, 'the next draw list has the next pose');
+// a load that grows the memory detaches every view
+const before = sinew.memory.buffer.byteLength;
+const big = [];
+while (sinew.memory.buffer.byteLength === before) big.push(sinew.loadSkeleton(read('examples/demo/demo_ske.json'), { name: 'grow.json' }));
+check(dl.stale && dl.positions.length === 0, `views go stale (and empty) when the memory grows (${dl.positions.length})`);
+for (const d of big) d.dispose();
+// the draw list of frames 0..4 of the demo's walk, for the native comparison
+out.drawlists = [];
+{
+  const d = data.createInstance({ atlas });
+  d.play('walk');
+  for (let k = 0; k < 5; k++) {
+    d.update(k ? 1 / 24 : 0);
+    const list = d.drawList(), cmds = [];
+    const slots = d.slots();
+    for (let c = 0; c < list.commandCount; c++) {
+      const cmd = list.command(c);
+      const slot = slots.find((s) => s.index === cmd.slot);
+      const v = Array.from(list.positions.subarray(2 * cmd.firstVertex, 2 * (cmd.firstVertex + cmd.vertexCount)));
+      const uv = Array.from(list.uvs.subarray(2 * cmd.firstVertex, 2 * (cmd.firstVertex + cmd.vertexCount)));
+      const col = cmd.color;
+      cmds.push({ slot: slot ? slot.name : '', display: slot && slot.displayName ? slot.displayName : '', depth: cmd.depth,
+        blend: cmd.blend, color: [col.rM, col.gM, col.bM, col.aM, col.rO, col.gO, col.bO, col.aO], vertices: v, uvs: uv });
+    }
+    out.drawlists.push(cmds);
+  }
+  d.dispose();
+}
+
+// ---- events: listeners, the wildcard, off(), the right instance -----------------------------------
+{
+  const a = data.createInstance({ atlas }), b = data.createInstance({ atlas });
+  const got = { a: [], b: [], all: [] };
+  const fa = (e) => got.a.push(e), fb = (e) => got.b.push(e);
+  a.on('frameEvent', fa).on('*', (e) => got.all.push(e));
+  b.on('start', fb);
+  a.play('walk'); b.play('wave');
+  sinew.update([a, b], 0);
+  for (let i = 0; i < 48; i++) sinew.update([a, b], 1 / 24);
+  check(got.a.length > 0 && got.a.every((e) => e.type === 'frameEvent' && e.instance === a && e.animation === 'walk'),
+    `frame events of walk reach a's listener (${got.a.length})`);
+  check(got.all.some((e) => e.type === 'start') && got.all.every((e) => e.instance === a), "a's '*' listener gets all of a's events, none of b's");
+  check(got.b.length === 1 && got.b[0].animation === 'wave', `b's start listener fired once (${got.b.length})`);
+  out.events = got.all.map((e) => [e.type, e.name, e.animation]);
+  const n = got.a.length;
+  a.off('frameEvent', fa);
+  for (let i = 0; i < 48; i++) sinew.update([a, b], 1 / 24);
+  check(got.a.length === n, 'off() stops delivery');
+  let threw = false;
+  try { a.on('nonsense', () => {}); } catch (e) { threw = e instanceof SinewError; }
+  check(threw, 'an unknown event type is an error');
+  a.dispose(); b.dispose();
+}
+
+// ---- the crowd update: one call, the same poses as one update per instance ---------------------------
+{
+  const n = 20, one = [], many = [];
+  for (let i = 0; i < n; i++) {
+    for (const list of [one, many]) {
+      const x = data.createInstance({ atlas });
+      x.gotoAndPlay('walk', { time: (i * 0.0371) % 1 }, { playTimes: 0 });
+      list.push(x);
+    }
+  }
+  for (let t = 0; t < 30; t++) {
+    for (const x of one) x.update(1 / 60);
+    sinew.update(many, 1 / 60);
+  }
+  const same = one.every((x, i) => JSON.stringify(x.bones()) === JSON.stringify(many[i].bones()));
+  check(same, 'sinew.update(list, dt) moves every instance as its own update(dt) does');
+  const vertices = sinew.updateWithDrawLists(many, 1 / 60);
+  for (const x of one) x.update(1 / 60);
+  const sum = one.reduce((acc, x) => acc + x.drawList().vertexCount, 0);
+  check(vertices === sum && sum > 0, `updateWithDrawLists counts the draw lists' vertices (${vertices} = ${sum})`);
+  check(one.every((x, i) => JSON.stringify(x.bones()) === JSON.stringify(many[i].bones())), 'updateWithDrawLists updates as update() does');
+  for (const x of [...one, ...many]) x.dispose();
+}
+
+// ---- every animation call through the JS methods = the scenario runner (sinew_script_issue) -------------
+{
+  const pip = sinew.loadSkeleton(read('tests/fixtures/own/Pip_5.0/pip_ske.json'), { name: 'pip_ske.json' });
+  const pipAtlas = sinew.loadAtlas(read('tests/fixtures/own/Pip_5.0/pip_tex.json'), { name: 'pip_tex.json' });
+  const text = read('tests/fixtures/scenarios/pip.json');
+  const script = sinew.loadScript(text, pip, { name: 'pip.json' });
+  const spec = JSON.parse(text);
+  const modes = ['none', 'sameLayer', 'sameGroup', 'sameLayerAndGroup', 'all', 'single'];
+  let compared = 0, differ = [];
+  script.scenarios.forEach((sc, si) => {
+    const cmds = spec.scenarios[si].commands.map((c, i) => ({ ...c, index: i })).sort((x, y) => x.t - y.t);
+    const viaScript = pip.createInstance({ armature: sc.armature, atlas: pipAtlas });
+    const viaApi = pip.createInstance({ armature: sc.armature, atlas: pipAtlas });
+    const issueApi = (c) => {
+      const unit = { [c.unit ?? 'time']: c.value ?? 0 };
+      const opts = { playTimes: c.playTimes ?? -1 };
+      switch (c.op) {
+        case 'play': viaApi.play(c.animation ?? null, opts); break;
+        case 'fadeIn':
+          viaApi.fadeIn(c.animation, { fadeInTime: c.fadeInTime ?? -1, playTimes: c.playTimes ?? -1, layer: c.layer ?? 0,
+            group: c.group ?? null, fadeOutMode: c.fadeOutMode !== undefined ? modes[['None', 'SameLayer', 'SameGroup', 'SameLayerAndGroup', 'All', 'Single'].indexOf(c.fadeOutMode)] ?? c.fadeOutMode : 'sameLayerAndGroup' });
+          // the official scenario sets weight and time scale on the new state afterwards
+          if (c.weight !== undefined) viaApi.setStateWeight(c.animation, c.weight);
+          if (c.timeScale !== undefined) viaApi.setStateTimeScale(c.animation, c.timeScale);
+          break;
+        case 'gotoAndPlay': viaApi.gotoAndPlay(c.animation, unit, opts); break;
+        case 'gotoAndStop': viaApi.gotoAndStop(c.animation, unit); break;
+        case 'stop': viaApi.stop(c.animation ?? null); break;
+        case 'timeScale': viaApi.timeScale = c.value; break;
+        case 'stateWeight': viaApi.setStateWeight(c.animation, c.value); break;
+        case 'stateTimeScale': viaApi.setStateTimeScale(c.animation, c.value); break;
+        default: throw new Error(`op ${c.op}`);
+      }
+    };
+    let ci = 0;
+    const due = (t) => {
+      while (ci < cmds.length && cmds[ci].t <= t + 1e-9) {
+        script.issue(viaScript, si, ci);
+        issueApi(cmds[ci]);
+        ci++;
+      }
+    };
+    due(0);
+    viaScript.update(0); viaApi.update(0);
+    for (let k = 0; k < sc.frames; k++) {
+      if (k) { due((k - 1) / sc.fps); viaScript.update(1 / sc.fps); viaApi.update(1 / sc.fps); }
+      const a = JSON.stringify([viaScript.bones(), viaScript.slots(), viaScript.states()]);
+      const b = JSON.stringify([viaApi.bones(), viaApi.slots(), viaApi.states()]);
+      compared++;
+      if (a !== b) { differ.push(`${sc.name} sample ${k}`); break; }
+    }
+    viaScript.dispose(); viaApi.dispose();
+  });
+  check(!differ.length, `the JS animation calls give the scenario runner's poses (${compared} samples; differ: ${differ.slice(0, 3)})`);
+  script.dispose(); pipAtlas.dispose(); pip.dispose();
+}
+
+// ---- hit test, bounds, bone offsets, display replacement -----------------------------------------
+{
+  const x = data.createInstance({ atlas });
+  x.play('idle'); x.update(0);
+  const list = x.drawList(), c = list.command(list.commandCount - 1);
+  const i0 = list.indices[c.firstIndex], i1 = list.indices[c.firstIndex + 1], i2 = list.indices[c.firstIndex + 2];
+  const cx = (list.positions[2 * i0] + list.positions[2 * i1] + list.positions[2 * i2]) / 3;
+  const cy = (list.positions[2 * i0 + 1] + list.positions[2 * i1 + 1] + list.positions[2 * i2 + 1]) / 3;
+  const hit = x.hitTest(cx, cy);
+  const topSlot = x.slots().find((s) => s.index === c.slot);
+  check(hit && hit.slot === c.slot && hit.name === topSlot.name, `hitTest finds the topmost slot (${JSON.stringify(hit)}, ${topSlot.name})`);
+  check(x.hitTest(1e6, 1e6) === null, 'hitTest off the character is null');
+  const b = x.bounds();
+  check(b && b.x0 <= cx && cx <= b.x1 && b.y0 <= cy && cy <= b.y1, 'bounds hold the drawn triangles');
+  const root = x.bones()[0];
+  x.setBoneOffset(root.name, { x: 10, y: -5 });
+  x.update(0);
+  const moved = x.bones()[0];
+  check(Math.abs(moved.matrix[4] - root.matrix[4] - 10) < 1e-4 && Math.abs(moved.matrix[5] - root.matrix[5] + 5) < 1e-4,
+    `setBoneOffset moves the root bone (${root.matrix.slice(4)} -> ${moved.matrix.slice(4)})`);
+  x.setBoneOffset(root.name, null);
+  x.update(0);
+  check(JSON.stringify(x.bones()[0].matrix) === JSON.stringify(root.matrix), 'setBoneOffset(null) removes the offset');
+  let threw = null;
+  try { x.setBoneOffset('no-such-bone', { x: 1 }); } catch (e) { threw = e; }
+  check(threw instanceof SinewError && threw.code === 'NOT_FOUND', `an unknown bone is a NOT_FOUND SinewError (${threw})`);
+  x.dispose();
+}
+// display replacement: poses with --replace, for the native comparison
+{
+  const x = data.createInstance({ atlas });
+  x.play('walk');
+  x.replaceDisplay(ref.replace.slot, ref.replace.display, { sourceSlot: ref.replace.source });
+  x.update(0);
+  out.replaced = x.slots().map((s) => [s.name, s.displayName, s.displayIndex, Array.from(s.matrix), s.pivot]);
+  x.dispose();
+}
+
+// ---- dispose and the FinalizationRegistry --------------------------------------------------------
+{
+  const x = data.createInstance({ atlas });
+  x.dispose();
+  let threw = null;
+  try { x.update(1); } catch (e) { threw = e; }
+  check(threw instanceof SinewError && /disposed/.test(threw.message), 'a disposed instance says so');
+  x.dispose(); // twice is fine
+  const live = () => sinew._instances.size;
+  const start = live();
+  (() => { for (let i = 0; i < 40; i++) data.createInstance({ atlas }); })();
+  check(live() === start + 40, 'forty instances are live');
+  for (let round = 0; round < 50 && live() > start; round++) {
+    globalThis.gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  check(live() === start, `the FinalizationRegistry frees forgotten instances (${live() - start} left)`);
+}
+inst.dispose(); atlas.dispose(); data.dispose();
+
+// ---- DBBin from an ArrayBuffer ------------------------------------------------------------------------
+if (ref.dbbin) {
+  const bytes = fs.readFileSync(ref.dbbin);
+  const d = sinew.loadSkeleton(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), { name: 'pip_ske.dbbin' });
+  const j = sinew.loadSkeleton(read('tests/fixtures/own/Pip_5.5/pip_ske.json'), { name: 'pip_ske.json' });
+  const pose = (dd) => { const x = dd.createInstance(); x.play('hop'); x.update(0); x.update(0.2); const p = JSON.stringify(x.bones()); x.dispose(); return p; };
+  check(JSON.stringify(d.armatureNames) === JSON.stringify(j.armatureNames) && pose(d) === pose(j), 'a .dbbin from an ArrayBuffer plays as its JSON');
+  d.dispose(); j.dispose();
+}
+
+fs.writeFileSync(outFile, JSON.stringify(out));
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

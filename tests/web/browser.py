@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""The web player and the PixiJS renderer in a real browser: Debian's Chromium, headless, driven by
+puppeteer-core (tests/web/browser_driver.mjs), against `sinew render` of the same frame.
+
+- The player (build-web/index.html) loads each character through its file input (skeleton, atlas,
+  page images; a .dbbin; an XML rig with its images), switches animation, scrubs to frame K at
+  fit zoom, and a screenshot of its canvas must match `sinew render --frame K --size WxH
+  --background C` with PSNR >= 30 dB. Without ../shared: the demo, Pip 5.5 (rotated regions),
+  Pip 5.5 as .dbbin and the Pip XML rig; with it, the 8 shared characters that have an atlas too.
+- The page opened from its URL (?ske=&tex=&animation=&frame=&size=&background=) shows that frame
+  framed as the render, and sets data-ready; a bad URL sets data-error.
+- The PixiJS example (examples/pixi-crossfade.html, sinew/pixi) draws the same frame, same check;
+  the crowd example runs.
+- The player's other controls (play, speed, cross-fade, bones, bounding boxes) do what they say; a
+  broken skeleton shows the error the command line prints (file:line:col).
+Any page error, console error, failed request or HTTP error fails the job it happened in.
+Env: WASM_BUILD, WEB_BUILD (defaults SRC/build-wasm, SRC/build-web) besides testkit's.
+"""
+import functools
+import http.server
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from testkit import BUILD, CORPUS, SHARED, SRC, check, corpus_path, finish, have_shared, read_png, run_sinew, skip  # noqa: E402
+
+WASM = os.environ.get("WASM_BUILD") or os.path.join(SRC, "build-wasm")
+WEB = os.environ.get("WEB_BUILD") or os.path.join(SRC, "build-web")
+NODE_MODULES = os.path.join(WASM, "npm", "node_modules")
+OUT = os.path.join(BUILD, "web-browser")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+W, H, BG = 400, 300, "203040"
+only = sys.argv[1:]  # character names: run only those (and the jobs that are not per character)
+MIN_PSNR = 44.0  # the issue asks for 30 dB; measured 47.8 to 71 dB (docs/web.md)
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """/ is the web build, /src/ the repository, /shared/ the shared characters."""
+    def translate_path(self, path):
+        path = path.split("?", 1)[0].split("#", 1)[0]
+        for prefix, root in (("/src/", SRC), ("/shared/", os.path.join(SHARED, "data", "dragonbones"))):
+            if path.startswith(prefix):
+                return os.path.join(root, *[p for p in path[len(prefix):].split("/") if p not in ("", ".", "..")])
+        return super().translate_path(path)
+
+    def log_message(self, *args):
+        pass
+
+
+def psnr(a, b):
+    """PSNR (dB) of two opaque images' RGB."""
+    (wa, ha, pa), (wb, hb, pb) = a, b
+    if (wa, ha) != (wb, hb):
+        return -1.0
+    se = 0
+    for i in range(0, len(pa), 4):
+        for k in range(3):
+            d = pa[i + k] - pb[i + k]
+            se += d * d
+    mse = se / (wa * ha * 3)
+    return 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def render_ref(name, ske, atlas, armature, animation, frame):
+    out = os.path.join(OUT, name + ".render.png")
+    args = [ske] + (["--atlas", atlas] if atlas else []) + (["--armature", armature] if armature else [])
+    r = run_sinew("render", *args, "--animation", animation, "--frame", str(frame), "--size", f"{W}x{H}",
+                  "--background", "#" + BG, "--out", out)
+    return out if check(r.returncode == 0, f"{name}: sinew render failed: {r.stderr.strip()[:300]}") else None
+
+
+def rel_url(path):
+    path = os.path.abspath(path)
+    if have_shared() and path.startswith(os.path.join(os.path.abspath(SHARED), "data", "dragonbones") + os.sep):
+        return "/shared/" + os.path.relpath(path, os.path.join(SHARED, "data", "dragonbones"))
+    return "/src/" + os.path.relpath(path, SRC)
+
+
+def character_files(ske, atlas):
+    """The files a user drops for a rig: the skeleton, the atlas and its page images (or, for an XML
+    rig, the images it names)."""
+    files = [ske]
+    if atlas:
+        files.append(atlas)
+        with open(atlas, encoding="utf-8") as f:
+            tex = json.load(f)
+        pages = [p["imagePath"] for p in tex["pages"]] if "pages" in tex else [tex["imagePath"]]
+        files += [os.path.join(os.path.dirname(atlas), p) for p in pages]
+    return files
+
+
+def main():
+    for what, path in (("build-web/index.html (make web)", os.path.join(WEB, "index.html")),
+                       ("puppeteer-core (make web installs it)", os.path.join(NODE_MODULES, "puppeteer-core")),
+                       ("Chromium (apt-get install chromium)", CHROMIUM)):
+        if not check(os.path.exists(path), f"{what} not found at {path}"):
+            finish()
+    os.makedirs(OUT, exist_ok=True)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=WEB))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+
+    # (name, skeleton, atlas, armature, animation, another animation to switch from, frame)
+    own = os.path.join(SRC, "tests", "fixtures", "own")
+    demo = os.path.join(SRC, "examples", "demo")
+    chars = [("demo", os.path.join(demo, "demo_ske.json"), os.path.join(demo, "demo_tex.json"), "Bolt", "walk", "wave", 7),
+             ("Pip_5.5", os.path.join(own, "Pip_5.5", "pip_ske.json"), os.path.join(own, "Pip_5.5", "pip_tex.json"),
+              "pip", "hop", "idle", 4)]
+    # Pip 5.5 as DBBin, converted by the native build
+    dbbin = os.path.join(OUT, "dbbin", "pip_ske.dbbin")
+    shutil.rmtree(os.path.dirname(dbbin), ignore_errors=True)
+    r = run_sinew("convert", chars[1][1], "--to", "dbbin", "--out", os.path.dirname(dbbin), "--name", "pip")
+    if check(r.returncode == 0, f"sinew convert --to dbbin: {r.stderr.strip()[:300]}"):
+        chars.append(("Pip_5.5_dbbin", dbbin, chars[1][2], "pip", "hop", "idle", 6))
+    # the Pip XML rig, as a folder (its dusk skin's images are in a subfolder of their own)
+    xml_dir = os.path.join(own, "Pip_xml")
+    chars.append(("Pip_xml", os.path.join(xml_dir, "pip.xml"), None, "pip", "hop", "flap", 5))
+    if have_shared():
+        info = {}
+        for name in sorted(CORPUS):
+            ske, atlas = corpus_path(name, 0), corpus_path(name, 1)
+            if not atlas:
+                continue  # Robot has no atlas: nothing to draw
+            r = run_sinew("info", ske, "--atlas", atlas, "--json")
+            if not check(r.returncode == 0, f"{name}: sinew info: {r.stderr.strip()[:200]}"):
+                continue
+            arm = json.loads(r.stdout)["armatures"][0]
+            anims = [a for a in arm["animations"] if a["frames"] >= 2]
+            if not anims:
+                continue
+            a = anims[1] if len(anims) > 1 else anims[0]
+            k = min(5, max(0, int(round(a["duration"] * arm["frameRate"])) - 1))
+            info[name] = (name, ske, atlas, arm["name"], a["name"], anims[0]["name"], k)
+        chars += list(info.values())
+    else:
+        skip(8, "shared characters in the browser (player and URL mode, against sinew render)")
+
+    jobs, refs = [], {}
+    for name, ske, atlas, arm, anim, other, k in chars:
+        if only and name not in only:
+            continue
+        ref = render_ref(name, ske, atlas, arm, anim, k)
+        if not ref:
+            continue
+        refs[name] = ref
+        if ske.endswith(".xml"):
+            files, folder = [], os.path.dirname(ske)
+        else:
+            # copies: Chromium will not read a file whose folder it may not write (../shared is read-only)
+            files, folder = [], None
+            for src in character_files(ske, atlas):
+                dst = os.path.join(OUT, "upload", name, os.path.basename(src))
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                shutil.copyfile(src, dst)
+                files.append(dst)
+        jobs.append({"name": "player:" + name, "kind": "player-files", "url": f"{base}/index.html?demo=0&size={W}x{H}&background={BG}",
+                     "files": files, "folder": folder, "armature": arm, "animation": anim, "switchFrom": other, "frame": k,
+                     "out": os.path.join(OUT, name + ".player.png"), "interact": name == "demo", "fadeTo": other,
+                     "overlays": ["bones"] if name == "demo" else []})
+        if ske.endswith(".json"):  # the URL mode (the page finds X_tex.json itself when tex is left out)
+            q = f"ske={rel_url(ske)}&tex={rel_url(atlas)}&armature={arm}&animation={anim}&frame={k}&size={W}x{H}&background={BG}"
+            jobs.append({"name": "url:" + name, "kind": "url", "url": f"{base}/index.html?{q}", "canvas": "sinew-player >>> canvas.gl",
+                         "out": os.path.join(OUT, name + ".url.png")})
+            jobs.append({"name": "pixi:" + name, "kind": "url", "url": f"{base}/examples/pixi-crossfade.html?{q}", "canvas": "canvas",
+                         "out": os.path.join(OUT, name + ".pixi.png")})
+    jobs.append({"name": "pixi-crowd", "kind": "url", "url": f"{base}/examples/pixi-crowd.html?n=50", "canvas": "canvas",
+                 "out": os.path.join(OUT, "crowd.png"), "run": 4000})
+    jobs.append({"name": "url:missing", "kind": "url", "url": f"{base}/index.html?ske=/src/no/such_ske.json&size={W}x{H}",
+                 "canvas": "canvas", "out": os.path.join(OUT, "missing.png"), "expect_http_error": True})
+    # bounding boxes: a rig of one boundingBox slot (nothing in the repository or ../shared has one)
+    boxes = os.path.join(OUT, "boxes_ske.json")
+    with open(boxes, "w", encoding="utf-8") as f:
+        json.dump({"frameRate": 24, "name": "boxes", "version": "5.5", "compatibleVersion": "5.5", "armature": [{
+            "type": "Armature", "frameRate": 24, "name": "boxes", "bone": [{"name": "root"}],
+            "slot": [{"name": "hit", "parent": "root"}],
+            "skin": [{"slot": [{"name": "hit", "display": [{"type": "boundingBox", "name": "hit", "subType": "polygon",
+                                                              "vertices": [-60, -40, 60, -40, 60, 40, -60, 40]}]}]}],
+            "animation": [{"duration": 10, "name": "spin", "bone": [{"name": "root", "rotateFrame": [
+                {"duration": 10, "tweenEasing": 0, "rotate": 0}, {"duration": 0, "rotate": 90}]}]}]}]}, f)
+    jobs.append({"name": "player:boxes", "kind": "player-files", "url": f"{base}/index.html?demo=0&size={W}x{H}",
+                 "files": [boxes], "animation": "spin", "frame": 3, "overlays": ["boxes"]})
+    # a broken skeleton dropped on the player: the error reads as the command line prints it
+    bad = os.path.join(OUT, "broken_ske.json")
+    with open(bad, "w", encoding="utf-8") as f:
+        f.write('{"frameRate": 24, "name": "broken", "version": "5.5",\n "armature": [{"name": "a", "bone": [{"name": "root"},\n'
+                '  {"name": "arm", "parent": "nobody"}]}]}\n')
+    jobs.append({"name": "player:error", "kind": "player-error", "url": f"{base}/index.html?demo=0", "files": [bad]})
+
+    jobs_file, results_file = os.path.join(OUT, "jobs.json"), os.path.join(OUT, "results.json")
+    with open(jobs_file, "w", encoding="utf-8") as f:
+        json.dump({"chromium": CHROMIUM, "jobs": jobs}, f, indent=1)
+    env = dict(os.environ, NODE_PATH=NODE_MODULES)
+    r = subprocess.run(["node", os.path.join(SRC, "tests", "web", "browser_driver.mjs"), jobs_file, results_file],
+                       capture_output=True, text=True, env=env, timeout=1500)
+    if not check(r.returncode == 0 and os.path.exists(results_file), f"the browser driver failed ({r.returncode}): {r.stderr.strip()[-800:]}"):
+        finish()
+    with open(results_file, encoding="utf-8") as f:
+        results = {x["name"]: x for x in json.load(f)}
+    server.shutdown()
+
+    for job in jobs:
+        res = results.get(job["name"])
+        if not check(res is not None, f"{job['name']}: no result"):
+            continue
+        problems = res["problems"]
+        if job.get("expect_http_error"):  # the missing skeleton: a 404 and the error flag, nothing else
+            problems = [p for p in problems if not (p.startswith("HTTP 404") and "such_ske.json" in p)
+                        and not (p.startswith("console error") and "404" in p)]
+            check(bool(res["texts"].get("error")) and "HTTP 404" in res["texts"]["error"],
+                  f"{job['name']}: data-error names the failed fetch: {res['texts'].get('error')!r}")
+        check(not problems, f"{job['name']}: " + "; ".join(problems[:5]))
+        for box in job.get("overlays", []):
+            before, after = res["texts"].get(box, [None, None])
+            check(before == 0 and (after or 0) > 100, f"{job['name']}: the {box} overlay draws ({before} -> {after} pixels)")
+        if job["kind"] == "player-error":
+            native = run_sinew("info", bad)
+            line = native.stderr.strip().splitlines()[0] if native.stderr.strip() else ""
+            shown = (res["texts"].get("error") or "").strip()
+            check(bool(line) and shown == line.replace(bad, "broken_ske.json"),
+                  f"player:error: the player shows {shown!r}, the command line {line!r}")
+            continue
+        name = job["name"].split(":", 1)[-1]
+        if job["name"] == "pixi-crowd":
+            check(os.path.exists(job["out"]) and "fps" in res["texts"].get("stats", ""),
+                  f"pixi-crowd: the crowd ran ({res['texts'].get('stats')!r})")
+            continue
+        if name not in refs or "out" not in job or (problems and not os.path.exists(job["out"])):
+            continue
+        if not check(os.path.exists(job["out"]), f"{job['name']}: no screenshot"):
+            continue
+        p = psnr(read_png(job["out"]), read_png(refs[name]))
+        print(f"{'ok  ' if p >= MIN_PSNR else 'FAIL'} {job['name']}: PSNR {p:.1f} dB against sinew render --frame {job.get('frame', '')}",
+              flush=True)
+        check(p >= MIN_PSNR, f"{job['name']}: the browser's frame differs from sinew render's: PSNR {p:.1f} dB < {MIN_PSNR}")
+        if job.get("interact"):
+            t = res["texts"].get("interact", {})
+            check(t.get("playing") and t.get("framesMoved"), f"player: Play plays ({t})")
+            check(t.get("timeScale") == 0.5, f"player: the speed slider sets the time scale ({t.get('timeScale')})")
+            states = t.get("states") or []
+            check(any(s[0] == job["fadeTo"] and s[1] for s in states) and any(s[2] for s in states),
+                  f"player: Fade cross-fades to {job['fadeTo']} ({states})")
+            check(t.get("paused"), "player: Pause pauses")
+    finish()
+
+
+main()
