@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import BUILD, SHARED, SRC, check, finish, have_shared, need_oracle, own_expected, run_sinew, skip  # noqa: E402
+from testkit import BUILD, SHARED, SRC, check, run_cached, finish, have_shared, need_oracle, own_expected, run_sinew, skip  # noqa: E402
 
 CHUNK = 10  # seeds per script
 
@@ -129,15 +129,20 @@ def compare_scenarios(odir, ske, tex, scenarios, tag):
     return [], lines
 
 
+def run_scenario(odir, ske, script, atlas, exp):
+    """The official runtime's dump of a script (cached: testkit.run_cached) -> (ok, stderr)."""
+    return run_cached(["node", os.path.join(odir, "scenario.mjs"), ske, script, *atlas, "--precision", "9",
+                       "--out", exp], exp, extra_inputs=[os.path.join(odir, "package-lock.json")])
+
+
 def run_pair_quiet(odir, ske, tex, script, tag):
     """run_pair for a worker thread: ((expected, actual), None) or (None, error)."""
     out_dir = os.path.join(BUILD, "scenarios")
     exp, act = os.path.join(out_dir, tag + ".expected.json"), os.path.join(out_dir, tag + ".sinew.json")
     atlas = ["--atlas", tex] if tex else []
-    r = subprocess.run(["node", os.path.join(odir, "scenario.mjs"), ske, script, *atlas, "--precision", "9",
-                        "--out", exp], capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, f"{tag}: scenario.mjs failed: {r.stderr.strip()[:400]}"
+    ok, err = run_scenario(odir, ske, script, atlas, exp)
+    if not ok:
+        return None, f"{tag}: scenario.mjs failed: {err.strip()[:400]}"
     r = run_sinew("poses", ske, "--script", script, *atlas, "--precision", "9", "--out", act)
     if r.returncode != 0:
         return None, f"{tag}: sinew poses --script exited {r.returncode}: {r.stderr.strip()[:400]}"
@@ -150,9 +155,8 @@ def run_pair(odir, ske, tex, script, tag):
     os.makedirs(out_dir, exist_ok=True)
     exp, act = os.path.join(out_dir, tag + ".expected.json"), os.path.join(out_dir, tag + ".sinew.json")
     atlas = ["--atlas", tex] if tex else []
-    r = subprocess.run(["node", os.path.join(odir, "scenario.mjs"), ske, script, *atlas, "--precision", "9",
-                        "--out", exp], capture_output=True, text=True)
-    if not check(r.returncode == 0, f"{tag}: scenario.mjs failed: {r.stderr.strip()[:400]}"):
+    ok, err = run_scenario(odir, ske, script, atlas, exp)
+    if not check(ok, f"{tag}: scenario.mjs failed: {err.strip()[:400]}"):
         return None
     r = run_sinew("poses", ske, "--script", script, *atlas, "--precision", "9", "--out", act)
     if not check(r.returncode == 0, f"{tag}: sinew poses --script exited {r.returncode}: {r.stderr.strip()[:400]}"):
