@@ -27,12 +27,12 @@ typedef struct sinew_atomic_file sinew_atomic_file;
  * Opens a temporary file next to `path` for writing (`*stream`). Fails with SINEW_E_ARG if
  * `path` is one of `inputs` (by name or by identity), SINEW_E_IO if its folder is missing.
  */
-sinew_status sinew_atomic_open(const char *path, const char *const *inputs, uint32_t input_count,
+SINEW_API sinew_status sinew_atomic_open(const char *path, const char *const *inputs, uint32_t input_count,
                                sinew_atomic_file **out, FILE **stream, sinew_error *err);
 /** Flushes, closes and renames the file onto its path; frees `f` in every case. */
-sinew_status sinew_atomic_commit(sinew_atomic_file *f, sinew_error *err);
+SINEW_API sinew_status sinew_atomic_commit(sinew_atomic_file *f, sinew_error *err);
 /** Closes and removes the temporary file; frees `f`. NULL is fine. */
-void sinew_atomic_discard(sinew_atomic_file *f);
+SINEW_API void sinew_atomic_discard(sinew_atomic_file *f);
 
 #ifdef __cplusplus
 }

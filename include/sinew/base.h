@@ -21,6 +21,17 @@
 extern "C" {
 #endif
 
+/**
+ * SINEW_API marks every function of the public API, and nothing else: the libraries are built with
+ * hidden visibility (-fvisibility=hidden), so a function without it is internal to its library
+ * (docs/architecture.md "Exported symbols"). abi/libNAME.symbols lists what each library exports.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define SINEW_API __attribute__((visibility("default")))
+#else
+#define SINEW_API
+#endif
+
 #define SINEW_VERSION_MAJOR 0
 #define SINEW_VERSION_MINOR 1
 #define SINEW_VERSION_PATCH 0
@@ -51,7 +62,7 @@ typedef enum sinew_status {
 } sinew_status;
 
 /** A static, human-readable name for a status code. Never NULL. */
-const char *sinew_status_str(sinew_status code);
+SINEW_API const char *sinew_status_str(sinew_status code);
 
 /** Bytes of sinew_error.message, its terminating NUL included. */
 #define SINEW_ERROR_MESSAGE_SIZE 1024

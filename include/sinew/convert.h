@@ -49,7 +49,7 @@ typedef struct sinew_convert_result {
  * Loads `input` and writes it as DragonBones 4.5 into the folder `out_dir` (which must exist).
  * `result` (optional) says what was written.
  */
-sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, const sinew_convert_options *opts,
+SINEW_API sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, const sinew_convert_options *opts,
                                        sinew_convert_result *result, sinew_error *err);
 
 /**
@@ -59,7 +59,7 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
  * sinew first. Constructs the binary cannot carry fail with SINEW_E_UNSUPPORTED naming them, and
  * nothing is written then. XML rigs are refused (convert them to DragonBones JSON first).
  */
-sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const sinew_convert_options *opts,
+SINEW_API sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const sinew_convert_options *opts,
                                  sinew_convert_result *result, sinew_error *err);
 
 /**
@@ -71,7 +71,7 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
  * `atlas_png_path` the first page copied. XML rigs are refused (convert them to DragonBones
  * first); so is an input without an atlas.
  */
-sinew_status sinew_convert_spine(const char *input, const char *out_dir, const sinew_convert_options *opts,
+SINEW_API sinew_status sinew_convert_spine(const char *input, const char *out_dir, const sinew_convert_options *opts,
                                  sinew_convert_result *result, sinew_error *err);
 
 #ifdef __cplusplus

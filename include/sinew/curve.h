@@ -86,49 +86,49 @@ typedef struct sinew_curve_cursor {
 } sinew_curve_cursor;
 
 /** Sets an empty curve with wrap modes ClampForever (8), what a fresh Unity curve reports. */
-void sinew_curve_init(sinew_curve *c);
+SINEW_API void sinew_curve_init(sinew_curve *c);
 
 /** Frees the keys and the evaluation view, and re-initialises the curve (wrap modes kept). */
-void sinew_curve_free(sinew_curve *c, const sinew_allocator *allocator);
+SINEW_API void sinew_curve_free(sinew_curve *c, const sinew_allocator *allocator);
 
 /**
  * Builds the evaluation view after `keys`/`key_count` changed. Allocates only if the keys are
  * unsorted or contain non-finite times/values. Returns SINEW_E_NOMEM on allocation failure.
  */
-sinew_status sinew_curve_prepare(sinew_curve *c, const sinew_allocator *allocator, sinew_error *err);
+SINEW_API sinew_status sinew_curve_prepare(sinew_curve *c, const sinew_allocator *allocator, sinew_error *err);
 
 /** Replaces the keys with a copy of keys[0..count) and prepares the curve. */
-sinew_status sinew_curve_set_keys(sinew_curve *c, const sinew_curve_key *keys, uint32_t count,
+SINEW_API sinew_status sinew_curve_set_keys(sinew_curve *c, const sinew_curve_key *keys, uint32_t count,
                                   const sinew_allocator *allocator, sinew_error *err);
 
 /**
  * Evaluates sorted finite keys directly (no view needed). `keys` must be sorted by time and
  * finite in time and value; sinew_curve_prepare guarantees that for eval_keys.
  */
-double sinew_curve_eval_keys(const sinew_curve_key *keys, uint32_t count, int32_t pre_wrap,
+SINEW_API double sinew_curve_eval_keys(const sinew_curve_key *keys, uint32_t count, int32_t pre_wrap,
                              int32_t post_wrap, double t);
 
 /** Evaluates a prepared curve at time t (binary search). */
-double sinew_curve_eval(const sinew_curve *c, double t);
+SINEW_API double sinew_curve_eval(const sinew_curve *c, double t);
 
 /** Like sinew_curve_eval, but starts from the cursor's segment: O(1) for small steps. */
-double sinew_curve_eval_cursor(const sinew_curve *c, sinew_curve_cursor *cursor, double t);
+SINEW_API double sinew_curve_eval_cursor(const sinew_curve *c, sinew_curve_cursor *cursor, double t);
 
 /**
  * Evaluates as a step curve (the value of the last key with time <= t after wrapping; the first
  * key's value before it) - what Unity gives for MRTK's boolean keys - and returns value > 0.5.
  */
-bool sinew_curve_eval_bool(const sinew_curve *c, double t);
+SINEW_API bool sinew_curve_eval_bool(const sinew_curve *c, double t);
 
 /** sinew_curve_eval_bool with a cursor. */
-bool sinew_curve_eval_bool_cursor(const sinew_curve *c, sinew_curve_cursor *cursor, double t);
+SINEW_API bool sinew_curve_eval_bool_cursor(const sinew_curve *c, sinew_curve_cursor *cursor, double t);
 
 /** Applies the wrap modes to t (returns t unchanged inside [first, last] or with < 2 keys). */
-double sinew_curve_wrap_time(const sinew_curve_key *keys, uint32_t count, int32_t pre_wrap,
+SINEW_API double sinew_curve_wrap_time(const sinew_curve_key *keys, uint32_t count, int32_t pre_wrap,
                              int32_t post_wrap, double t);
 
 /** Time of the last key of the evaluation view, or 0 if the curve is empty. */
-double sinew_curve_end_time(const sinew_curve *c);
+SINEW_API double sinew_curve_end_time(const sinew_curve *c);
 
 #ifdef __cplusplus
 }

@@ -61,7 +61,7 @@ typedef struct sinew_load_options {
 } sinew_load_options;
 
 /** The limits actually applied: `in` (may be NULL) with zero fields replaced by the defaults. */
-void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *out);
+SINEW_API void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *out);
 
 /**
  * Loads a skeleton file (DragonBones JSON 4.0, 4.5, 5.0-5.6, or DragonBones binary `.dbbin`, told by
@@ -69,30 +69,30 @@ void sinew_load_limits_resolve(const sinew_load_limits *in, sinew_load_limits *o
  * on failure `*out` is NULL, nothing is leaked and `err` (optional) says what and where.
  * `err->file` borrows `path`.
  */
-sinew_status sinew_data_load_file(const char *path, const sinew_load_options *opts, sinew_data **out,
+SINEW_API sinew_status sinew_data_load_file(const char *path, const sinew_load_options *opts, sinew_data **out,
                                   sinew_error *err);
 
 /**
  * Loads skeleton data from memory (`len` bytes, no terminator needed). `name` (may be NULL) is
  * used as the file name in errors and is borrowed by `err->file`.
  */
-sinew_status sinew_data_load_buffer(const void *buf, size_t len, const char *name,
+SINEW_API sinew_status sinew_data_load_buffer(const void *buf, size_t len, const char *name,
                                     const sinew_load_options *opts, sinew_data **out, sinew_error *err);
 
 /** Frees data loaded by sinew_data_load_*. NULL is allowed. */
-void sinew_data_destroy(sinew_data *data);
+SINEW_API void sinew_data_destroy(sinew_data *data);
 
 /**
  * Loads a DragonBones texture atlas JSON (`imagePath`, `SubTexture` regions). The page image path
  * is resolved against the atlas file's folder (it is not loaded here).
  */
-sinew_status sinew_atlas_load_file(const char *path, const sinew_load_options *opts, sinew_atlas **out,
+SINEW_API sinew_status sinew_atlas_load_file(const char *path, const sinew_load_options *opts, sinew_atlas **out,
                                    sinew_error *err);
 /** Loads an atlas from memory; `dir` (may be NULL) is the folder image paths are relative to. */
-sinew_status sinew_atlas_load_buffer(const void *buf, size_t len, const char *name, const char *dir,
+SINEW_API sinew_status sinew_atlas_load_buffer(const void *buf, size_t len, const char *name, const char *dir,
                                      const sinew_load_options *opts, sinew_atlas **out, sinew_error *err);
 /** Frees an atlas. NULL is allowed. */
-void sinew_atlas_destroy(sinew_atlas *atlas);
+SINEW_API void sinew_atlas_destroy(sinew_atlas *atlas);
 
 /**
  * An atlas for a rig without an atlas JSON whose displays name whole images (the Live2D-converted
@@ -101,7 +101,7 @@ void sinew_atlas_destroy(sinew_atlas *atlas);
  * region over all of it (UVs over the whole image). Displays whose image is not there are not
  * drawn. Fails with SINEW_E_NOT_FOUND when no image is found. Free with sinew_atlas_destroy.
  */
-sinew_status sinew_atlas_from_images(const sinew_data *data, const char *dir, const sinew_allocator *allocator,
+SINEW_API sinew_status sinew_atlas_from_images(const sinew_data *data, const char *dir, const sinew_allocator *allocator,
                                      sinew_atlas **out, sinew_error *err);
 
 /**
@@ -110,7 +110,7 @@ sinew_status sinew_atlas_from_images(const sinew_data *data, const char *dir, co
  * `*_texture_*.json`. Writes the path (NUL-terminated) to `out_path`.
  * Returns SINEW_OK, SINEW_E_NOT_FOUND when there is none, SINEW_E_ARG when `size` is too small.
  */
-sinew_status sinew_atlas_find_for(const char *skeleton_path, char *out_path, size_t size);
+SINEW_API sinew_status sinew_atlas_find_for(const char *skeleton_path, char *out_path, size_t size);
 
 /* ---- queries --------------------------------------------------------------------------------- */
 
@@ -195,12 +195,12 @@ typedef struct sinew_action_info {
 } sinew_action_info;
 
 /** Fills `out` (never fails for a valid `data`). */
-void sinew_data_get_info(const sinew_data *data, sinew_data_info *out);
+SINEW_API void sinew_data_get_info(const sinew_data *data, sinew_data_info *out);
 
 /** The number of `defaultActions` of an armature (0 for an index out of range). */
-uint32_t sinew_data_default_action_count(const sinew_data *data, uint32_t armature);
+SINEW_API uint32_t sinew_data_default_action_count(const sinew_data *data, uint32_t armature);
 /** Default action `i` of an armature; SINEW_E_ARG when an index is out of range. */
-sinew_status sinew_data_default_action(const sinew_data *data, uint32_t armature, uint32_t i, sinew_action_info *out);
+SINEW_API sinew_status sinew_data_default_action(const sinew_data *data, uint32_t armature, uint32_t i, sinew_action_info *out);
 
 /**
  * The armature a front end shows when the user names none (the main character, not a prop):
@@ -211,26 +211,26 @@ sinew_status sinew_data_default_action(const sinew_data *data, uint32_t armature
  * when the data has no armature. sinew_instance_create and sinew_data_resolve_skin use it for a
  * NULL armature, and so does every command of the CLI (docs/cli.md).
  */
-uint32_t sinew_data_default_armature(const sinew_data *data);
+SINEW_API uint32_t sinew_data_default_armature(const sinew_data *data);
 
 /** The index of the armature named `name`, or SINEW_INVALID_INDEX. */
-uint32_t sinew_data_find_armature(const sinew_data *data, const char *name);
+SINEW_API uint32_t sinew_data_find_armature(const sinew_data *data, const char *name);
 /** Index lookups by name inside armature `armature`; SINEW_INVALID_INDEX when absent. */
-uint32_t sinew_data_find_bone(const sinew_data *data, uint32_t armature, const char *name);
-uint32_t sinew_data_find_slot(const sinew_data *data, uint32_t armature, const char *name);
-uint32_t sinew_data_find_skin(const sinew_data *data, uint32_t armature, const char *name);
-uint32_t sinew_data_find_animation(const sinew_data *data, uint32_t armature, const char *name);
+SINEW_API uint32_t sinew_data_find_bone(const sinew_data *data, uint32_t armature, const char *name);
+SINEW_API uint32_t sinew_data_find_slot(const sinew_data *data, uint32_t armature, const char *name);
+SINEW_API uint32_t sinew_data_find_skin(const sinew_data *data, uint32_t armature, const char *name);
+SINEW_API uint32_t sinew_data_find_animation(const sinew_data *data, uint32_t armature, const char *name);
 
 /** Info getters. Return SINEW_E_ARG (and leave `out` untouched) when an index is out of range. */
-sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature, sinew_armature_info *out);
-sinew_status sinew_data_bone_info(const sinew_data *data, uint32_t armature, uint32_t bone,
+SINEW_API sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature, sinew_armature_info *out);
+SINEW_API sinew_status sinew_data_bone_info(const sinew_data *data, uint32_t armature, uint32_t bone,
                                   sinew_bone_info *out);
-sinew_status sinew_data_slot_info(const sinew_data *data, uint32_t armature, uint32_t slot,
+SINEW_API sinew_status sinew_data_slot_info(const sinew_data *data, uint32_t armature, uint32_t slot,
                                   sinew_slot_info *out);
-sinew_status sinew_data_skin_info(const sinew_data *data, uint32_t armature, uint32_t skin,
+SINEW_API sinew_status sinew_data_skin_info(const sinew_data *data, uint32_t armature, uint32_t skin,
                                   sinew_skin_info *out);
-sinew_status sinew_data_ik_info(const sinew_data *data, uint32_t armature, uint32_t ik, sinew_ik_info *out);
-sinew_status sinew_data_animation_info(const sinew_data *data, uint32_t armature, uint32_t animation,
+SINEW_API sinew_status sinew_data_ik_info(const sinew_data *data, uint32_t armature, uint32_t ik, sinew_ik_info *out);
+SINEW_API sinew_status sinew_data_animation_info(const sinew_data *data, uint32_t armature, uint32_t animation,
                                        sinew_animation_info *out);
 
 /** Atlas facts. */
@@ -255,12 +255,12 @@ typedef struct sinew_atlas_region_info {
     float frame_x, frame_y, frame_width, frame_height;
 } sinew_atlas_region_info;
 
-void sinew_atlas_get_info(const sinew_atlas *atlas, sinew_atlas_info *out);
-sinew_status sinew_atlas_page_info_get(const sinew_atlas *atlas, uint32_t page, sinew_atlas_page_info *out);
-sinew_status sinew_atlas_region_info_get(const sinew_atlas *atlas, uint32_t region,
+SINEW_API void sinew_atlas_get_info(const sinew_atlas *atlas, sinew_atlas_info *out);
+SINEW_API sinew_status sinew_atlas_page_info_get(const sinew_atlas *atlas, uint32_t page, sinew_atlas_page_info *out);
+SINEW_API sinew_status sinew_atlas_region_info_get(const sinew_atlas *atlas, uint32_t region,
                                          sinew_atlas_region_info *out);
 /** The index of the region named `name` (binary search), or SINEW_INVALID_INDEX. */
-uint32_t sinew_atlas_find_region(const sinew_atlas *atlas, const char *name);
+SINEW_API uint32_t sinew_atlas_find_region(const sinew_atlas *atlas, const char *name);
 
 /**
  * Checks a skeleton against the atlas a renderer will draw it with (what `sinew validate` does),
@@ -271,7 +271,7 @@ uint32_t sinew_atlas_find_region(const sinew_atlas *atlas, const char *name);
  * (may be NULL) is the DragonBones JSON the data came from, its line and column. Returns the
  * number of problems.
  */
-uint32_t sinew_data_check_atlas(const sinew_data *data, const sinew_atlas *atlas, const char *file, sinew_log_fn log,
+SINEW_API uint32_t sinew_data_check_atlas(const sinew_data *data, const sinew_atlas *atlas, const char *file, sinew_log_fn log,
                                 void *user);
 
 #ifdef __cplusplus

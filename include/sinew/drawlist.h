@@ -40,7 +40,7 @@ typedef enum sinew_blend_mode {
 } sinew_blend_mode;
 
 /** Name of a blend mode as DragonBones writes it ("normal", "add", ...); NULL for a value out of range. */
-const char *sinew_blend_mode_name(sinew_blend_mode mode);
+SINEW_API const char *sinew_blend_mode_name(sinew_blend_mode mode);
 
 /** One draw command: triangles [first_index, first_index + index_count) of the shared arrays. */
 typedef struct sinew_draw_cmd {

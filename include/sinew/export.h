@@ -43,7 +43,7 @@ typedef enum sinew_export_format {
  * .webp, .mp4, .webm (case-insensitive). With `sheet`, a .png path means a sprite sheet.
  * Returns SINEW_EXPORT_AUTO if the path names no known format.
  */
-sinew_export_format sinew_export_format_for_path(const char *path, bool sheet);
+SINEW_API sinew_export_format sinew_export_format_for_path(const char *path, bool sheet);
 
 /** The atlas a sprite sheet comes with (docs/render-cli.md, "Sprite sheets"). */
 typedef enum sinew_sheet_format {
@@ -101,46 +101,46 @@ typedef struct sinew_exporter sinew_exporter;
  * file, for a sprite sheet its page and its atlas). `width`/`height` are not looked at.
  * sinew_export_begin runs the same checks.
  */
-sinew_status sinew_export_check(const sinew_export_options *options, sinew_error *err);
+SINEW_API sinew_status sinew_export_check(const sinew_export_options *options, sinew_error *err);
 
 /**
  * Starts an export: validates the options and the output path (its folder must exist; it may
  * not be one of `inputs`), and for video starts ffmpeg. Nothing is visible at `path` until
  * sinew_export_end succeeds.
  */
-sinew_status sinew_export_begin(const sinew_export_options *options, sinew_exporter **out,
+SINEW_API sinew_status sinew_export_begin(const sinew_export_options *options, sinew_exporter **out,
                                 sinew_error *err);
 
 /** Adds one frame from a framebuffer (premultiplied; converted to straight alpha). */
-sinew_status sinew_export_frame(sinew_exporter *ex, const sinew_framebuffer *fb, sinew_error *err);
+SINEW_API sinew_status sinew_export_frame(sinew_exporter *ex, const sinew_framebuffer *fb, sinew_error *err);
 
 /** Adds one frame of straight-alpha RGBA8 (`stride` bytes per row; 0 = width * 4). */
-sinew_status sinew_export_frame_rgba(sinew_exporter *ex, const uint8_t *rgba, size_t stride,
+SINEW_API sinew_status sinew_export_frame_rgba(sinew_exporter *ex, const uint8_t *rgba, size_t stride,
                                      sinew_error *err);
 
 /**
  * Finishes: encodes what is buffered, renames the temporary file(s) into place and frees `ex`.
  * On failure every temporary file is removed (and `ex` is freed too).
  */
-sinew_status sinew_export_end(sinew_exporter *ex, sinew_error *err);
+SINEW_API sinew_status sinew_export_end(sinew_exporter *ex, sinew_error *err);
 
 /** Cancels: removes every temporary file and frees `ex`. NULL is allowed. */
-void sinew_export_abort(sinew_exporter *ex);
+SINEW_API void sinew_export_abort(sinew_exporter *ex);
 
 /** Number of frames added so far. */
-uint32_t sinew_export_frame_count(const sinew_exporter *ex);
+SINEW_API uint32_t sinew_export_frame_count(const sinew_exporter *ex);
 
 /**
  * The quantizer this build makes GIF palettes with and its licence: "sinew (MIT)" by default,
  * "libimagequant (GPL-3.0-or-later)" when built with SINEW_IMAGEQUANT=ON (docs/licensing.md).
  */
-const char *sinew_gif_quantizer(void);
+SINEW_API const char *sinew_gif_quantizer(void);
 
 /**
  * Writes one straight-alpha RGBA8 image as a PNG, atomically; refuses to overwrite any of
  * `inputs`.
  */
-sinew_status sinew_png_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+SINEW_API sinew_status sinew_png_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
                              size_t stride, const char *const *inputs, uint32_t input_count,
                              sinew_error *err);
 

@@ -54,17 +54,17 @@ typedef struct sinew_gl_options {
  * context current on this thread. Fails with SINEW_E_RENDER and GL's message when a function is
  * missing or a shader does not compile.
  */
-sinew_status sinew_gl_create(sinew_gl_loader loader, const sinew_texture_set *pages, const sinew_gl_options *opt,
+SINEW_API sinew_status sinew_gl_create(sinew_gl_loader loader, const sinew_texture_set *pages, const sinew_gl_options *opt,
                              sinew_gl **out, sinew_error *err);
 /** Frees the GL objects (the context must be current) and the renderer. NULL is fine. */
-void sinew_gl_destroy(sinew_gl *gl);
+SINEW_API void sinew_gl_destroy(sinew_gl *gl);
 
 /**
  * Draws a draw list into the currently bound framebuffer, whose viewport is set to
  * `width` x `height` pixels; `view` maps armature space to pixels, y down (NULL = identity).
  * Leaves GL blending enabled and the renderer's program, buffers and texture bound.
  */
-sinew_status sinew_gl_draw(sinew_gl *gl, const sinew_drawlist *list, const sinew_affine *view, uint32_t width,
+SINEW_API sinew_status sinew_gl_draw(sinew_gl *gl, const sinew_drawlist *list, const sinew_affine *view, uint32_t width,
                            uint32_t height, sinew_error *err);
 
 /**
@@ -72,11 +72,11 @@ sinew_status sinew_gl_draw(sinew_gl *gl, const sinew_drawlist *list, const sinew
  * RGBA8 pixels: for pages made at run time (a text line, a dynamic atlas). Fails with SINEW_E_ARG for
  * an index past the next one, SINEW_E_NOMEM or SINEW_E_RENDER.
  */
-sinew_status sinew_gl_set_page(sinew_gl *gl, uint32_t page, uint32_t width, uint32_t height, const uint8_t *pixels,
+SINEW_API sinew_status sinew_gl_set_page(sinew_gl *gl, uint32_t page, uint32_t width, uint32_t height, const uint8_t *pixels,
                                sinew_error *err);
 
 /** glDrawElements calls made by the last sinew_gl_draw (one per run of page and blend mode). */
-uint32_t sinew_gl_draw_calls(const sinew_gl *gl);
+SINEW_API uint32_t sinew_gl_draw_calls(const sinew_gl *gl);
 
 #ifdef __cplusplus
 }

@@ -118,33 +118,33 @@ typedef struct sinew_input_cursor {
 /* ---- model ---------------------------------------------------------------------------------- */
 
 /** Creates an empty 1.1 animation (all flags false, layout MRTK, no markers). */
-sinew_status sinew_input_create(const sinew_allocator *allocator, sinew_input_animation **out,
+SINEW_API sinew_status sinew_input_create(const sinew_allocator *allocator, sinew_input_animation **out,
                                 sinew_error *err);
 /** Frees everything. NULL is fine. */
-void sinew_input_destroy(sinew_input_animation *anim);
+SINEW_API void sinew_input_destroy(sinew_input_animation *anim);
 
 /** MRTK 2.x joint name ("None", "Wrist", ... "PinkyTip"), or NULL if joint >= 27. */
-const char *sinew_input_joint_name(uint32_t joint);
+SINEW_API const char *sinew_input_joint_name(uint32_t joint);
 /** Joint index for a name, or SINEW_INVALID_INDEX. */
-uint32_t sinew_input_joint_index(const char *name);
+SINEW_API uint32_t sinew_input_joint_index(const char *name);
 /** True for the four boolean curves (tracked, pinch). */
-bool sinew_input_curve_is_bool(uint32_t index);
+SINEW_API bool sinew_input_curve_is_bool(uint32_t index);
 /**
  * Writes the dump-schema path of a curve into buf, e.g. "camera.px", "hands.left.tracked",
  * "hands.right.joints.IndexTip.rw", "eyeGaze.dx". Returns buf.
  */
-char *sinew_input_curve_path(uint32_t index, char *buf, size_t size);
+SINEW_API char *sinew_input_curve_path(uint32_t index, char *buf, size_t size);
 /** True if the curve's section is present (its flag is set). */
-bool sinew_input_curve_present(const sinew_input_animation *anim, uint32_t index);
+SINEW_API bool sinew_input_curve_present(const sinew_input_animation *anim, uint32_t index);
 
 /** Replaces a curve's keys (copied) and prepares it for evaluation. */
-sinew_status sinew_input_set_curve(sinew_input_animation *anim, uint32_t index,
+SINEW_API sinew_status sinew_input_set_curve(sinew_input_animation *anim, uint32_t index,
                                    const sinew_curve_key *keys, uint32_t count, sinew_error *err);
 /** Adds a marker (the name is copied, `length` bytes). */
-sinew_status sinew_input_add_marker(sinew_input_animation *anim, float time, const char *name,
+SINEW_API sinew_status sinew_input_add_marker(sinew_input_animation *anim, float time, const char *name,
                                     uint32_t length, sinew_error *err);
 /** Total key count over the present curves. */
-uint64_t sinew_input_key_count(const sinew_input_animation *anim);
+SINEW_API uint64_t sinew_input_key_count(const sinew_input_animation *anim);
 
 /* ---- reading and writing ---------------------------------------------------------------------- */
 
@@ -154,11 +154,11 @@ uint64_t sinew_input_key_count(const sinew_input_animation *anim);
  * Errors carry the byte offset (err->offset, err->path = "byte N") and what was expected there;
  * err->file is set to `name` (may be NULL).
  */
-sinew_status sinew_input_read(const void *data, size_t size, const char *name,
+SINEW_API sinew_status sinew_input_read(const void *data, size_t size, const char *name,
                               const sinew_allocator *allocator, sinew_input_animation **out,
                               sinew_error *err);
 /** Reads a whole file and calls sinew_input_read. */
-sinew_status sinew_input_load_file(const char *path, const sinew_allocator *allocator,
+SINEW_API sinew_status sinew_input_load_file(const char *path, const sinew_allocator *allocator,
                                    sinew_input_animation **out, sinew_error *err);
 
 /** Writer options. Negative values keep the animation's own version/layout. */
@@ -168,10 +168,10 @@ typedef struct sinew_input_write_options {
 } sinew_input_write_options;
 
 /** {-1, -1}: keep the animation's version and layout. */
-sinew_input_write_options sinew_input_write_defaults(void);
+SINEW_API sinew_input_write_options sinew_input_write_defaults(void);
 
 /** Size in bytes the writer will produce. */
-sinew_status sinew_input_write_size(const sinew_input_animation *anim,
+SINEW_API sinew_status sinew_input_write_size(const sinew_input_animation *anim,
                                     const sinew_input_write_options *options, size_t *size,
                                     sinew_error *err);
 /**
@@ -179,50 +179,50 @@ sinew_status sinew_input_write_size(const sinew_input_animation *anim,
  * sinew_input_free_memory. The marker list is always written. Writing 1.0 drops the eye gaze;
  * writing the MRTK 1.1 layout drops float tangents and weights (the caller may warn).
  */
-sinew_status sinew_input_write_memory(const sinew_input_animation *anim,
+SINEW_API sinew_status sinew_input_write_memory(const sinew_input_animation *anim,
                                       const sinew_input_write_options *options, uint8_t **data,
                                       size_t *size, sinew_error *err);
 /** Frees a buffer from sinew_input_write_memory. */
-void sinew_input_free_memory(const sinew_input_animation *anim, uint8_t *data, size_t size);
+SINEW_API void sinew_input_free_memory(const sinew_input_animation *anim, uint8_t *data, size_t size);
 /** Writes atomically (temp file in the target folder, then rename). */
-sinew_status sinew_input_save_file(const sinew_input_animation *anim, const char *path,
+SINEW_API sinew_status sinew_input_save_file(const sinew_input_animation *anim, const char *path,
                                    const sinew_input_write_options *options, sinew_error *err);
 
 /** True if writing with these options loses information (gaze for 1.0, tangents for MRTK 1.1). */
-bool sinew_input_write_is_lossy(const sinew_input_animation *anim,
+SINEW_API bool sinew_input_write_is_lossy(const sinew_input_animation *anim,
                                 const sinew_input_write_options *options);
 
 /* ---- JSON / CSV ------------------------------------------------------------------------------- */
 
 /** Writes the dump JSON (schema in docs/input.md) to `out`. Non-finite numbers are strings. */
-sinew_status sinew_input_write_json(const sinew_input_animation *anim, FILE *out, sinew_error *err);
+SINEW_API sinew_status sinew_input_write_json(const sinew_input_animation *anim, FILE *out, sinew_error *err);
 /** One CSV row per key: section,hand,joint,channel,time,value,inTangent,outTangent,inWeight,outWeight,weightedMode */
-sinew_status sinew_input_write_csv(const sinew_input_animation *anim, FILE *out, sinew_error *err);
+SINEW_API sinew_status sinew_input_write_csv(const sinew_input_animation *anim, FILE *out, sinew_error *err);
 /** Parses the dump JSON. Errors name the JSON path. */
-sinew_status sinew_input_read_json(const char *text, size_t length, const char *name,
+SINEW_API sinew_status sinew_input_read_json(const char *text, size_t length, const char *name,
                                    const sinew_allocator *allocator, sinew_input_animation **out,
                                    sinew_error *err);
 /** Reads a JSON file and calls sinew_input_read_json. */
-sinew_status sinew_input_load_json_file(const char *path, const sinew_allocator *allocator,
+SINEW_API sinew_status sinew_input_load_json_file(const char *path, const sinew_allocator *allocator,
                                         sinew_input_animation **out, sinew_error *err);
 /** Writes a float the way the dumps do: shortest text that reads back to the same float. */
-void sinew_input_format_float(float v, char *buf, size_t size);
+SINEW_API void sinew_input_format_float(float v, char *buf, size_t size);
 
 /* ---- evaluation ------------------------------------------------------------------------------ */
 
 /** Last key time over all present curves (markers excluded); 0 if there is none. */
-double sinew_input_duration(const sinew_input_animation *anim);
+SINEW_API double sinew_input_duration(const sinew_input_animation *anim);
 /** First key time over all present curves; 0 if there is none. */
-double sinew_input_start_time(const sinew_input_animation *anim);
+SINEW_API double sinew_input_start_time(const sinew_input_animation *anim);
 
 /**
  * Evaluates everything at time t. Absent sections give the defaults: camera and joints at the
  * origin with identity rotation, hands untracked and not pinching, gaze from the origin along +Z.
  * Rotations are normalised (identity if all four components are 0); the gaze direction too.
  */
-void sinew_input_eval(const sinew_input_animation *anim, double t, sinew_input_frame *out);
+SINEW_API void sinew_input_eval(const sinew_input_animation *anim, double t, sinew_input_frame *out);
 /** The same with cursors: O(1) per curve when t moves forward in small steps. */
-void sinew_input_eval_cursor(const sinew_input_animation *anim, sinew_input_cursor *cursor, double t,
+SINEW_API void sinew_input_eval_cursor(const sinew_input_animation *anim, sinew_input_cursor *cursor, double t,
                              sinew_input_frame *out);
 
 /* ---- editing ---------------------------------------------------------------------------------- */
@@ -232,16 +232,16 @@ void sinew_input_eval_cursor(const sinew_input_animation *anim, sinew_input_curs
  * curves evaluate the same inside the range. With `rebase` the result starts at time 0 (times and
  * markers minus t0). Markers outside the range are dropped.
  */
-sinew_status sinew_input_trim(sinew_input_animation *anim, double t0, double t1, bool rebase,
+SINEW_API sinew_status sinew_input_trim(sinew_input_animation *anim, double t0, double t1, bool rebase,
                               sinew_error *err);
 /** Adds dt to every key and marker time. */
-sinew_status sinew_input_shift(sinew_input_animation *anim, double dt, sinew_error *err);
+SINEW_API sinew_status sinew_input_shift(sinew_input_animation *anim, double dt, sinew_error *err);
 /**
  * Re-keys every float curve with 2+ keys at a fixed rate from its first to its last key (the last
  * key kept) as linear keys (tangents 0, weights 0, mode Both), like MRTK records. Boolean curves,
  * empty and one-key curves are unchanged.
  */
-sinew_status sinew_input_resample(sinew_input_animation *anim, double hz, sinew_error *err);
+SINEW_API sinew_status sinew_input_resample(sinew_input_animation *anim, double hz, sinew_error *err);
 
 /** Key-reduction thresholds (MRTK's defaults from sinew_input_simplify_defaults). */
 typedef struct sinew_input_simplify_options {
@@ -253,14 +253,14 @@ typedef struct sinew_input_simplify_options {
     double gaze_direction_deg;  /**< 0.2 */
 } sinew_input_simplify_options;
 
-sinew_input_simplify_options sinew_input_simplify_defaults(void);
+SINEW_API sinew_input_simplify_options sinew_input_simplify_defaults(void);
 
 /**
  * Ramer-Douglas-Peucker key reduction per pose/ray part (position xyz together, rotation xyzw
  * together, gaze origin, gaze direction) over the union of the part's key times; the result is
  * linear keys. options NULL = MRTK defaults. `removed` (optional) receives the keys removed.
  */
-sinew_status sinew_input_simplify(sinew_input_animation *anim,
+SINEW_API sinew_status sinew_input_simplify(sinew_input_animation *anim,
                                   const sinew_input_simplify_options *options, uint64_t *removed,
                                   sinew_error *err);
 
@@ -269,7 +269,7 @@ sinew_status sinew_input_simplify(sinew_input_animation *anim,
  * re-keyed at the union of the X/Y/Z key times as sqrt(max(0, 1 - x^2 - y^2 - z^2)) with the sign
  * of the first stored W. `repaired` (optional) receives the number of poses rebuilt.
  */
-sinew_status sinew_input_repair_rotation_w(sinew_input_animation *anim, uint32_t *repaired,
+SINEW_API sinew_status sinew_input_repair_rotation_w(sinew_input_animation *anim, uint32_t *repaired,
                                            sinew_error *err);
 
 /* ---- validation ------------------------------------------------------------------------------- */
@@ -280,7 +280,7 @@ sinew_status sinew_input_repair_rotation_w(sinew_input_animation *anim, uint32_t
  * unknown wrap modes, trailing bytes, a missing marker list, joints with keys while the hand is
  * never tracked. Returns the number of warnings.
  */
-uint32_t sinew_input_validate(const sinew_input_animation *anim, const char *name, sinew_log_fn log,
+SINEW_API uint32_t sinew_input_validate(const sinew_input_animation *anim, const char *name, sinew_log_fn log,
                               void *user);
 
 /* ---- drawing ----------------------------------------------------------------------------------- */
@@ -302,19 +302,19 @@ typedef struct sinew_input_view {
 } sinew_input_view;
 
 /** Fits an orthographic view around everything the animation shows (sampled at `samples` times). */
-void sinew_input_view_fit(const sinew_input_animation *anim, sinew_input_view_kind kind,
+SINEW_API void sinew_input_view_fit(const sinew_input_animation *anim, sinew_input_view_kind kind,
                           uint32_t width, uint32_t height, sinew_input_view *out);
 
 /** Projects a world point into pixels for this frame. False if behind the camera (camera view). */
-bool sinew_input_project(const sinew_input_view *view, const sinew_input_frame *frame,
+SINEW_API bool sinew_input_project(const sinew_input_view *view, const sinew_input_frame *frame,
                          const float world[3], float pixel[2]);
 
 /** Owns the vertex/index/command arrays a draw list points into. */
 typedef struct sinew_input_scene sinew_input_scene;
 
-sinew_status sinew_input_scene_create(const sinew_allocator *allocator, sinew_input_scene **out,
+SINEW_API sinew_status sinew_input_scene_create(const sinew_allocator *allocator, sinew_input_scene **out,
                                       sinew_error *err);
-void sinew_input_scene_destroy(sinew_input_scene *scene);
+SINEW_API void sinew_input_scene_destroy(sinew_input_scene *scene);
 
 /**
  * Builds untextured triangles (page SINEW_INVALID_INDEX, colour in `color` multipliers) for a frame:
@@ -322,7 +322,7 @@ void sinew_input_scene_destroy(sinew_input_scene *scene);
  * gaze ray and (in the ortho views) the camera. Positions are image pixels. The list stays valid
  * until the next call or sinew_input_scene_destroy.
  */
-sinew_status sinew_input_build_drawlist(sinew_input_scene *scene, const sinew_input_frame *frame,
+SINEW_API sinew_status sinew_input_build_drawlist(sinew_input_scene *scene, const sinew_input_frame *frame,
                                         const sinew_input_view *view, sinew_drawlist *out,
                                         sinew_error *err);
 

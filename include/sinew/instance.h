@@ -64,13 +64,13 @@ typedef struct sinew_frame_cache sinew_frame_cache;
 
 /** Creates an empty cache for `data` at `fps` cache frames per second (0 < fps <= 1000). The
  *  data must outlive it; destroy it after the instances that use it. */
-sinew_status sinew_frame_cache_create(const struct sinew_data *data, double fps, const sinew_allocator *allocator,
+SINEW_API sinew_status sinew_frame_cache_create(const struct sinew_data *data, double fps, const sinew_allocator *allocator,
                                       sinew_frame_cache **out, sinew_error *err);
-void sinew_frame_cache_destroy(sinew_frame_cache *cache);
+SINEW_API void sinew_frame_cache_destroy(sinew_frame_cache *cache);
 /** Bytes the cache holds. */
-size_t sinew_frame_cache_memory(const sinew_frame_cache *cache);
+SINEW_API size_t sinew_frame_cache_memory(const sinew_frame_cache *cache);
 /** Cache frames filled so far, over all armatures and animations. */
-uint32_t sinew_frame_cache_filled(const sinew_frame_cache *cache);
+SINEW_API uint32_t sinew_frame_cache_filled(const sinew_frame_cache *cache);
 
 typedef struct sinew_instance_options {
     const char *armature;              /**< armature name; NULL = the first armature */
@@ -95,12 +95,12 @@ typedef struct sinew_instance_options {
  * Creates an instance in its setup pose (no animation playing). Fails with SINEW_E_NOT_FOUND
  * (message listing the names that exist) for an unknown armature or skin.
  */
-sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_instance_options *opt,
+SINEW_API sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_instance_options *opt,
                                    sinew_instance **out, sinew_error *err);
 /** Frees the instance (NULL is fine). */
-void sinew_instance_destroy(sinew_instance *inst);
+SINEW_API void sinew_instance_destroy(sinew_instance *inst);
 /** Bytes of the instance's single allocation. */
-size_t sinew_instance_memory(const sinew_instance *inst);
+SINEW_API size_t sinew_instance_memory(const sinew_instance *inst);
 
 /**
  * Resolves a skin choice (the CLI's `--skin`) to what sinew_instance_create needs, the same way
@@ -115,18 +115,18 @@ size_t sinew_instance_memory(const sinew_instance *inst);
  * Fails with SINEW_E_NOT_FOUND, the message listing the names that exist, for an unknown
  * armature or skin.
  */
-sinew_status sinew_data_resolve_skin(const struct sinew_data *data, const char *armature, const char *skin,
+SINEW_API sinew_status sinew_data_resolve_skin(const struct sinew_data *data, const char *armature, const char *skin,
                                      uint32_t *armature_index, const char **skin_overlay, sinew_error *err);
 
 /** Replaces the skin overlay (NULL/"" = default skin only). */
-sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sinew_error *err);
+SINEW_API sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sinew_error *err);
 
 /**
  * Advances the whole instance by dt seconds and recomputes the pose. dt = 0 refreshes the pose
  * (and fires what a zero step fires). NaN/infinite dt is treated as 0 and |dt| is clamped to
  * one hour, so bad input never corrupts the instance. Never allocates.
  */
-void sinew_instance_update(sinew_instance *inst, double dt);
+SINEW_API void sinew_instance_update(sinew_instance *inst, double dt);
 
 /** How a fade-in ends the states already playing (the official fadeOutMode). */
 typedef enum sinew_fade_out_mode {
@@ -151,7 +151,7 @@ typedef struct sinew_fade_options {
 } sinew_fade_options;
 
 /** Default fade options (fade_in_time -1, play_times -1, layer 0, SAME_LAYER_AND_GROUP). */
-sinew_fade_options sinew_fade_defaults(void);
+SINEW_API sinew_fade_options sinew_fade_defaults(void);
 
 /**
  * Plays an animation of armature `armature_index` (0 = the top armature) from its start, on
@@ -159,13 +159,13 @@ sinew_fade_options sinew_fade_defaults(void);
  * `anim` NULL (or "") is the official play() without a name: resume the last state if it is
  * paused, else replay it, else play the default animation.
  */
-sinew_status sinew_instance_play_on(sinew_instance *inst, uint32_t armature_index, const char *anim,
+SINEW_API sinew_status sinew_instance_play_on(sinew_instance *inst, uint32_t armature_index, const char *anim,
                                     int32_t play_times, sinew_error *err);
 /** sinew_instance_play_on for the top armature. */
-sinew_status sinew_instance_play(sinew_instance *inst, const char *anim, int32_t play_times,
+SINEW_API sinew_status sinew_instance_play(sinew_instance *inst, const char *anim, int32_t play_times,
                                  sinew_error *err);
 /** Fades an animation in (cross-fading the others per opt->fade_out_mode). */
-sinew_status sinew_instance_fade_in(sinew_instance *inst, uint32_t armature_index, const char *anim,
+SINEW_API sinew_status sinew_instance_fade_in(sinew_instance *inst, uint32_t armature_index, const char *anim,
                                     const sinew_fade_options *opt, sinew_error *err);
 
 /** Units for the goto calls. */
@@ -176,17 +176,17 @@ typedef enum sinew_goto_unit {
 } sinew_goto_unit;
 
 /** Plays `anim` from a position (official gotoAndPlayByTime/Frame/Progress). */
-sinew_status sinew_instance_goto_and_play(sinew_instance *inst, uint32_t armature_index,
+SINEW_API sinew_status sinew_instance_goto_and_play(sinew_instance *inst, uint32_t armature_index,
                                           const char *anim, sinew_goto_unit unit, double value,
                                           int32_t play_times, sinew_error *err);
 /** Shows `anim` held at a position (official gotoAndStopByTime/Frame/Progress). */
-sinew_status sinew_instance_goto_and_stop(sinew_instance *inst, uint32_t armature_index,
+SINEW_API sinew_status sinew_instance_goto_and_stop(sinew_instance *inst, uint32_t armature_index,
                                           const char *anim, sinew_goto_unit unit, double value,
                                           sinew_error *err);
 /** Pauses the newest state playing `anim` (NULL = every state), as the official stop(name). */
-void sinew_instance_stop(sinew_instance *inst, uint32_t armature_index, const char *anim);
+SINEW_API void sinew_instance_stop(sinew_instance *inst, uint32_t armature_index, const char *anim);
 /** Sets the armature-level time scale (multiplies every state's; children inherit it). */
-void sinew_instance_set_time_scale(sinew_instance *inst, uint32_t armature_index, double scale);
+SINEW_API void sinew_instance_set_time_scale(sinew_instance *inst, uint32_t armature_index, double scale);
 
 /** A read-only view of one animation state. */
 typedef struct sinew_state_info {
@@ -204,14 +204,14 @@ typedef struct sinew_state_info {
 } sinew_state_info;
 
 /** Number of animation states of an armature (fading ones included). */
-uint32_t sinew_instance_state_count(const sinew_instance *inst, uint32_t armature_index);
+SINEW_API uint32_t sinew_instance_state_count(const sinew_instance *inst, uint32_t armature_index);
 /** Fills *out for state i (in layer order). Returns false if out of range. */
-bool sinew_instance_state(const sinew_instance *inst, uint32_t armature_index, uint32_t i,
+SINEW_API bool sinew_instance_state(const sinew_instance *inst, uint32_t armature_index, uint32_t i,
                           sinew_state_info *out);
 /** Sets a state's time scale / weight (by animation name; false if none plays it). */
-bool sinew_instance_state_set_time_scale(sinew_instance *inst, uint32_t armature_index,
+SINEW_API bool sinew_instance_state_set_time_scale(sinew_instance *inst, uint32_t armature_index,
                                          const char *anim, double scale);
-bool sinew_instance_state_set_weight(sinew_instance *inst, uint32_t armature_index,
+SINEW_API bool sinew_instance_state_set_weight(sinew_instance *inst, uint32_t armature_index,
                                      const char *anim, double weight);
 
 /* ---- events -------------------------------------------------------------------------------- */
@@ -229,7 +229,7 @@ typedef enum sinew_event_type {
 } sinew_event_type;
 
 /** The official event type string ("start", "loopComplete", "frameEvent", ...). */
-const char *sinew_event_type_name(sinew_event_type type);
+SINEW_API const char *sinew_event_type_name(sinew_event_type type);
 
 /** One event. Strings point into the data (valid while it lives). */
 typedef struct sinew_event {
@@ -253,42 +253,42 @@ typedef struct sinew_event {
 typedef void (*sinew_event_fn)(void *user, const sinew_instance *inst, const sinew_event *ev);
 
 /** Events go to `fn` at the end of each update (NULL = queue them for polling instead). */
-void sinew_instance_set_event_callback(sinew_instance *inst, sinew_event_fn fn, void *user);
+SINEW_API void sinew_instance_set_event_callback(sinew_instance *inst, sinew_event_fn fn, void *user);
 /** Pops the oldest queued event. The queue holds sinew_instance_options.max_events (by default 64,
  * and 16 more per child armature of the instance); older ones are dropped (counted). */
-bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out);
+SINEW_API bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out);
 /** Events dropped because the queue was full. */
-uint64_t sinew_instance_events_dropped(const sinew_instance *inst);
+SINEW_API uint64_t sinew_instance_events_dropped(const sinew_instance *inst);
 
 /**
  * Animation states ended early because an armature already held max_states of them (a new
  * state then takes the place of the faded-out-most one, which changes the pose: raise
  * sinew_instance_options.max_states if this is ever non-zero).
  */
-uint64_t sinew_instance_states_dropped(const sinew_instance *inst);
+SINEW_API uint64_t sinew_instance_states_dropped(const sinew_instance *inst);
 /** The max_states the instance was created with. */
-uint32_t sinew_instance_max_states(const sinew_instance *inst);
+SINEW_API uint32_t sinew_instance_max_states(const sinew_instance *inst);
 
 /* ---- pose ---------------------------------------------------------------------------------- */
 
 /** Number of armatures in the instance (1 + nested child armatures). */
-uint32_t sinew_instance_armature_count(const sinew_instance *inst);
+SINEW_API uint32_t sinew_instance_armature_count(const sinew_instance *inst);
 /** Name of armature i; NULL if out of range. */
-const char *sinew_instance_armature_name(const sinew_instance *inst, uint32_t armature_index);
+SINEW_API const char *sinew_instance_armature_name(const sinew_instance *inst, uint32_t armature_index);
 
 /**
  * Whether armature `armature_index` is drawn now (the top one always; a child while its parent
  * slot shows it, up the chain) and, in `to_top` (may be NULL), the matrix from its space to the top
  * armature's: for drawing a child's bones or boundingBox polygons beside the draw list.
  */
-bool sinew_instance_armature_placement(const sinew_instance *inst, uint32_t armature_index, sinew_affine *to_top);
+SINEW_API bool sinew_instance_armature_placement(const sinew_instance *inst, uint32_t armature_index, sinew_affine *to_top);
 
-uint32_t sinew_instance_bone_count(const sinew_instance *inst, uint32_t armature_index);
+SINEW_API uint32_t sinew_instance_bone_count(const sinew_instance *inst, uint32_t armature_index);
 /** Bone name, parent index (SINEW_INVALID_INDEX for a root) and world matrix (armature space). */
-bool sinew_instance_bone(const sinew_instance *inst, uint32_t armature_index, uint32_t bone,
+SINEW_API bool sinew_instance_bone(const sinew_instance *inst, uint32_t armature_index, uint32_t bone,
                          const char **name, uint32_t *parent, sinew_affine *world);
 
-uint32_t sinew_instance_slot_count(const sinew_instance *inst, uint32_t armature_index);
+SINEW_API uint32_t sinew_instance_slot_count(const sinew_instance *inst, uint32_t armature_index);
 
 /** One slot as it is now. */
 typedef struct sinew_slot_state {
@@ -316,7 +316,7 @@ typedef struct sinew_slot_state {
 } sinew_slot_state;
 
 /** Slot by draw order position (0 = back). */
-bool sinew_instance_slot(const sinew_instance *inst, uint32_t armature_index, uint32_t draw_index,
+SINEW_API bool sinew_instance_slot(const sinew_instance *inst, uint32_t armature_index, uint32_t draw_index,
                          sinew_slot_state *out);
 
 /* ---- control: bounds, hit tests, bone offsets ------------------------------------------------ */
@@ -325,26 +325,26 @@ bool sinew_instance_slot(const sinew_instance *inst, uint32_t armature_index, ui
  * The axis-aligned bounds, in armature space, of everything the current pose draws (the vertices
  * of its draw list, child armatures included). False when it draws nothing. Builds the draw list.
  */
-bool sinew_instance_bounds(sinew_instance *inst, sinew_rect *out);
+SINEW_API bool sinew_instance_bounds(sinew_instance *inst, sinew_rect *out);
 
 /**
  * The topmost drawn slot whose triangles contain the point (x, y) of armature space: its armature
  * (0 = the top one) and slot index. False when the point hits nothing. Builds the draw list.
  */
-bool sinew_instance_hit(sinew_instance *inst, float x, float y, uint32_t *armature_index, uint32_t *slot);
+SINEW_API bool sinew_instance_hit(sinew_instance *inst, float x, float y, uint32_t *armature_index, uint32_t *slot);
 
 /**
  * The official Slot.containsPoint: whether (x, y), in the armature space of `armature_index`, lies
  * inside the boundingBox display the slot shows (false when it shows none).
  */
-bool sinew_instance_slot_contains_point(const sinew_instance *inst, uint32_t armature_index, uint32_t slot, float x,
+SINEW_API bool sinew_instance_slot_contains_point(const sinew_instance *inst, uint32_t armature_index, uint32_t slot, float x,
                                         float y);
 /**
  * The outline of the boundingBox display the slot shows, in armature space: writes up to `cap`
  * points (x, y pairs) to `xy` and returns how many it has (0 when the slot shows none): a
  * polygon's points, a rectangle's 4 corners, 32 points around an ellipse.
  */
-uint32_t sinew_instance_slot_bounding_box(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
+SINEW_API uint32_t sinew_instance_slot_bounding_box(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
                                           float *xy, uint32_t cap);
 
 /** Where a segment crosses boundingBox polygons (sinew_instance_*intersects_segment). */
@@ -362,14 +362,14 @@ typedef struct sinew_segment_hit {
  * space; 0 when none, or when the slot shows no box). With `out`, where (slot_a = slot_b = slot).
  * A segment wholly inside crosses none.
  */
-uint32_t sinew_instance_slot_intersects_segment(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
+SINEW_API uint32_t sinew_instance_slot_intersects_segment(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
                                                 float xa, float ya, float xb, float yb, sinew_segment_hit *out);
 /**
  * The official Armature.intersectsSegment: over the slots of armature `armature_index`, whether the
  * segment crosses any boundingBox polygon, and in `out` the crossing nearest its start and the one
  * nearest its end, with their slots.
  */
-bool sinew_instance_intersects_segment(const sinew_instance *inst, uint32_t armature_index, float xa, float ya,
+SINEW_API bool sinew_instance_intersects_segment(const sinew_instance *inst, uint32_t armature_index, float xa, float ya,
                                        float xb, float yb, sinew_segment_hit *out);
 
 /** A bone's offset on top of its animation, the official Bone.offset (identity: 0 0 0 0 1 1). */
@@ -385,14 +385,14 @@ typedef struct sinew_bone_offset {
  * `invalidUpdate()`. Children follow, and IK solves with it. Fails with SINEW_E_NOT_FOUND for an
  * unknown bone and SINEW_E_UNSUPPORTED on an instance with a frame cache (its poses are shared).
  */
-sinew_status sinew_instance_set_bone_offset(sinew_instance *inst, uint32_t armature_index, const char *bone,
+SINEW_API sinew_status sinew_instance_set_bone_offset(sinew_instance *inst, uint32_t armature_index, const char *bone,
                                             const sinew_bone_offset *offset, sinew_error *err);
 /**
  * Moves a bone so that its origin lands on (x, y) in armature space (for an IK target that follows
  * the mouse): sets its translation offset from the current pose, keeping any rotation, skew or
  * scale offset. Takes effect at the next update; call it again when the animation moves the bone.
  */
-sinew_status sinew_instance_bone_follow(sinew_instance *inst, uint32_t armature_index, const char *bone, float x,
+SINEW_API sinew_status sinew_instance_bone_follow(sinew_instance *inst, uint32_t armature_index, const char *bone, float x,
                                         float y, sinew_error *err);
 
 /**
@@ -401,7 +401,7 @@ sinew_status sinew_instance_bone_follow(sinew_instance *inst, uint32_t armature_
  * skin again. Fails with SINEW_E_NOT_FOUND for an unknown slot or skin, or a skin that gives the
  * slot no displays.
  */
-sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armature_index, const char *slot,
+SINEW_API sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armature_index, const char *slot,
                                           const char *skin, sinew_error *err);
 
 /**
@@ -412,7 +412,7 @@ sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armatur
  * move between slots; a mesh only within its own slot (its vertices are bound to it); other kinds
  * fail with SINEW_E_UNSUPPORTED.
  */
-sinew_status sinew_instance_replace_display(sinew_instance *inst, uint32_t armature_index, const char *slot,
+SINEW_API sinew_status sinew_instance_replace_display(sinew_instance *inst, uint32_t armature_index, const char *slot,
                                             const char *source_slot, const char *display, int32_t display_index,
                                             sinew_error *err);
 /**
@@ -420,7 +420,7 @@ sinew_status sinew_instance_replace_display(sinew_instance *inst, uint32_t armat
  * instance's data (NULL = the slot's own armature): the official replaceSlotDisplay's armatureName,
  * e.g. a weapon drawn in an armature of its own. Its texture comes from the instance's atlas.
  */
-sinew_status sinew_instance_replace_display_from(sinew_instance *inst, uint32_t armature_index, const char *slot,
+SINEW_API sinew_status sinew_instance_replace_display_from(sinew_instance *inst, uint32_t armature_index, const char *slot,
                                                  const char *source_armature, const char *source_slot,
                                                  const char *display, int32_t display_index, sinew_error *err);
 
@@ -441,7 +441,7 @@ typedef struct sinew_user_region {
  * pivot. Undo with sinew_instance_replace_display(..., NULL, ...). Fails with SINEW_E_ARG for a
  * rectangle outside its page.
  */
-sinew_status sinew_instance_replace_display_region(sinew_instance *inst, uint32_t armature_index, const char *slot,
+SINEW_API sinew_status sinew_instance_replace_display_region(sinew_instance *inst, uint32_t armature_index, const char *slot,
                                                    const sinew_user_region *region, int32_t display_index,
                                                    sinew_error *err);
 
@@ -452,7 +452,7 @@ sinew_status sinew_instance_replace_display_region(sinew_instance *inst, uint32_
  * their parent's colour multiplied in. The arrays live inside the instance until the next call.
  * Images need the atlas given at creation (without it they are drawn untextured, size 0).
  */
-void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out);
+SINEW_API void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out);
 
 #ifdef __cplusplus
 }

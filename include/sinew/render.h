@@ -57,26 +57,26 @@ typedef struct sinew_image_desc {
  * what it maps draws nothing).
  * @param allocator NULL for libc.
  */
-sinew_status sinew_texture_set_load(const char *const *paths, uint32_t count,
+SINEW_API sinew_status sinew_texture_set_load(const char *const *paths, uint32_t count,
                                     const sinew_allocator *allocator, sinew_texture_set **out,
                                     sinew_error *err);
 
 /** Builds a texture set from in-memory RGBA8 images (copied). */
-sinew_status sinew_texture_set_from_rgba(const sinew_image_desc *pages, uint32_t count,
+SINEW_API sinew_status sinew_texture_set_from_rgba(const sinew_image_desc *pages, uint32_t count,
                                          const sinew_allocator *allocator,
                                          sinew_texture_set **out, sinew_error *err);
 
 /** Frees the set. NULL is allowed. */
-void sinew_texture_set_destroy(sinew_texture_set *set);
+SINEW_API void sinew_texture_set_destroy(sinew_texture_set *set);
 
 /** Number of pages. */
-uint32_t sinew_texture_set_page_count(const sinew_texture_set *set);
+SINEW_API uint32_t sinew_texture_set_page_count(const sinew_texture_set *set);
 
 /**
  * Size and pixels (premultiplied RGBA8, stride = width * 4) of a page. Returns false if `page`
  * is out of range. Any out-pointer may be NULL.
  */
-bool sinew_texture_set_page(const sinew_texture_set *set, uint32_t page, uint32_t *width,
+SINEW_API bool sinew_texture_set_page(const sinew_texture_set *set, uint32_t page, uint32_t *width,
                             uint32_t *height, const uint8_t **pixels);
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -91,26 +91,26 @@ typedef struct sinew_framebuffer {
 } sinew_framebuffer;
 
 /** Allocates a width x height framebuffer cleared to transparent. 1..SINEW_MAX_IMAGE_SIDE per side. */
-sinew_status sinew_framebuffer_init(sinew_framebuffer *fb, uint32_t width, uint32_t height,
+SINEW_API sinew_status sinew_framebuffer_init(sinew_framebuffer *fb, uint32_t width, uint32_t height,
                                     const sinew_allocator *allocator, sinew_error *err);
 
 /** Frees the pixels (the struct is the caller's). Safe on a zeroed struct. */
-void sinew_framebuffer_free(sinew_framebuffer *fb);
+SINEW_API void sinew_framebuffer_free(sinew_framebuffer *fb);
 
 /** Fills the framebuffer with a straight-alpha colour ({0,0,0,0} = transparent). */
-void sinew_framebuffer_clear(sinew_framebuffer *fb, sinew_rgba8 color);
+SINEW_API void sinew_framebuffer_clear(sinew_framebuffer *fb, sinew_rgba8 color);
 
 /**
  * Copies the framebuffer as straight-alpha RGBA8 into `out` (rows of `out_stride` bytes, 0 means
  * width * 4). Fully transparent pixels become 0,0,0,0.
  */
-void sinew_framebuffer_to_straight(const sinew_framebuffer *fb, uint8_t *out, size_t out_stride);
+SINEW_API void sinew_framebuffer_to_straight(const sinew_framebuffer *fb, uint8_t *out, size_t out_stride);
 
 /**
  * Parses a colour: "#rgb", "#rrggbb", "#rrggbbaa" (the '#' is optional), or the names
  * "transparent", "black", "white". Returns false if the text is not a colour.
  */
-bool sinew_rgba8_parse(const char *text, sinew_rgba8 *out);
+SINEW_API bool sinew_rgba8_parse(const char *text, sinew_rgba8 *out);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Framing                                                                                         */
@@ -120,14 +120,14 @@ bool sinew_rgba8_parse(const char *text, sinew_rgba8 *out);
  * `*bounds` if `accumulate` is true (start with accumulate = false, or with an empty rect from
  * sinew_rect_empty). Returns false if the list draws nothing (bounds left unchanged).
  */
-bool sinew_drawlist_bounds(const sinew_drawlist *list, sinew_rect *bounds, bool accumulate);
+SINEW_API bool sinew_drawlist_bounds(const sinew_drawlist *list, sinew_rect *bounds, bool accumulate);
 
 /** An empty rectangle (x0 > x1) to start accumulating bounds with sinew_rect_union. */
-sinew_rect sinew_rect_empty(void);
+SINEW_API sinew_rect sinew_rect_empty(void);
 /** The union of two rectangles (an empty one is ignored). */
-sinew_rect sinew_rect_union(sinew_rect a, sinew_rect b);
+SINEW_API sinew_rect sinew_rect_union(sinew_rect a, sinew_rect b);
 /** True if x0 > x1 or y0 > y1. */
-bool sinew_rect_is_empty(sinew_rect r);
+SINEW_API bool sinew_rect_is_empty(sinew_rect r);
 
 /** An output size plus the view transform from armature space to pixels. */
 typedef struct sinew_framing {
@@ -142,14 +142,14 @@ typedef struct sinew_framing {
  * framed with the same bounds never shifts. Fails with SINEW_E_RANGE for a non-finite or
  * non-positive scale, an empty rect, or a size beyond SINEW_MAX_IMAGE_SIDE.
  */
-sinew_status sinew_framing_fit(sinew_rect bounds, float scale, float padding, sinew_framing *out,
+SINEW_API sinew_status sinew_framing_fit(sinew_rect bounds, float scale, float padding, sinew_framing *out,
                                sinew_error *err);
 
 /**
  * A fixed output: `width` x `height` pixels, the armature origin (0, 0) at pixel (origin_x,
  * origin_y), `scale` pixels per armature unit (y down, as in the data).
  */
-sinew_status sinew_framing_fixed(uint32_t width, uint32_t height, float origin_x, float origin_y,
+SINEW_API sinew_status sinew_framing_fixed(uint32_t width, uint32_t height, float origin_x, float origin_y,
                                  float scale, sinew_framing *out, sinew_error *err);
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -159,17 +159,17 @@ sinew_status sinew_framing_fixed(uint32_t width, uint32_t height, float origin_x
 typedef struct sinew_renderer sinew_renderer;
 
 /** Creates a renderer. @param allocator NULL for libc. */
-sinew_status sinew_renderer_create(const sinew_allocator *allocator, sinew_renderer **out,
+SINEW_API sinew_status sinew_renderer_create(const sinew_allocator *allocator, sinew_renderer **out,
                                    sinew_error *err);
 
 /** Frees the renderer. NULL is allowed. */
-void sinew_renderer_destroy(sinew_renderer *r);
+SINEW_API void sinew_renderer_destroy(sinew_renderer *r);
 
 /**
  * Sets the warning callback. Blend modes other than normal, add, multiply and screen are drawn
  * as normal and reported once per mode per renderer (code SINEW_E_UNSUPPORTED).
  */
-void sinew_renderer_set_log(sinew_renderer *r, sinew_log_fn log, void *user);
+SINEW_API void sinew_renderer_set_log(sinew_renderer *r, sinew_log_fn log, void *user);
 
 /**
  * Draws `list` over the framebuffer's current contents, back to front.
@@ -180,12 +180,12 @@ void sinew_renderer_set_log(sinew_renderer *r, sinew_log_fn log, void *user);
  * A triangle with a vertex that is not finite, or lies more than 2^24 pixels from the
  * framebuffer's origin once `view` applies, is not drawn (the rest of the list is).
  */
-sinew_status sinew_renderer_draw(sinew_renderer *r, const sinew_drawlist *list,
+SINEW_API sinew_status sinew_renderer_draw(sinew_renderer *r, const sinew_drawlist *list,
                                  const sinew_texture_set *textures, const sinew_affine *view,
                                  sinew_framebuffer *fb, sinew_error *err);
 
 /** Bytes of scratch memory the renderer holds (for the allocation-free check). */
-size_t sinew_renderer_scratch_bytes(const sinew_renderer *r);
+SINEW_API size_t sinew_renderer_scratch_bytes(const sinew_renderer *r);
 
 #ifdef __cplusplus
 }

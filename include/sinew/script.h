@@ -73,24 +73,24 @@ typedef struct sinew_script sinew_script;
  * op or unit, a missing required field or a value out of range fail with file:line:col and the
  * JSON path; unknown keys are warnings sent to opts->log.
  */
-sinew_status sinew_script_load_file(const char *path, const struct sinew_data *data,
+SINEW_API sinew_status sinew_script_load_file(const char *path, const struct sinew_data *data,
                                     const sinew_load_options *opts, sinew_script **out, sinew_error *err);
 /** The same from memory (`name` is used in errors). */
-sinew_status sinew_script_load_buffer(const void *buf, size_t len, const char *name, const struct sinew_data *data,
+SINEW_API sinew_status sinew_script_load_buffer(const void *buf, size_t len, const char *name, const struct sinew_data *data,
                                       const sinew_load_options *opts, sinew_script **out, sinew_error *err);
 /** Frees a script (NULL is fine). */
-void sinew_script_destroy(sinew_script *script);
+SINEW_API void sinew_script_destroy(sinew_script *script);
 
 /** Number of scenarios, and scenario i (NULL if out of range). */
-uint32_t sinew_script_count(const sinew_script *script);
-const sinew_scenario *sinew_script_scenario(const sinew_script *script, uint32_t i);
+SINEW_API uint32_t sinew_script_count(const sinew_script *script);
+SINEW_API const sinew_scenario *sinew_script_scenario(const sinew_script *script, uint32_t i);
 
 /**
  * Issues one command to the top armature of an instance, as the official runtime would (see
  * sinew/instance.h for each call). Fails with SINEW_E_NOT_FOUND for an animation the armature
  * does not have; state commands naming an animation that is not playing do nothing.
  */
-sinew_status sinew_script_issue(struct sinew_instance *inst, const sinew_script_command *cmd, sinew_error *err);
+SINEW_API sinew_status sinew_script_issue(struct sinew_instance *inst, const sinew_script_command *cmd, sinew_error *err);
 
 #ifdef __cplusplus
 }

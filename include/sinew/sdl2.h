@@ -58,10 +58,10 @@ typedef struct sinew_sdl2_options {
  * `pages` may be NULL: everything is then drawn untextured. Fails with SINEW_E_RENDER (SDL's
  * message in err) when SDL cannot make a texture.
  */
-sinew_status sinew_sdl2_create(SDL_Renderer *renderer, const sinew_texture_set *pages, const sinew_sdl2_options *opt,
+SINEW_API sinew_status sinew_sdl2_create(SDL_Renderer *renderer, const sinew_texture_set *pages, const sinew_sdl2_options *opt,
                                sinew_sdl2 **out, sinew_error *err);
 /** Frees the textures and the backend (NULL is fine). Destroy it before its SDL_Renderer. */
-void sinew_sdl2_destroy(sinew_sdl2 *sb);
+SINEW_API void sinew_sdl2_destroy(sinew_sdl2 *sb);
 
 /**
  * Draws a draw list onto the renderer's current target, `view` mapping armature space to pixels
@@ -69,10 +69,10 @@ void sinew_sdl2_destroy(sinew_sdl2 *sb);
  * list is larger than any before (the only allocation), fails with SINEW_E_NOMEM if it cannot and
  * SINEW_E_RENDER when SDL fails.
  */
-sinew_status sinew_sdl2_draw(sinew_sdl2 *sb, const sinew_drawlist *list, const sinew_affine *view, sinew_error *err);
+SINEW_API sinew_status sinew_sdl2_draw(sinew_sdl2 *sb, const sinew_drawlist *list, const sinew_affine *view, sinew_error *err);
 
 /** SDL_RenderGeometry calls made by the last sinew_sdl2_draw. */
-uint32_t sinew_sdl2_draw_calls(const sinew_sdl2 *sb);
+SINEW_API uint32_t sinew_sdl2_draw_calls(const sinew_sdl2 *sb);
 
 #ifdef __cplusplus
 }

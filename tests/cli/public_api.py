@@ -15,7 +15,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from testkit import BUILD, SRC, check, finish, skip  # noqa: E402
+import api  # noqa: E402  (the header parser, shared with tools/api.py and cli.exported_symbols)
 
 HEADERS = os.path.join(SRC, "include", "sinew")
 LIBS = ["libsinew.so", "libsinew-render.so", "libsinew-export.so"]
@@ -24,29 +26,8 @@ LIBS = ["libsinew.so", "libsinew-render.so", "libsinew-export.so"]
 BACKENDS = {"sdl2.h": "libsinew-sdl2.so", "gl.h": "libsinew-gl.so"}
 
 
-def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", text)
-
-
-def declared():
-    """{name: header} of every function prototype in the public headers."""
-    out = {}
-    for fn in sorted(os.listdir(HEADERS)):
-        if not fn.endswith(".h"):
-            continue
-        text = strip_comments(open(os.path.join(HEADERS, fn), encoding="utf-8").read())
-        text = re.sub(r"^\s*#[^\n]*(\\\n[^\n]*)*", " ", text, flags=re.M)  # preprocessor lines
-        for stmt in text.split(";"):
-            stmt = " ".join(stmt.split())
-            if stmt.startswith("typedef") or "{" in stmt.split("(")[0]:
-                stmt = stmt.rsplit("}", 1)[-1].strip()
-                if stmt.startswith("typedef") or not stmt:
-                    continue
-            m = re.match(r"^(?:extern\s+)?[A-Za-z_][\w\s\*]*?\b(sinew_\w+)\s*\(", stmt)
-            if m:
-                out[m.group(1)] = fn
-    return out
+strip_comments = api.strip_comments
+declared = api.declared
 
 
 def exported():
@@ -60,7 +41,7 @@ def exported():
         for line in r.stdout.splitlines():
             parts = line.split()
             if len(parts) == 3 and parts[1] in "TW":
-                names.add(parts[2])
+                names.add(parts[2].split("@")[0])  # name@@SINEW_0 (abi/, docs/architecture.md)
     return names, missing
 
 
