@@ -44,8 +44,9 @@ WEB_BUILD   ?= build-web
 PORT        ?= 8080
 
 # Debian packages (dpkg names): what `make` (the library and the CLI) needs, and what the tests,
-# fuzzers and demo add. Every target installs what it lacks (tools/deps.sh: apt-get as root,
-# otherwise the exact apt-get line).
+# fuzzers and demo add. Every target looks for what they provide (tools/deps.sh: pkg-config modules,
+# headers, commands; no dpkg or root needed) and installs only what is missing (apt-get as root on
+# Debian, otherwise the exact apt-get line).
 # libsdl2-dev and libgl-dev build the SDL2 and GL backends and `sinew view` (libsdl2-ttf-dev and
 # fonts-dejavu-core its status line): installed with the build packages, so that `make` builds the
 # whole CLI (VIEW=0 leaves them out; the end of `make` then says what is off)
