@@ -31,7 +31,6 @@
 #include "base/json_dom.h"
 #include "base/json_print.h"
 #include "base/num.h"
-#include "sinew/convert.h"
 
 static const double DB_PI = 3.141592653589793;
 

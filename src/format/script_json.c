@@ -6,7 +6,6 @@
 
 #include "format/json_read.h"
 #include "model/model.h"
-#include "sinew/instance.h"
 #include "sinew/script.h"
 
 #define TRY(x)                          \
@@ -37,7 +36,11 @@ static const sinew_jkeys cmd_table = SINEW_JKEYS(cmd_keys, "command");
 
 static const char *const op_names[] = {"play",        "fadeIn",    "gotoAndPlay", "gotoAndStop",
                                        "stop",        "timeScale", "stateWeight", "stateTimeScale"};
+/* in the order of the values of sinew_fade_out_mode and sinew_goto_unit (sinew/instance.h, the
+ * runtime's header, which the format layer does not include): a command holds the index, and
+ * anim/script_run.c hands it to the runtime as the enum */
 static const char *const mode_names[] = {"None", "SameLayer", "SameGroup", "SameLayerAndGroup", "All", "Single"};
+enum { MODE_SAME_LAYER_AND_GROUP = 3, UNIT_TIME = 0 }; /* the defaults, as indices of these tables */
 static const char *const unit_names[] = {"time", "frame", "progress"};
 
 typedef struct sbuild {
@@ -158,12 +161,12 @@ static sinew_status build_command(sbuild *b, const cJSON *obj, const sinew_model
         TRY(sdup(b, group, &C->group));
     }
     TRY(enum_value(b, f[C_MODE], "fadeOutMode", mode_names, (int)(sizeof mode_names / sizeof mode_names[0]),
-                   SINEW_FADE_OUT_SAME_LAYER_AND_GROUP, "fadeOutMode", &C->fade_out_mode));
+                   MODE_SAME_LAYER_AND_GROUP, "fadeOutMode", &C->fade_out_mode));
     C->has_weight = f[C_WEIGHT] != NULL;
     TRY(sinew__jnum(b->c, f[C_WEIGHT], "weight", 1.0, &C->weight));
     C->has_time_scale = f[C_TSCALE] != NULL;
     TRY(sinew__jnum(b->c, f[C_TSCALE], "timeScale", 1.0, &C->time_scale));
-    TRY(enum_value(b, f[C_UNIT], "unit", unit_names, 3, SINEW_GOTO_TIME, "unit", &C->unit));
+    TRY(enum_value(b, f[C_UNIT], "unit", unit_names, 3, UNIT_TIME, "unit", &C->unit));
     bool needs_value = op == SINEW_OP_TIME_SCALE || op == SINEW_OP_STATE_WEIGHT || op == SINEW_OP_STATE_TIME_SCALE;
     if (needs_value && !f[C_VALUE])
         return sinew__jfail_key(b->c, "value", SINEW_E_MISSING, "'%s' needs a 'value'", op_names[op]);
