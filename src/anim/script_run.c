@@ -5,6 +5,12 @@
 #include "base/error.h"
 #include "sinew/script.h"
 
+/* format/script_json.c reads fadeOutMode and unit by name into the index of its tables, in the
+ * order of these values (it does not include the runtime's header) */
+_Static_assert(SINEW_FADE_OUT_NONE == 0 && SINEW_FADE_OUT_SAME_LAYER_AND_GROUP == 3 && SINEW_FADE_OUT_SINGLE == 5 &&
+                   SINEW_GOTO_TIME == 0 && SINEW_GOTO_PROGRESS == 2,
+               "the scenario tables of format/script_json.c follow sinew_fade_out_mode and sinew_goto_unit");
+
 sinew_status sinew_script_issue(sinew_instance *inst, const sinew_script_command *c, sinew_error *err) {
     if (!inst || !c)
         return sinew__fail(err, SINEW_E_ARG, NULL, "instance and command are required");
