@@ -106,10 +106,10 @@ static const char *display_type_name(int t) {
     return t >= 0 && t < 5 ? names[t] : "image";
 }
 
-static void put_pose(out_ctx *o, const sinew_instance *inst, uint32_t ai, int depth);
+static void put_pose(out_ctx *o, sinew_instance *inst, uint32_t ai, int depth);
 
 /* Prints "bones":[...],"slots":[...] */
-static void put_pose_members(out_ctx *o, const sinew_instance *inst, uint32_t ai, int depth) {
+static void put_pose_members(out_ctx *o, sinew_instance *inst, uint32_t ai, int depth) {
     FILE *f = o->f;
     fputs("\"bones\":[", f);
     uint32_t nb = sinew_instance_bone_count(inst, ai);
@@ -205,7 +205,7 @@ static void put_pose_members(out_ctx *o, const sinew_instance *inst, uint32_t ai
     fputs("]", f);
 }
 
-static void put_pose(out_ctx *o, const sinew_instance *inst, uint32_t ai, int depth) {
+static void put_pose(out_ctx *o, sinew_instance *inst, uint32_t ai, int depth) {
     fputc('{', o->f);
     put_pose_members(o, inst, ai, depth);
     fputc('}', o->f);

@@ -315,9 +315,14 @@ typedef struct sinew_slot_state {
                                      its top-left corner; the official Slot._pivotX/Y) */
 } sinew_slot_state;
 
-/** Slot by draw order position (0 = back). */
-SINEW_API bool sinew_instance_slot(const sinew_instance *inst, uint32_t armature_index, uint32_t draw_index,
-                         sinew_slot_state *out);
+/**
+ * Slot by draw order position (0 = back). Not a pure read, so the instance is not const: reading a
+ * slot takes its newly computed place over, as the official runtime's Slot.updateGlobalTransform
+ * does when a slot's global transform is read, and a surface (mesh) parent then chooses the
+ * slot's cell by that place (docs/runtime.md).
+ */
+SINEW_API bool sinew_instance_slot(sinew_instance *inst, uint32_t armature_index, uint32_t draw_index,
+                                   sinew_slot_state *out);
 
 /* ---- control: bounds, hit tests, bone offsets ------------------------------------------------ */
 

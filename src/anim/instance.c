@@ -1009,10 +1009,10 @@ uint32_t sinew_instance_slot_count(const sinew_instance *inst, uint32_t ai) {
     return inst && ai < inst->arm_count ? inst->arms[ai].slot_count : 0;
 }
 
-bool sinew_instance_slot(const sinew_instance *inst, uint32_t ai, uint32_t draw_index, sinew_slot_state *out) {
+bool sinew_instance_slot(sinew_instance *inst, uint32_t ai, uint32_t draw_index, sinew_slot_state *out) {
     if (!inst || ai >= inst->arm_count || draw_index >= inst->arms[ai].slot_count || !out)
         return false;
-    const arm_inst *a = &inst->arms[ai];
+    arm_inst *a = &inst->arms[ai];
     uint32_t s = a->draw_order[draw_index];
     const sinew_model_slot *sd = &a->data->slots[s];
     memset(out, 0, sizeof *out);

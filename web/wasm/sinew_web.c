@@ -482,7 +482,7 @@ EXPORT(sw_slot_count) uint32_t sw_slot_count(const sinew_instance *inst, uint32_
  * f[9..16] colour (aM rM gM bM aO rO gO bO), u[17] blend, f[18..23] world matrix, u[24] mesh
  * vertices, u[25] mesh vertex count, u[26] mesh weighted, i[27] child armature (-1 none),
  * u[28] has pivot, f[29..30] pivot. */
-EXPORT(sw_slot) int sw_slot(const sinew_instance *inst, uint32_t arm, uint32_t k) {
+EXPORT(sw_slot) int sw_slot(sinew_instance *inst, uint32_t arm, uint32_t k) {
     sinew_slot_state s;
     if (!sinew_instance_slot(inst, arm, k, &s))
         return 0;
