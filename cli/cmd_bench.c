@@ -347,7 +347,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     const char *overlay = pick.skin_overlay;
     sinew_armature_info info = pick.arm;
     sinew_animation_info ni;
-    sinew_data_animation_info(data, ai, an, &ni);
+    sinew_data_get_animation_info(data, ai, an, &ni);
     double duration = (ni.frames >= 1.0f ? floor((double)ni.frames) : 1.0) / (double)info.frame_rate;
     sinew_instance **inst = calloc((size_t)n, sizeof *inst);
     double *run_ns = calloc((size_t)runs, sizeof *run_ns);

@@ -205,7 +205,7 @@ static bool copy_list(frame_list *f, const sinew_drawlist *dl) {
 static int capture(bench *b, uint32_t armature, const sinew_animation_info *anim, sinew_rect *bounds, bool *any) {
     sinew_error err = {0};
     sinew_armature_info info;
-    sinew_data_armature_info(b->rig.data, armature, &info);
+    sinew_data_get_armature_info(b->rig.data, armature, &info);
     sinew_instance_options io = {0};
     io.armature = info.name;
     io.skin = b->skin_overlay;

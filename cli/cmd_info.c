@@ -85,7 +85,7 @@ static void print_json(const sinew_data *data) {
     printf(",\"armatures\":[");
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
-        sinew_data_armature_info(data, a, &ai);
+        sinew_data_get_armature_info(data, a, &ai);
         printf("%s{\"name\":", a ? "," : "");
         json_string(ai.name);
         printf(",\"type\":");
@@ -96,7 +96,7 @@ static void print_json(const sinew_data *data) {
                ai.surface_count, ai.path_constraint_count, ai.slot_count);
         for (uint32_t s = 0; s < ai.skin_count; s++) {
             sinew_skin_info si;
-            sinew_data_skin_info(data, a, s, &si);
+            sinew_data_get_skin_info(data, a, s, &si);
             if (s)
                 putchar(',');
             json_string(si.name);
@@ -132,7 +132,7 @@ static void print_json(const sinew_data *data) {
         printf(",\"ik\":%u,\"meshes\":%u,\"animations\":[", ai.ik_count + ai.ignored_ik_count, ai.mesh_count);
         for (uint32_t n = 0; n < ai.animation_count; n++) {
             sinew_animation_info ni;
-            sinew_data_animation_info(data, a, n, &ni);
+            sinew_data_get_animation_info(data, a, n, &ni);
             printf("%s{\"name\":", n ? "," : "");
             json_string(ni.name);
             printf(",\"frames\":");
@@ -162,7 +162,7 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
         sinew_atlas_page_info pi;
         memset(&pi, 0, sizeof pi);
         sinew_atlas_get_info(atlas, &ai);
-        if (sinew_atlas_page_info_get(atlas, 0, &pi) != SINEW_OK) /* an atlas without a page */
+        if (sinew_atlas_get_page_info(atlas, 0, &pi) != SINEW_OK) /* an atlas without a page */
             pi.image_path = "(none)";
         printf("atlas: %s: %u region%s, page %s", atlas_path, ai.region_count, ai.region_count == 1 ? "" : "s",
                pi.image_path ? pi.image_path : "(none)");
@@ -178,7 +178,7 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
     }
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
-        sinew_data_armature_info(data, a, &ai);
+        sinew_data_get_armature_info(data, a, &ai);
         printf("armature \"%s\" (%s, %g fps): %u bone%s, %u slot%s, %u IK", ai.name, ai.type, (double)ai.frame_rate,
                ai.bone_count, plural(ai.bone_count), ai.slot_count, plural(ai.slot_count),
                ai.ik_count + ai.ignored_ik_count);
@@ -193,7 +193,7 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
         printf("  skins:");
         for (uint32_t s = 0; s < ai.skin_count; s++) {
             sinew_skin_info si;
-            sinew_data_skin_info(data, a, s, &si);
+            sinew_data_get_skin_info(data, a, s, &si);
             printf(" \"%s\" (%u slot%s)", si.name, si.slot_count, plural(si.slot_count));
         }
         printf("%s\n", ai.skin_count ? "" : " none");
@@ -218,7 +218,7 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
             printf("  userData: %s\n", ai.user_data);
         for (uint32_t n = 0; n < ai.animation_count; n++) {
             sinew_animation_info ni;
-            sinew_data_animation_info(data, a, n, &ni);
+            sinew_data_get_animation_info(data, a, n, &ni);
             printf("  animation \"%s\": %g frame%s (%.3f s), ", ni.name, (double)ni.frames, ni.frames == 1.0f ? "" : "s",
                    (double)ni.duration_s);
             if (ni.play_times == 0)

@@ -320,7 +320,7 @@ static bool all_armatures(const opts *op) { return op->armature && strcmp(op->ar
 static bool arm_selected(const opts *op, const sinew_data *data, uint32_t a, const char **overlay) {
     *overlay = NULL;
     sinew_armature_info ai;
-    if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+    if (sinew_data_get_armature_info(data, a, &ai) != SINEW_OK)
         return false;
     uint32_t target = SINEW_INVALID_INDEX;
     if (all_armatures(op)) {
@@ -391,7 +391,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
     bool first_arm = true;
     for (uint32_t a = 0; a < di.armature_count; ++a) {
         sinew_armature_info ai;
-        if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+        if (sinew_data_get_armature_info(data, a, &ai) != SINEW_OK)
             continue;
         const char *overlay = NULL;
         if (!arm_selected(op, data, a, &overlay))
@@ -435,7 +435,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         bool first_anim = true;
         for (uint32_t an = 0; an < ai.animation_count; ++an) {
             sinew_animation_info ni;
-            if (sinew_data_animation_info(data, a, an, &ni) != SINEW_OK)
+            if (sinew_data_get_animation_info(data, a, an, &ni) != SINEW_OK)
                 continue;
             if (op->animation && strcmp(op->animation, "all") != 0 && strcmp(op->animation, ni.name) != 0)
                 continue;
@@ -568,7 +568,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
                         const sinew_scenario *sc, uint32_t arm_index, bool first) {
     FILE *f = o->f;
     sinew_armature_info ai;
-    sinew_data_armature_info(data, arm_index, &ai);
+    sinew_data_get_armature_info(data, arm_index, &ai);
     uint32_t target = arm_index;
     const char *overlay = NULL;
     sinew_error err;
@@ -578,7 +578,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
         return cli_exit_code(err.code);
     }
     sinew_armature_info ti;
-    sinew_data_armature_info(data, target, &ti);
+    sinew_data_get_armature_info(data, target, &ti);
     sinew_instance_options io;
     memset(&io, 0, sizeof io);
     io.armature = ti.name;
@@ -659,7 +659,7 @@ static int run_script(const opts *op, FILE *f, const sinew_data *data, const sin
         if (seen)
             continue;
         sinew_armature_info ai;
-        if (a >= di.armature_count || sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+        if (a >= di.armature_count || sinew_data_get_armature_info(data, a, &ai) != SINEW_OK)
             continue;
         if (!first_arm)
             fputc(',', f);
@@ -795,7 +795,7 @@ int sinew_cmd_poses(int argc, char **argv) {
         sinew_armature_info ai;
         if (a == SINEW_INVALID_INDEX)
             rc = cli_unknown_animation(data, op.file, SINEW_INVALID_INDEX, op.animation);
-        else if (sinew_data_armature_info(data, a, &ai) == SINEW_OK)
+        else if (sinew_data_get_armature_info(data, a, &ai) == SINEW_OK)
             op.armature = ai.name;
     }
     if (rc != SINEW_EXIT_OK) {
@@ -823,7 +823,7 @@ int sinew_cmd_poses(int argc, char **argv) {
         for (uint32_t a = 0; a < di.armature_count && !found; ++a) {
             sinew_armature_info ai;
             const char *overlay;
-            if (sinew_data_armature_info(data, a, &ai) != SINEW_OK || !arm_selected(&op, data, a, &overlay))
+            if (sinew_data_get_armature_info(data, a, &ai) != SINEW_OK || !arm_selected(&op, data, a, &overlay))
                 continue;
             found = sinew_data_find_animation(data, a, op.animation) != SINEW_INVALID_INDEX;
             if (!found) {

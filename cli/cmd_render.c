@@ -417,7 +417,7 @@ static int start_instance(job *j) {
     sinew_error err = {0};
     sinew_instance_options io = {0};
     sinew_armature_info ai;
-    sinew_data_armature_info(j->rig.data, j->armature, &ai);
+    sinew_data_get_armature_info(j->rig.data, j->armature, &ai);
     io.armature = ai.name;
     io.skin = j->skin_overlay;
     io.atlas = j->rig.atlas;
@@ -735,11 +735,11 @@ static int render_all(job *j, bool all_armatures, bool all_animations) {
     int rc = 0;
     for (uint32_t a = 0; a < di.armature_count && !rc; a++) {
         sinew_armature_info ai;
-        if (sinew_data_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
+        if (sinew_data_get_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
         if (!all_armatures && a != main_armature) continue;
         for (uint32_t k = 0; k < ai.animation_count && !rc; k++) {
             sinew_animation_info an;
-            if (sinew_data_animation_info(j->rig.data, a, k, &an) != SINEW_OK) continue;
+            if (sinew_data_get_animation_info(j->rig.data, a, k, &an) != SINEW_OK) continue;
             if (only && strcmp(only, an.name) != 0) continue;
             if (count == cap) {
                 planned *n = realloc(plan, (cap = cap ? cap * 2 : 16) * sizeof *plan);
@@ -783,11 +783,11 @@ static int render_all(job *j, bool all_armatures, bool all_animations) {
     if (rc) return rc;
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
-        if (sinew_data_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
+        if (sinew_data_get_armature_info(j->rig.data, a, &ai) != SINEW_OK) continue;
         if (!all_armatures && a != main_armature) continue;
         for (uint32_t k = 0; k < ai.animation_count; k++) {
             sinew_animation_info an;
-            if (sinew_data_animation_info(j->rig.data, a, k, &an) != SINEW_OK) continue;
+            if (sinew_data_get_animation_info(j->rig.data, a, k, &an) != SINEW_OK) continue;
             if (only && strcmp(only, an.name) != 0) continue;
             j->o.armature = ai.name;
             j->o.animation = an.name;

@@ -174,7 +174,7 @@ static void check_pages(sink *k, const char *atlas_file, const sinew_atlas *atla
     sinew_atlas_get_info(atlas, &ai);
     for (uint32_t p = 0; p < ai.page_count; p++) {
         sinew_atlas_page_info pi;
-        if (sinew_atlas_page_info_get(atlas, p, &pi) != SINEW_OK)
+        if (sinew_atlas_get_page_info(atlas, p, &pi) != SINEW_OK)
             continue;
         const char *paths[1] = {pi.resolved_path};
         sinew_texture_set *tex = NULL;

@@ -512,7 +512,7 @@ static void draw_overlays(viewer *v, const sinew_drawlist *dl, const sinew_affin
                 sinew_affine m;
                 sinew_bone_info bi;
                 if (!sinew_instance_bone(v->inst, a, b, &name, &parent, &m)) continue;
-                float len = sinew_data_bone_info(v->rig.data, data_arm, b, &bi) == SINEW_OK && bi.length > 0 ? bi.length
+                float len = sinew_data_get_bone_info(v->rig.data, data_arm, b, &bi) == SINEW_OK && bi.length > 0 ? bi.length
                                                                                                               : 10.0f;
                 /* the bone's axis from its origin, drawn in screen space */
                 float ox = m.tx, oy = m.ty, ex = m.a * len + m.tx, ey = m.b * len + m.ty;
@@ -581,11 +581,11 @@ static void draw_text(viewer *v, const char *text, int w, int h) {
 
 static void switch_animation(viewer *v, int step) {
     sinew_armature_info ai;
-    sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
+    sinew_data_get_armature_info(v->rig.data, v->arm_index, &ai);
     if (ai.animation_count == 0) return;
     v->anim_index = (v->anim_index + ai.animation_count + (uint32_t)(step < 0 ? -1 : 1)) % ai.animation_count;
     sinew_animation_info an;
-    sinew_data_animation_info(v->rig.data, v->arm_index, v->anim_index, &an);
+    sinew_data_get_animation_info(v->rig.data, v->arm_index, v->anim_index, &an);
     snprintf(v->anim_name, sizeof v->anim_name, "%s", an.name);
     sinew_fade_options f = sinew_fade_defaults();
     f.fade_in_time = v->fade;
@@ -611,7 +611,7 @@ static void pick(viewer *v, SDL_Window *win, int mx, int my) {
     uint32_t arm = 0, slot = 0;
     sinew_slot_info si;
     if (sinew_instance_hit(v->inst, x, y, &arm, &slot) &&
-        sinew_data_slot_info(v->rig.data, sinew_data_find_armature(v->rig.data, sinew_instance_armature_name(v->inst, arm)),
+        sinew_data_get_slot_info(v->rig.data, sinew_data_find_armature(v->rig.data, sinew_instance_armature_name(v->inst, arm)),
                              slot, &si) == SINEW_OK)
         snprintf(v->picked, sizeof v->picked, "  |  slot %s (%s)", si.name, sinew_instance_armature_name(v->inst, arm));
     else
@@ -621,12 +621,12 @@ static void pick(viewer *v, SDL_Window *win, int mx, int my) {
 /* The target bone of every IK constraint of the armature shown, handed to `fn`. */
 static void each_ik_target(viewer *v, void (*fn)(viewer *, const char *, float, float), float x, float y) {
     sinew_armature_info ai;
-    sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
+    sinew_data_get_armature_info(v->rig.data, v->arm_index, &ai);
     for (uint32_t k = 0; k < ai.ik_count; k++) {
         sinew_ik_info ik;
         sinew_bone_info target;
-        if (sinew_data_ik_info(v->rig.data, v->arm_index, k, &ik) == SINEW_OK &&
-            sinew_data_bone_info(v->rig.data, v->arm_index, ik.target, &target) == SINEW_OK)
+        if (sinew_data_get_ik_info(v->rig.data, v->arm_index, k, &ik) == SINEW_OK &&
+            sinew_data_get_bone_info(v->rig.data, v->arm_index, ik.target, &target) == SINEW_OK)
             fn(v, target.name, x, y);
     }
 }
@@ -726,7 +726,7 @@ static int window(viewer *v) {
                 SDL_Keycode k = ev.key.keysym.sym;
                 bool shift = (ev.key.keysym.mod & KMOD_SHIFT) != 0;
                 sinew_armature_info ai;
-                sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
+                sinew_data_get_armature_info(v->rig.data, v->arm_index, &ai);
                 double step = ai.frame_rate > 0 ? 1.0 / ai.frame_rate : 1.0 / 24;
                 if (k == SDLK_ESCAPE || k == SDLK_q) quit = true;
                 else if (k == SDLK_SPACE) v->paused = !v->paused;
@@ -750,7 +750,7 @@ static int window(viewer *v) {
                     sinew_data_info di;
                     sinew_data_get_info(v->rig.data, &di);
                     sinew_armature_info next;
-                    if (sinew_data_armature_info(v->rig.data, (v->arm_index + 1) % di.armature_count, &next) == SINEW_OK) {
+                    if (sinew_data_get_armature_info(v->rig.data, (v->arm_index + 1) % di.armature_count, &next) == SINEW_OK) {
                         snprintf(v->arm_name, sizeof v->arm_name, "%s", next.name);
                         v->anim_name[0] = v->skin_name[0] = '\0';
                         start(v, 0.0);
@@ -758,7 +758,7 @@ static int window(viewer *v) {
                 } else if (k == SDLK_s && ai.skin_count > 1) {
                     v->skin_index = (v->skin_index + 1) % ai.skin_count;
                     sinew_skin_info si;
-                    sinew_data_skin_info(v->rig.data, v->arm_index, v->skin_index, &si);
+                    sinew_data_get_skin_info(v->rig.data, v->arm_index, v->skin_index, &si);
                     sinew_instance_set_skin(v->inst, si.name, &err);
                     snprintf(v->skin_name, sizeof v->skin_name, "%s", si.name);
                 }
@@ -787,7 +787,7 @@ static int window(viewer *v) {
             draw_overlays(v, &dl, &view, w, h);
             char text[2000];
             sinew_armature_info ai;
-            sinew_data_armature_info(v->rig.data, v->arm_index, &ai);
+            sinew_data_get_armature_info(v->rig.data, v->arm_index, &ai);
             double t = current_time(v);
             if (v->error[0])
                 snprintf(text, sizeof text, "%s", v->error);

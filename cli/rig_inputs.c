@@ -73,7 +73,7 @@ int cli_rig_load(cli_rig *r, const char *file, const char *atlas) {
     for (uint32_t pass = 0; pass < 2; pass++)
         for (uint32_t p = 0; p < ai.page_count; p++) {
             sinew_atlas_page_info pi;
-            if (sinew_atlas_page_info_get(r->atlas, p, &pi) != SINEW_OK || !pi.resolved_path) {
+            if (sinew_atlas_get_page_info(r->atlas, p, &pi) != SINEW_OK || !pi.resolved_path) {
                 fprintf(stderr, "%s: error: texture page %u has no image path\n", r->atlas_path, p);
                 return SINEW_EXIT_INPUT;
             }
@@ -122,7 +122,7 @@ int cli_check_pages(const char *atlas_path) {
     for (uint32_t p = 0; p < ai.page_count && !rc; p++) {
         sinew_atlas_page_info pi;
         struct stat sb;
-        if (sinew_atlas_page_info_get(atlas, p, &pi) != SINEW_OK || !pi.resolved_path || stat(pi.resolved_path, &sb) == 0)
+        if (sinew_atlas_get_page_info(atlas, p, &pi) != SINEW_OK || !pi.resolved_path || stat(pi.resolved_path, &sb) == 0)
             continue;
         char msg[1200];
         cli_page_missing_message(msg, sizeof msg, pi.image_path, pi.resolved_path);

@@ -136,7 +136,7 @@ void cli_note_armature(const sinew_data *data, const char *file, uint32_t armatu
     sinew_data_info di;
     sinew_armature_info ai;
     sinew_data_get_info(data, &di);
-    if (di.armature_count < 2 || !isatty(STDERR_FILENO) || sinew_data_armature_info(data, armature, &ai) != SINEW_OK)
+    if (di.armature_count < 2 || !isatty(STDERR_FILENO) || sinew_data_get_armature_info(data, armature, &ai) != SINEW_OK)
         return;
     fprintf(stderr, "%s: armature '%s' (%u bones; the file has %u armatures: --armature NAME chooses)\n", file, ai.name,
             ai.bone_count, di.armature_count);
@@ -144,20 +144,20 @@ void cli_note_armature(const sinew_data *data, const char *file, uint32_t armatu
 
 static void list_animations(const sinew_data *data, uint32_t a) {
     sinew_armature_info ai;
-    if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+    if (sinew_data_get_armature_info(data, a, &ai) != SINEW_OK)
         return;
     if (ai.animation_count == 0)
         fputs("none", stderr);
     for (uint32_t k = 0; k < ai.animation_count; k++) {
         sinew_animation_info an;
-        if (sinew_data_animation_info(data, a, k, &an) == SINEW_OK)
+        if (sinew_data_get_animation_info(data, a, k, &an) == SINEW_OK)
             fprintf(stderr, "%s'%s'", k ? ", " : "", an.name);
     }
 }
 
 int cli_unknown_animation(const sinew_data *data, const char *file, uint32_t armature, const char *animation) {
     sinew_armature_info ai;
-    if (armature != SINEW_INVALID_INDEX && sinew_data_armature_info(data, armature, &ai) == SINEW_OK) {
+    if (armature != SINEW_INVALID_INDEX && sinew_data_get_armature_info(data, armature, &ai) == SINEW_OK) {
         fprintf(stderr, "%s: error: armature '%s' has no animation named '%s' (animations: ", file, ai.name, animation);
         list_animations(data, armature);
         fputs(")\n", stderr);
@@ -167,7 +167,7 @@ int cli_unknown_animation(const sinew_data *data, const char *file, uint32_t arm
     sinew_data_get_info(data, &di);
     fprintf(stderr, "%s: error: no armature has an animation named '%s' (", file, animation);
     for (uint32_t a = 0; a < di.armature_count; a++) {
-        if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+        if (sinew_data_get_armature_info(data, a, &ai) != SINEW_OK)
             continue;
         fprintf(stderr, "%sarmature '%s': ", a ? "; " : "", ai.name);
         list_animations(data, a);
@@ -190,7 +190,7 @@ int cli_pick(const sinew_data *data, const char *file, const char *armature, con
         uint32_t a = cli_default_armature(data, animation);
         if (a == SINEW_INVALID_INDEX)
             return cli_unknown_animation(data, file, SINEW_INVALID_INDEX, animation);
-        if (sinew_data_armature_info(data, a, &first) == SINEW_OK)
+        if (sinew_data_get_armature_info(data, a, &first) == SINEW_OK)
             armature = first.name;
         if (!skin || !skin[0]) /* an XML rig's NAME@SKIN is chosen by the skin, after this */
             cli_note_armature(data, file, a);
@@ -200,7 +200,7 @@ int cli_pick(const sinew_data *data, const char *file, const char *armature, con
         cli_print_error(file, &err);
         return cli_exit_code(err.code);
     }
-    sinew_data_armature_info(data, out->armature, &out->arm);
+    sinew_data_get_armature_info(data, out->armature, &out->arm);
     out->animation = SINEW_INVALID_INDEX;
     if (animation) {
         out->animation = sinew_data_find_animation(data, out->armature, animation);
@@ -216,7 +216,7 @@ int cli_pick(const sinew_data *data, const char *file, const char *armature, con
         }
         return 0;
     }
-    sinew_data_animation_info(data, out->armature, out->animation, &out->anim);
+    sinew_data_get_animation_info(data, out->armature, out->animation, &out->anim);
     return 0;
 }
 

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sinew_atlas_get_info(a, &info);
         if (info.region_count) {
             sinew_atlas_region_info r;
-            sinew_atlas_region_info_get(a, 0, &r);
+            sinew_atlas_get_region_info(a, 0, &r);
             sinew_atlas_find_region(a, r.name);
         }
         sinew_atlas_destroy(a);

@@ -57,10 +57,10 @@ static const char *anim_name(const sinew_data *d, uint32_t arm, uint8_t b) {
     if (b >= 230)
         return "no such animation";
     sinew_armature_info ai;
-    if (sinew_data_armature_info(d, arm, &ai) != SINEW_OK || ai.animation_count == 0)
+    if (sinew_data_get_armature_info(d, arm, &ai) != SINEW_OK || ai.animation_count == 0)
         return "idle";
     sinew_animation_info an;
-    if (sinew_data_animation_info(d, arm, b % ai.animation_count, &an) != SINEW_OK)
+    if (sinew_data_get_animation_info(d, arm, b % ai.animation_count, &an) != SINEW_OK)
         return NULL;
     return an.name;
 }
@@ -172,7 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     io.run_default_actions = next(&s) & 1;
     sinew_armature_info top;
     uint32_t top_index = info.armature_count ? next(&s) % info.armature_count : 0;
-    if (sinew_data_armature_info(d, top_index, &top) == SINEW_OK)
+    if (sinew_data_get_armature_info(d, top_index, &top) == SINEW_OK)
         io.armature = top.name;
     sinew_instance *inst = NULL;
     memset(&err, 0, sizeof err);
@@ -192,7 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             uint32_t data_arm = top_index;
             for (uint32_t k = 0; arm_name && k < info.armature_count; ++k) {
                 sinew_armature_info ai;
-                if (sinew_data_armature_info(d, k, &ai) == SINEW_OK && ai.name && strcmp(ai.name, arm_name) == 0)
+                if (sinew_data_get_armature_info(d, k, &ai) == SINEW_OK && ai.name && strcmp(ai.name, arm_name) == 0)
                     data_arm = k;
             }
             const char *name = anim_name(d, data_arm, b);

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sinew_data_get_info(d, &info);
         for (uint32_t a = 0; a < info.armature_count; a++) {
             sinew_armature_info ai;
-            sinew_data_armature_info(d, a, &ai);
+            sinew_data_get_armature_info(d, a, &ai);
         }
         sinew_data_destroy(d);
     }

@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
     const char *paths[16];
     for (uint32_t p = 0; p < ai.page_count && p < 16; p++) {
         sinew_atlas_page_info pi;
-        sinew_atlas_page_info_get(atlas, p, &pi);
+        sinew_atlas_get_page_info(atlas, p, &pi);
         paths[p] = pi.resolved_path;
     }
     sinew_texture_set *tex = NULL;

@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     if (sinew_data_load_file(argv[1], NULL, &data, &err) != SINEW_OK) return fail(argv[1], &err);
     if (sinew_atlas_load_file(argv[2], NULL, &atlas, &err) != SINEW_OK) return fail(argv[2], &err);
     sinew_atlas_page_info page;
-    sinew_atlas_page_info_get(atlas, 0, &page);
+    sinew_atlas_get_page_info(atlas, 0, &page);
     if (sinew_texture_set_load(&page.resolved_path, 1, NULL, &pages, &err) != SINEW_OK) return fail(argv[2], &err);
 
     if (SDL_Init(SDL_INIT_VIDEO) != 0) return fail("SDL_Init", &err);
@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
     sinew_texture_set_destroy(pages); /* uploaded */
 
     sinew_armature_info arm;
-    sinew_data_armature_info(data, 0, &arm);
+    sinew_data_get_armature_info(data, 0, &arm);
     sinew_instance *crowd[MAX_CROWD];
     sinew_instance_options opt = {0};
     opt.atlas = atlas;
@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
             if (ev.type == SDL_KEYDOWN && ev.key.keysym.sym == SDLK_SPACE && arm.animation_count > 0) {
                 sinew_animation_info next;
                 anim = (anim + 1) % arm.animation_count;
-                sinew_data_animation_info(data, 0, anim, &next);
+                sinew_data_get_animation_info(data, 0, anim, &next);
                 sinew_fade_options fade = sinew_fade_defaults();
                 fade.fade_in_time = 0.2;
                 for (int i = 0; i < count; i++) sinew_instance_fade_in(crowd[i], 0, next.name, &fade, &err);

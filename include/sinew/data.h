@@ -14,7 +14,7 @@
  *         return 1;
  *     }
  *     sinew_armature_info a;
- *     sinew_data_armature_info(data, 0, &a);
+ *     sinew_data_get_armature_info(data, 0, &a);
  *     sinew_data_destroy(data);
  *
  * Sub-objects are addressed by `uint32_t` index (armature, then bone/slot/skin/animation/IK
@@ -215,22 +215,23 @@ SINEW_API uint32_t sinew_data_default_armature(const sinew_data *data);
 
 /** The index of the armature named `name`, or SINEW_INVALID_INDEX. */
 SINEW_API uint32_t sinew_data_find_armature(const sinew_data *data, const char *name);
-/** Index lookups by name inside armature `armature`; SINEW_INVALID_INDEX when absent. */
+/** Index lookups by name inside armature `armature`; SINEW_INVALID_INDEX when absent. An animation
+ * index plays with sinew_instance_play_index (instance.h). */
 SINEW_API uint32_t sinew_data_find_bone(const sinew_data *data, uint32_t armature, const char *name);
 SINEW_API uint32_t sinew_data_find_slot(const sinew_data *data, uint32_t armature, const char *name);
 SINEW_API uint32_t sinew_data_find_skin(const sinew_data *data, uint32_t armature, const char *name);
 SINEW_API uint32_t sinew_data_find_animation(const sinew_data *data, uint32_t armature, const char *name);
 
 /** Info getters. Return SINEW_E_ARG (and leave `out` untouched) when an index is out of range. */
-SINEW_API sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature, sinew_armature_info *out);
-SINEW_API sinew_status sinew_data_bone_info(const sinew_data *data, uint32_t armature, uint32_t bone,
+SINEW_API sinew_status sinew_data_get_armature_info(const sinew_data *data, uint32_t armature, sinew_armature_info *out);
+SINEW_API sinew_status sinew_data_get_bone_info(const sinew_data *data, uint32_t armature, uint32_t bone,
                                   sinew_bone_info *out);
-SINEW_API sinew_status sinew_data_slot_info(const sinew_data *data, uint32_t armature, uint32_t slot,
+SINEW_API sinew_status sinew_data_get_slot_info(const sinew_data *data, uint32_t armature, uint32_t slot,
                                   sinew_slot_info *out);
-SINEW_API sinew_status sinew_data_skin_info(const sinew_data *data, uint32_t armature, uint32_t skin,
+SINEW_API sinew_status sinew_data_get_skin_info(const sinew_data *data, uint32_t armature, uint32_t skin,
                                   sinew_skin_info *out);
-SINEW_API sinew_status sinew_data_ik_info(const sinew_data *data, uint32_t armature, uint32_t ik, sinew_ik_info *out);
-SINEW_API sinew_status sinew_data_animation_info(const sinew_data *data, uint32_t armature, uint32_t animation,
+SINEW_API sinew_status sinew_data_get_ik_info(const sinew_data *data, uint32_t armature, uint32_t ik, sinew_ik_info *out);
+SINEW_API sinew_status sinew_data_get_animation_info(const sinew_data *data, uint32_t armature, uint32_t animation,
                                        sinew_animation_info *out);
 
 /** Atlas facts. */
@@ -256,8 +257,8 @@ typedef struct sinew_atlas_region_info {
 } sinew_atlas_region_info;
 
 SINEW_API void sinew_atlas_get_info(const sinew_atlas *atlas, sinew_atlas_info *out);
-SINEW_API sinew_status sinew_atlas_page_info_get(const sinew_atlas *atlas, uint32_t page, sinew_atlas_page_info *out);
-SINEW_API sinew_status sinew_atlas_region_info_get(const sinew_atlas *atlas, uint32_t region,
+SINEW_API sinew_status sinew_atlas_get_page_info(const sinew_atlas *atlas, uint32_t page, sinew_atlas_page_info *out);
+SINEW_API sinew_status sinew_atlas_get_region_info(const sinew_atlas *atlas, uint32_t region,
                                          sinew_atlas_region_info *out);
 /** The index of the region named `name` (binary search), or SINEW_INVALID_INDEX. */
 SINEW_API uint32_t sinew_atlas_find_region(const sinew_atlas *atlas, const char *name);

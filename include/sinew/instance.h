@@ -161,6 +161,14 @@ SINEW_API sinew_fade_options sinew_fade_defaults(void);
  */
 SINEW_API sinew_status sinew_instance_play_on(sinew_instance *inst, uint32_t armature_index, const char *anim,
                                     int32_t play_times, sinew_error *err);
+/**
+ * sinew_instance_play_on by index: `animation` numbers the animations of the armature data that
+ * instance armature `armature_index` plays, as sinew_data_find_animation returns them and
+ * sinew_data_get_animation_info takes them (for armature 0, the armature the instance was created
+ * with). An index out of range is SINEW_E_NOT_FOUND.
+ */
+SINEW_API sinew_status sinew_instance_play_index(sinew_instance *inst, uint32_t armature_index, uint32_t animation,
+                                                 int32_t play_times, sinew_error *err);
 /** sinew_instance_play_on for the top armature. */
 SINEW_API sinew_status sinew_instance_play(sinew_instance *inst, const char *anim, int32_t play_times,
                                  sinew_error *err);

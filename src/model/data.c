@@ -136,7 +136,7 @@ uint32_t sinew_data_find_animation(const sinew_data *data, uint32_t armature, co
     FIND_IN(animations, animation_count);
 }
 
-sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature, sinew_armature_info *out) {
+sinew_status sinew_data_get_armature_info(const sinew_data *data, uint32_t armature, sinew_armature_info *out) {
     const sinew_model_armature *A = arm_at(data, armature);
     if (!A || !out)
         return SINEW_E_ARG;
@@ -167,7 +167,7 @@ sinew_status sinew_data_armature_info(const sinew_data *data, uint32_t armature,
     return SINEW_OK;
 }
 
-sinew_status sinew_data_bone_info(const sinew_data *data, uint32_t armature, uint32_t bone, sinew_bone_info *out) {
+sinew_status sinew_data_get_bone_info(const sinew_data *data, uint32_t armature, uint32_t bone, sinew_bone_info *out) {
     const sinew_model_armature *A = arm_at(data, armature);
     if (!A || !out || bone >= A->bone_count)
         return SINEW_E_ARG;
@@ -192,7 +192,7 @@ sinew_status sinew_data_bone_info(const sinew_data *data, uint32_t armature, uin
     return SINEW_OK;
 }
 
-sinew_status sinew_data_slot_info(const sinew_data *data, uint32_t armature, uint32_t slot, sinew_slot_info *out) {
+sinew_status sinew_data_get_slot_info(const sinew_data *data, uint32_t armature, uint32_t slot, sinew_slot_info *out) {
     const sinew_model_armature *A = arm_at(data, armature);
     if (!A || !out || slot >= A->slot_count)
         return SINEW_E_ARG;
@@ -206,7 +206,7 @@ sinew_status sinew_data_slot_info(const sinew_data *data, uint32_t armature, uin
     return SINEW_OK;
 }
 
-sinew_status sinew_data_skin_info(const sinew_data *data, uint32_t armature, uint32_t skin, sinew_skin_info *out) {
+sinew_status sinew_data_get_skin_info(const sinew_data *data, uint32_t armature, uint32_t skin, sinew_skin_info *out) {
     const sinew_model_armature *A = arm_at(data, armature);
     if (!A || !out || skin >= A->skin_count)
         return SINEW_E_ARG;
@@ -232,7 +232,7 @@ sinew_status sinew_data_default_action(const sinew_data *data, uint32_t armature
     return SINEW_OK;
 }
 
-sinew_status sinew_data_ik_info(const sinew_data *data, uint32_t armature, uint32_t ik, sinew_ik_info *out) {
+sinew_status sinew_data_get_ik_info(const sinew_data *data, uint32_t armature, uint32_t ik, sinew_ik_info *out) {
     const sinew_model_armature *A = arm_at(data, armature);
     if (!A || !out || ik >= A->ik_count)
         return SINEW_E_ARG;
@@ -247,7 +247,7 @@ sinew_status sinew_data_ik_info(const sinew_data *data, uint32_t armature, uint3
     return SINEW_OK;
 }
 
-sinew_status sinew_data_animation_info(const sinew_data *data, uint32_t armature, uint32_t animation,
+sinew_status sinew_data_get_animation_info(const sinew_data *data, uint32_t armature, uint32_t animation,
                                        sinew_animation_info *out) {
     const sinew_model_armature *A = arm_at(data, armature);
     if (!A || !out || animation >= A->animation_count)
@@ -270,7 +270,7 @@ void sinew_atlas_get_info(const sinew_atlas *atlas, sinew_atlas_info *out) {
     out->region_count = atlas->region_count;
 }
 
-sinew_status sinew_atlas_page_info_get(const sinew_atlas *atlas, uint32_t page, sinew_atlas_page_info *out) {
+sinew_status sinew_atlas_get_page_info(const sinew_atlas *atlas, uint32_t page, sinew_atlas_page_info *out) {
     if (!atlas || !out || page >= atlas->page_count)
         return SINEW_E_ARG;
     const sinew_model_page *P = &atlas->pages[page];
@@ -283,7 +283,7 @@ sinew_status sinew_atlas_page_info_get(const sinew_atlas *atlas, uint32_t page, 
     return SINEW_OK;
 }
 
-sinew_status sinew_atlas_region_info_get(const sinew_atlas *atlas, uint32_t region, sinew_atlas_region_info *out) {
+sinew_status sinew_atlas_get_region_info(const sinew_atlas *atlas, uint32_t region, sinew_atlas_region_info *out) {
     if (!atlas || !out || region >= atlas->region_count)
         return SINEW_E_ARG;
     const sinew_model_region *R = &atlas->regions[region];

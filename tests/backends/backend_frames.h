@@ -149,7 +149,7 @@ static inline void backend_run_set(const char *root, const backend_set *s, backe
     const char *paths[8];
     for (uint32_t p = 0; p < ai.page_count && p < 8; p++) {
         sinew_atlas_page_info pi;
-        sinew_atlas_page_info_get(atlas, p, &pi);
+        sinew_atlas_get_page_info(atlas, p, &pi);
         paths[p] = pi.resolved_path;
     }
     CHECK(sinew_texture_set_load(paths, ai.page_count < 8 ? ai.page_count : 8, NULL, &tex, &err) == SINEW_OK);
@@ -159,7 +159,7 @@ static inline void backend_run_set(const char *root, const backend_set *s, backe
     if (!opened) goto done;
     uint32_t arm = sinew_data_find_armature(data, s->armature);
     sinew_armature_info info;
-    CHECK(sinew_data_armature_info(data, arm, &info) == SINEW_OK);
+    CHECK(sinew_data_get_armature_info(data, arm, &info) == SINEW_OK);
     for (int a = 0; a < 2; a++) {
         sinew_instance_options io = {0};
         io.armature = s->armature;
@@ -169,7 +169,7 @@ static inline void backend_run_set(const char *root, const backend_set *s, backe
         CHECK(inst && sinew_instance_play(inst, s->anims[a], 0, &err) == SINEW_OK);
         if (!inst) continue;
         sinew_animation_info an;
-        sinew_data_animation_info(data, arm, sinew_data_find_animation(data, arm, s->anims[a]), &an);
+        sinew_data_get_animation_info(data, arm, sinew_data_find_animation(data, arm, s->anims[a]), &an);
         double fps = info.frame_rate > 0 ? (double)info.frame_rate : 24.0;
         uint32_t n = (uint32_t)(an.duration_s * fps + 0.5);
         if (n < BACKEND_FRAMES) n = BACKEND_FRAMES;

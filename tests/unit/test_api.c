@@ -63,42 +63,42 @@ static void test_data_queries(void) {
     CHECK(shin != SINEW_INVALID_INDEX && thigh != SINEW_INVALID_INDEX);
     CHECK(sinew_data_find_bone(d, 0, "nope") == SINEW_INVALID_INDEX);
     sinew_bone_info bi;
-    CHECK(sinew_data_bone_info(d, 0, shin, &bi) == SINEW_OK);
+    CHECK(sinew_data_get_bone_info(d, 0, shin, &bi) == SINEW_OK);
     CHECK_STR(bi.name, "shin");
     CHECK(bi.parent == thigh);
-    CHECK(sinew_data_bone_info(d, 0, 13, &bi) == SINEW_E_ARG); /* 13 bones */
+    CHECK(sinew_data_get_bone_info(d, 0, 13, &bi) == SINEW_E_ARG); /* 13 bones */
 
     uint32_t eye = sinew_data_find_slot(d, 0, "eye");
     CHECK(eye == 9); /* the tenth slot of the file */
     sinew_slot_info si;
-    CHECK(sinew_data_slot_info(d, 0, eye, &si) == SINEW_OK);
+    CHECK(sinew_data_get_slot_info(d, 0, eye, &si) == SINEW_OK);
     CHECK_STR(si.name, "eye");
     CHECK(si.parent == sinew_data_find_bone(d, 0, "head"));
-    CHECK(sinew_data_slot_info(d, 0, 15, &si) == SINEW_E_ARG);
+    CHECK(sinew_data_get_slot_info(d, 0, 15, &si) == SINEW_E_ARG);
     CHECK(sinew_data_find_slot(d, 1, "hub") == 2);
 
     uint32_t skin = sinew_data_find_skin(d, 0, "");
     CHECK(skin == 0);
     CHECK(sinew_data_find_skin(d, 0, "dusk") == SINEW_INVALID_INDEX);
     sinew_skin_info ski;
-    CHECK(sinew_data_skin_info(d, 0, 0, &ski) == SINEW_OK);
+    CHECK(sinew_data_get_skin_info(d, 0, 0, &ski) == SINEW_OK);
     CHECK_STR(ski.name, "");
     CHECK(ski.slot_count == 15);
-    CHECK(sinew_data_skin_info(d, 0, 1, &ski) == SINEW_E_ARG);
+    CHECK(sinew_data_get_skin_info(d, 0, 1, &ski) == SINEW_E_ARG);
 
     /* leg_ik: bone shin, target foot, two bones (root thigh), bendPositive false; the order of
      * the constraints is the runtime's, not necessarily the file's */
     sinew_ik_info ik;
-    uint32_t leg = sinew_data_ik_info(d, 0, 0, &ik) == SINEW_OK && strcmp(ik.name, "leg_ik") == 0 ? 0 : 1;
-    CHECK(sinew_data_ik_info(d, 0, leg, &ik) == SINEW_OK);
+    uint32_t leg = sinew_data_get_ik_info(d, 0, 0, &ik) == SINEW_OK && strcmp(ik.name, "leg_ik") == 0 ? 0 : 1;
+    CHECK(sinew_data_get_ik_info(d, 0, leg, &ik) == SINEW_OK);
     CHECK_STR(ik.name, "leg_ik");
     CHECK(ik.bone == shin && ik.target == sinew_data_find_bone(d, 0, "foot") && ik.root == thigh);
     CHECK(ik.chain == 1 && !ik.bend_positive);
     CHECK_NEAR(ik.weight, 1, 0);
-    CHECK(sinew_data_ik_info(d, 0, 1 - leg, &ik) == SINEW_OK);
+    CHECK(sinew_data_get_ik_info(d, 0, 1 - leg, &ik) == SINEW_OK);
     CHECK_STR(ik.name, "antenna_ik");
     CHECK(ik.chain == 0 && ik.root == ik.bone);
-    CHECK(sinew_data_ik_info(d, 0, 2, &ik) == SINEW_E_ARG);
+    CHECK(sinew_data_get_ik_info(d, 0, 2, &ik) == SINEW_E_ARG);
     sinew_data_destroy(d);
 }
 
@@ -211,22 +211,22 @@ static void test_atlas(void) {
     sinew_atlas_get_info(a, &ai);
     CHECK(ai.page_count == 1 && ai.region_count == 17);
     sinew_atlas_page_info pi;
-    CHECK(sinew_atlas_page_info_get(a, 0, &pi) == SINEW_OK);
+    CHECK(sinew_atlas_get_page_info(a, 0, &pi) == SINEW_OK);
     CHECK_STR(pi.resolved_path, "fixtures/own/Pip_5.0/pip_tex.png");
 
     /* "thigh" is stored rotated and trimmed, "tail" rotated and untrimmed, "cape" neither */
     uint32_t thigh = sinew_atlas_find_region(a, "thigh");
     CHECK(thigh != SINEW_INVALID_INDEX);
     sinew_atlas_region_info ri;
-    CHECK(sinew_atlas_region_info_get(a, thigh, &ri) == SINEW_OK);
+    CHECK(sinew_atlas_get_region_info(a, thigh, &ri) == SINEW_OK);
     CHECK_STR(ri.name, "thigh");
     CHECK(ri.rotated && ri.has_frame && ri.page == 0);
-    CHECK(sinew_atlas_region_info_get(a, sinew_atlas_find_region(a, "tail"), &ri) == SINEW_OK);
+    CHECK(sinew_atlas_get_region_info(a, sinew_atlas_find_region(a, "tail"), &ri) == SINEW_OK);
     CHECK(ri.rotated && !ri.has_frame);
-    CHECK(sinew_atlas_region_info_get(a, sinew_atlas_find_region(a, "cape"), &ri) == SINEW_OK);
+    CHECK(sinew_atlas_get_region_info(a, sinew_atlas_find_region(a, "cape"), &ri) == SINEW_OK);
     CHECK(!ri.rotated && !ri.has_frame);
     CHECK(sinew_atlas_find_region(a, "nope") == SINEW_INVALID_INDEX);
-    CHECK(sinew_atlas_region_info_get(a, 17, &ri) == SINEW_E_ARG);
+    CHECK(sinew_atlas_get_region_info(a, 17, &ri) == SINEW_E_ARG);
     sinew_atlas_destroy(a);
 
     /* a buffer that is not an atlas fails with a location and leaves *out NULL */
@@ -360,7 +360,7 @@ static void test_instance_structure(void) {
     if (!d) { CHECK(d); return; }
     CHECK(sinew_data_resolve_skin(d, NULL, "dusk", &arm, &overlay, &err) == SINEW_OK);
     sinew_armature_info ai;
-    CHECK(sinew_data_armature_info(d, arm, &ai) == SINEW_OK);
+    CHECK(sinew_data_get_armature_info(d, arm, &ai) == SINEW_OK);
     CHECK_STR(ai.name, "pip@dusk");
     CHECK(overlay == NULL);
     CHECK(sinew_data_resolve_skin(d, NULL, "dawn", &arm, &overlay, &err) == SINEW_E_NOT_FOUND);
@@ -372,7 +372,7 @@ static void test_instance_control(void) {
     if (!d) { CHECK(d); return; }
     uint32_t idle_i = sinew_data_find_animation(d, 0, "idle");
     sinew_animation_info idle;
-    CHECK(sinew_data_animation_info(d, 0, idle_i, &idle) == SINEW_OK); /* 24 frames at 24 fps */
+    CHECK(sinew_data_get_animation_info(d, 0, idle_i, &idle) == SINEW_OK); /* 24 frames at 24 fps */
     CHECK_NEAR(idle.duration_s, 1.0, 1e-9);
 
     sinew_instance_options o = {0};
@@ -542,6 +542,52 @@ static void test_frame_cache(void) {
     sinew_data_destroy(d);
 }
 
+/* Playing by index is playing by name: the state plays the animation the index names, and the
+ * poses agree bone by bone; an index out of range is SINEW_E_NOT_FOUND and changes nothing. */
+static void test_play_index(void) {
+    sinew_data *d = load(PIP50);
+    if (!d) { CHECK(d); return; }
+    sinew_error err = {0};
+    sinew_instance *by_name = NULL, *by_index = NULL;
+    CHECK(sinew_instance_create(d, NULL, &by_name, &err) == SINEW_OK);
+    CHECK(sinew_instance_create(d, NULL, &by_index, &err) == SINEW_OK);
+    uint32_t arm = sinew_data_default_armature(d);
+    uint32_t idx = sinew_data_find_animation(d, arm, "hop");
+    CHECK(idx != SINEW_INVALID_INDEX && idx > 0); /* not the first: an index that is not 0 */
+    sinew_animation_info ai;
+    CHECK(sinew_data_get_animation_info(d, arm, idx, &ai) == SINEW_OK && strcmp(ai.name, "hop") == 0);
+    if (by_name && by_index && idx != SINEW_INVALID_INDEX) {
+        CHECK(sinew_instance_play(by_name, "hop", 0, &err) == SINEW_OK);
+        CHECK(sinew_instance_play_index(by_index, 0, idx, 0, &err) == SINEW_OK);
+        for (int i = 0; i < 7; i++) {
+            sinew_instance_update(by_name, 1.0 / 24);
+            sinew_instance_update(by_index, 1.0 / 24);
+        }
+        sinew_state_info s;
+        CHECK(sinew_instance_state_count(by_index, 0) == 1);
+        CHECK(sinew_instance_state(by_index, 0, 0, &s) && strcmp(s.name, "hop") == 0);
+        for (uint32_t b = 0; b < sinew_instance_bone_count(by_name, 0); b++) {
+            sinew_affine wn, wi;
+            const char *name;
+            uint32_t parent;
+            CHECK(sinew_instance_bone(by_name, 0, b, &name, &parent, &wn));
+            CHECK(sinew_instance_bone(by_index, 0, b, &name, &parent, &wi));
+            CHECK(wn.a == wi.a && wn.b == wi.b && wn.tx == wi.tx && wn.ty == wi.ty);
+        }
+        sinew_armature_info arm_info;
+        CHECK(sinew_data_get_armature_info(d, arm, &arm_info) == SINEW_OK);
+        err = (sinew_error){0};
+        CHECK(sinew_instance_play_index(by_index, 0, arm_info.animation_count, 0, &err) == SINEW_E_NOT_FOUND);
+        CHECK(strstr(err.message, "no animation") != NULL);
+        CHECK(sinew_instance_state(by_index, 0, 0, &s) && strcmp(s.name, "hop") == 0);
+        CHECK(sinew_instance_play_index(by_index, 9, 0, 0, &err) == SINEW_E_ARG);
+        CHECK(sinew_instance_play_index(NULL, 0, 0, 0, &err) == SINEW_E_ARG);
+    }
+    sinew_instance_destroy(by_name);
+    sinew_instance_destroy(by_index);
+    sinew_data_destroy(d);
+}
+
 /* ---- scripts ------------------------------------------------------------------------------------- */
 
 static void test_script(void) {
@@ -638,8 +684,8 @@ static void test_convert(void) {
         CHECK(a.armature_count == b.armature_count && r.armature_count == a.armature_count);
         CHECK_STR(b.version, "4.5");
         sinew_armature_info x, y;
-        sinew_data_armature_info(orig, 0, &x);
-        sinew_data_armature_info(conv, 0, &y);
+        sinew_data_get_armature_info(orig, 0, &x);
+        sinew_data_get_armature_info(conv, 0, &y);
         CHECK(x.bone_count == y.bone_count && x.slot_count == y.slot_count && x.animation_count == y.animation_count);
     }
     sinew_data_destroy(orig);
@@ -846,6 +892,7 @@ int main(void) {
     RUN(test_instance_control);
     RUN(test_events_dropped);
     RUN(test_frame_cache);
+    RUN(test_play_index);
     RUN(test_script);
     RUN(test_atomic);
     RUN(test_convert);

@@ -240,7 +240,7 @@ static void test_replace_display(void) {
         if (dl.cmds[c].armature == 0 && dl.cmds[c].slot == eye) ce = &dl.cmds[c];
     }
     sinew_atlas_region_info ri;
-    CHECK(ca && sinew_atlas_region_info_get(atlas, sinew_atlas_find_region(atlas, "eye"), &ri) == SINEW_OK);
+    CHECK(ca && sinew_atlas_get_region_info(atlas, sinew_atlas_find_region(atlas, "eye"), &ri) == SINEW_OK);
     if (ca) { /* the eye's rectangle of the 256 x 128 page */
         CHECK(ca->vertex_count == 4 && ca->page == 0);
         CHECK_NEAR(ca->region[0], ri.x / 256.0f, 1e-6);
@@ -311,7 +311,7 @@ static void test_replace_from_and_region(void) {
     sinew_instance_drawlist(in, &dl);
     const sinew_draw_cmd *c = cmd_of(&dl, wing);
     sinew_atlas_region_info ri;
-    CHECK(c && sinew_atlas_region_info_get(atlas, sinew_atlas_find_region(atlas, "blade"), &ri) == SINEW_OK);
+    CHECK(c && sinew_atlas_get_region_info(atlas, sinew_atlas_find_region(atlas, "blade"), &ri) == SINEW_OK);
     if (c) {
         CHECK_NEAR(c->region[0], ri.x / 256.0f, 1e-6);
         CHECK_NEAR(c->region[3], (ri.y + ri.height) / 128.0f, 1e-6);

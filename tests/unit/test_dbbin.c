@@ -438,13 +438,13 @@ static void test_read(void) {
         return;
     }
     sinew_armature_info a, b;
-    CHECK(sinew_data_armature_info(d, 0, &a) == SINEW_OK && sinew_data_armature_info(j, 0, &b) == SINEW_OK);
+    CHECK(sinew_data_get_armature_info(d, 0, &a) == SINEW_OK && sinew_data_get_armature_info(j, 0, &b) == SINEW_OK);
     CHECK_STR(a.name, b.name);
     CHECK(a.bone_count == b.bone_count && a.slot_count == b.slot_count && a.mesh_count == b.mesh_count &&
           a.ik_count == b.ik_count && a.animation_count == b.animation_count && a.skin_count == b.skin_count);
     for (uint32_t i = 0; i < a.animation_count && i < b.animation_count; i++) {
         sinew_animation_info x, y;
-        CHECK(sinew_data_animation_info(d, 0, i, &x) == SINEW_OK && sinew_data_animation_info(j, 0, i, &y) == SINEW_OK);
+        CHECK(sinew_data_get_animation_info(d, 0, i, &x) == SINEW_OK && sinew_data_get_animation_info(j, 0, i, &y) == SINEW_OK);
         CHECK_STR(x.name, y.name);
         CHECK(x.frames == y.frames && x.timeline_count == y.timeline_count && x.play_times == y.play_times);
     }

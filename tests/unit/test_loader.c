@@ -196,12 +196,12 @@ static void test_canvas_and_user_data(void) {
     sinew_error err = {0};
     CHECK(sinew_data_load_buffer(ok, sizeof ok - 1, "cv.json", NULL, &d, &err) == SINEW_OK);
     sinew_armature_info ai;
-    if (d && sinew_data_armature_info(d, 0, &ai) == SINEW_OK) {
+    if (d && sinew_data_get_armature_info(d, 0, &ai) == SINEW_OK) {
         CHECK(ai.user_data && strcmp(ai.user_data, "{\"ints\":[1,2]}") == 0);
         CHECK(ai.has_canvas && ai.canvas_background && ai.canvas_color == 0xff00ff);
         CHECK(ai.canvas_x == -100 && ai.canvas_y == -50 && ai.canvas_width == 200 && ai.canvas_height == 100);
     }
-    if (d && sinew_data_armature_info(d, 1, &ai) == SINEW_OK) /* no colour: no background */
+    if (d && sinew_data_get_armature_info(d, 1, &ai) == SINEW_OK) /* no colour: no background */
         CHECK(ai.user_data == NULL && ai.has_canvas && !ai.canvas_background && ai.canvas_width == 64);
     sinew_data_destroy(d);
     static const char bad[] = "{\"name\":\"cv\",\"version\":\"5.5\",\"armature\":[{\"name\":\"a\","
@@ -229,7 +229,7 @@ static void test_atlas_from_images(void) {
     sinew_atlas_get_info(atlas, &ai);
     CHECK(ai.page_count == 1 && ai.region_count == 1);
     sinew_atlas_region_info ri;
-    CHECK(sinew_atlas_region_info_get(atlas, sinew_atlas_find_region(atlas, "pip_tex"), &ri) == SINEW_OK);
+    CHECK(sinew_atlas_get_region_info(atlas, sinew_atlas_find_region(atlas, "pip_tex"), &ri) == SINEW_OK);
     CHECK(ri.x == 0 && ri.y == 0 && ri.width == 256 && ri.height == 128 && !ri.rotated);
     CHECK(sinew_atlas_find_region(atlas, "missing") == SINEW_INVALID_INDEX);
     sinew_atlas_destroy(atlas);

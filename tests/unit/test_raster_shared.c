@@ -198,7 +198,7 @@ static void run_set(const char *root, const shared_set *s, totals *t) {
     const char *paths[8];
     for (uint32_t p = 0; p < ai.page_count && p < 8; p++) {
         sinew_atlas_page_info pi;
-        CHECK(sinew_atlas_page_info_get(atlas, p, &pi) == SINEW_OK);
+        CHECK(sinew_atlas_get_page_info(atlas, p, &pi) == SINEW_OK);
         paths[p] = pi.resolved_path;
     }
     CHECK(sinew_texture_set_load(paths, ai.page_count, NULL, &tex, &err) == SINEW_OK);
@@ -212,12 +212,12 @@ static void run_set(const char *root, const shared_set *s, totals *t) {
     uint32_t arm = sinew_data_find_armature(data, s->armature);
     CHECK(arm != SINEW_INVALID_INDEX);
     sinew_armature_info info;
-    CHECK(sinew_data_armature_info(data, arm, &info) == SINEW_OK);
+    CHECK(sinew_data_get_armature_info(data, arm, &info) == SINEW_OK);
     double fps = info.frame_rate > 0 ? (double)info.frame_rate : 24.0;
     for (int a = 0; a < 2 && tex && fl; a++) {
         uint32_t an = sinew_data_find_animation(data, arm, s->anims[a]);
         sinew_animation_info ani;
-        CHECK(an != SINEW_INVALID_INDEX && sinew_data_animation_info(data, arm, an, &ani) == SINEW_OK);
+        CHECK(an != SINEW_INVALID_INDEX && sinew_data_get_animation_info(data, arm, an, &ani) == SINEW_OK);
         if (an == SINEW_INVALID_INDEX) continue;
         sinew_instance_options io = {0};
         io.armature = s->armature;

@@ -146,7 +146,7 @@ EXPORT(sw_data_describe) char *sw_data_describe(const sinew_data *d) {
     cJSON *arms = cJSON_AddArrayToObject(root, "armatures");
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
-        if (sinew_data_armature_info(d, a, &ai) != SINEW_OK)
+        if (sinew_data_get_armature_info(d, a, &ai) != SINEW_OK)
             continue;
         cJSON *arm = cJSON_CreateObject();
         cJSON_AddItemToArray(arms, arm);
@@ -159,7 +159,7 @@ EXPORT(sw_data_describe) char *sw_data_describe(const sinew_data *d) {
         cJSON *bones = cJSON_AddArrayToObject(arm, "bones");
         for (uint32_t b = 0; b < ai.bone_count; b++) {
             sinew_bone_info bi;
-            if (sinew_data_bone_info(d, a, b, &bi) != SINEW_OK)
+            if (sinew_data_get_bone_info(d, a, b, &bi) != SINEW_OK)
                 continue;
             cJSON *bo = cJSON_CreateObject();
             cJSON_AddStringToObject(bo, "name", bi.name);
@@ -170,19 +170,19 @@ EXPORT(sw_data_describe) char *sw_data_describe(const sinew_data *d) {
         cJSON *slots = cJSON_AddArrayToObject(arm, "slots");
         for (uint32_t s = 0; s < ai.slot_count; s++) {
             sinew_slot_info si;
-            if (sinew_data_slot_info(d, a, s, &si) == SINEW_OK)
+            if (sinew_data_get_slot_info(d, a, s, &si) == SINEW_OK)
                 cJSON_AddItemToArray(slots, cJSON_CreateString(si.name));
         }
         cJSON *skins = cJSON_AddArrayToObject(arm, "skins");
         for (uint32_t s = 0; s < ai.skin_count; s++) {
             sinew_skin_info si;
-            if (sinew_data_skin_info(d, a, s, &si) == SINEW_OK)
+            if (sinew_data_get_skin_info(d, a, s, &si) == SINEW_OK)
                 cJSON_AddItemToArray(skins, cJSON_CreateString(si.name));
         }
         cJSON *anims = cJSON_AddArrayToObject(arm, "animations");
         for (uint32_t n = 0; n < ai.animation_count; n++) {
             sinew_animation_info ni;
-            if (sinew_data_animation_info(d, a, n, &ni) != SINEW_OK)
+            if (sinew_data_get_animation_info(d, a, n, &ni) != SINEW_OK)
                 continue;
             cJSON *an = cJSON_CreateObject();
             cJSON_AddStringToObject(an, "name", ni.name);
@@ -217,7 +217,7 @@ EXPORT(sw_atlas_describe) char *sw_atlas_describe(const sinew_atlas *a) {
     cJSON *pages = cJSON_AddArrayToObject(root, "pages");
     for (uint32_t p = 0; p < info.page_count; p++) {
         sinew_atlas_page_info pi;
-        if (sinew_atlas_page_info_get(a, p, &pi) != SINEW_OK)
+        if (sinew_atlas_get_page_info(a, p, &pi) != SINEW_OK)
             continue;
         cJSON *pg = cJSON_CreateObject();
         cJSON_AddStringToObject(pg, "name", pi.name ? pi.name : "");
@@ -319,7 +319,7 @@ sinew_instance *sw_instance_create(const sinew_data *d, const char *armature, co
     if (sinew_data_resolve_skin(d, or_null(armature), or_null(skin), &index, &overlay, &g_err) != SINEW_OK)
         return NULL;
     sinew_armature_info ai;
-    sinew_data_armature_info(d, index, &ai);
+    sinew_data_get_armature_info(d, index, &ai);
     sinew_instance_options o;
     memset(&o, 0, sizeof o);
     o.armature = ai.name;
