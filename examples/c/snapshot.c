@@ -3,6 +3,8 @@
  *     cc snapshot.c $(pkg-config --cflags --libs sinew-export) -o snapshot
  *     ./snapshot demo_ske.json demo_tex.json walk 0.5 out.png
  */
+#include <sinew/export.h> /* libsinew-export: sinew_png_write; render.h with it */
+#include <sinew/render.h>
 #include <sinew/sinew.h>
 #include <stdio.h>
 #include <stdlib.h>

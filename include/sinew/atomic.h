@@ -3,7 +3,8 @@
  *
  * Every file sinew writes goes to a temporary file in the target folder and is renamed into
  * place only when complete, so an interrupted or failed write leaves nothing behind and never a
- * half-written file. These functions give front ends the same guarantee for their own streams:
+ * half-written file. These functions are API: they give front ends (the sinew CLI among them) the
+ * same guarantee for their own streams:
  *
  *     sinew_atomic_file *af; FILE *f;
  *     if (sinew_atomic_open("poses.json", inputs, 1, &af, &f, &err) != SINEW_OK) { ...report... }

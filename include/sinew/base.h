@@ -69,7 +69,9 @@ SINEW_API const char *sinew_status_str(sinew_status code);
 
 /**
  * Where and why something failed. Owned by the caller; nothing to free.
- * `file` is borrowed from the caller's input (the path it passed), so it lives as long as that.
+ * `file` is borrowed, not copied: it is the path the caller passed (so it lives as long as that),
+ * or NULL when sinew built the path itself (the message then names the file). An error kept
+ * longer than the caller's path must copy `file` (docs/errors.md).
  * line/column are 1-based; 0 means unknown. `path` is a JSON-style path such as
  * `armature[0].bone[12].parent`, or a byte offset description for binary input ("" if none).
  * `message` is a complete sentence: sinew keeps every message within the buffer (lists of names

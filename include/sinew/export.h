@@ -137,8 +137,11 @@ SINEW_API uint32_t sinew_export_frame_count(const sinew_exporter *ex);
 SINEW_API const char *sinew_gif_quantizer(void);
 
 /**
- * Writes one straight-alpha RGBA8 image as a PNG, atomically; refuses to overwrite any of
- * `inputs`.
+ * Writes one straight-alpha RGBA8 image (`height` rows of `width` pixels, `stride` bytes apart)
+ * as a PNG at `path`, atomically (a temporary file in the same folder, renamed when complete:
+ * sinew/atomic.h); refuses with SINEW_E_ARG to overwrite any of the `input_count` paths `inputs`
+ * (NULL when 0). API for front ends that write single images (examples/c/snapshot.c);
+ * sequences and sheets go through sinew_export_begin.
  */
 SINEW_API sinew_status sinew_png_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
                              size_t stride, const char *const *inputs, uint32_t input_count,

@@ -205,7 +205,13 @@ SINEW_API sinew_status sinew_input_read_json(const char *text, size_t length, co
 /** Reads a JSON file and calls sinew_input_read_json. */
 SINEW_API sinew_status sinew_input_load_json_file(const char *path, const sinew_allocator *allocator,
                                         sinew_input_animation **out, sinew_error *err);
-/** Writes a float the way the dumps do: shortest text that reads back to the same float. */
+/**
+ * Formats a float as the JSON dumps hold it (sinew_input_write_json uses it; API for tools that
+ * write their own dumps): the shortest "%g" text of 6 to 9 significant digits that reads back to
+ * the same float, with a '.' whatever the locale; NaN and the infinities as the JSON strings
+ * "NaN", "Infinity", "-Infinity" (quotes included). `buf` of at least 24 bytes holds every value;
+ * a smaller one gets the text truncated, NUL-terminated when `size` > 0.
+ */
 SINEW_API void sinew_input_format_float(float v, char *buf, size_t size);
 
 /* ---- evaluation ------------------------------------------------------------------------------ */

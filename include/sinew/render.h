@@ -166,8 +166,10 @@ SINEW_API sinew_status sinew_renderer_create(const sinew_allocator *allocator, s
 SINEW_API void sinew_renderer_destroy(sinew_renderer *r);
 
 /**
- * Sets the warning callback. Blend modes other than normal, add, multiply and screen are drawn
- * as normal and reported once per mode per renderer (code SINEW_E_UNSUPPORTED).
+ * Sets the warning callback. The rasterizer draws every DragonBones blend mode, thirteen
+ * compositing rules (layer is composited as normal; docs/rendering.md); a value outside
+ * sinew_blend_mode is drawn as normal and reported once per value per renderer (code
+ * SINEW_E_UNSUPPORTED).
  */
 SINEW_API void sinew_renderer_set_log(sinew_renderer *r, sinew_log_fn log, void *user);
 

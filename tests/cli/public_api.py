@@ -70,11 +70,24 @@ for header, lib in BACKENDS.items():
     else:  # not built here: its functions cannot be exported
         skip(sum(1 for h in decl.values() if h == header), f"{header} exports", f"{lib} was not built")
         decl = {n: h for n, h in decl.items() if h != header}
+# the umbrella sinew/sinew.h is the core's: it includes every header whose functions libsinew
+# exports (the ABI records abi/*.symbols say which), and no header of another library, so that a
+# program that includes it and links only libsinew has every function it sees
 umbrella = open(os.path.join(HEADERS, "sinew.h"), encoding="utf-8").read()
-headers = sorted(f for f in os.listdir(HEADERS) if f.endswith(".h") and f != "sinew.h" and f not in BACKENDS)
-left_out = [h for h in headers if f'#include "sinew/{h}"' not in umbrella]
-check(not left_out, "the umbrella header sinew/sinew.h includes every public header"
+lib_of = {s: lib for lib, syms in api.abi_lists().items() for s in syms}
+header_libs = {}
+for n, h in api.declared().items():
+    header_libs.setdefault(h, set()).add(lib_of.get(n, "?"))
+core_headers = sorted(h for h, libs in header_libs.items() if libs == {"libsinew"})
+other_headers = sorted(h for h, libs in header_libs.items() if libs != {"libsinew"})
+included = set(re.findall(r'^#include "sinew/([a-z0-9_]+\.h)"', umbrella, flags=re.M))
+left_out = [h for h in core_headers if h not in included]
+check(not left_out, "the umbrella header sinew/sinew.h includes every header of the core"
       + ("" if not left_out else ": not " + ", ".join(left_out)))
+wrong = [h for h in other_headers if h in included]
+check(not wrong, "sinew/sinew.h includes no header of another library than libsinew"
+      + ("" if not wrong else ": " + ", ".join(f"{h} ({', '.join(sorted(header_libs[h]))})" for h in wrong)))
+check(len(core_headers) >= 6 and "render.h" in other_headers, f"headers by library (parser sanity): core {core_headers}")
 check(len(decl) > 100, f"the headers declare {len(decl)} functions (parser sanity: more than 100)")
 have, missing_libs = exported()
 if missing_libs:

@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "sinew/convert.h"
+#include "sinew/export.h"
+#include "sinew/render.h"
 #include "sinew/sinew.h"
 #include "testlib.h"
 
