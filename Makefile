@@ -95,7 +95,7 @@ test-fast: build web
 	  rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 test-asan:
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSINEW_SANITIZE=ON -DSINEW_WERROR=ON $(IQ_FLAG) >/dev/null
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DSINEW_SANITIZE=ON -DSINEW_WERROR=ON $(IQ_FLAG) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@cd $(ASAN_BUILD) && { ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  SINEW_WILD_CACHE=$(abspath $(BUILD))/wild-oracle SINEW_ORACLE_CACHE=$(abspath $(BUILD))/oracle-cache \
