@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(&err, 0, sizeof err);
         unsigned format = 1 + (unsigned)(size & 1); /* both layouts */
         sinew_status st =
-            sinew__dbbin_write((const char *)data, size, "fuzz.json", format, NULL, NULL, NULL, &bin, &len, &err);
+            sinew__dbbin_write((const char *)data, size, "fuzz.json", format, NULL, NULL, NULL, NULL, &bin, &len, &err);
         if (st != SINEW_OK && (!err.message[0] || bin))
             abort(); /* a failed conversion says why and leaves nothing */
         if (st == SINEW_OK) {

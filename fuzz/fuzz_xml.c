@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort(); /* a failed load says why and leaves nothing */
     if (st == SINEW_OK) {
         char *text = NULL;
-        if (sinew__db_write_json(d, NULL, &text, NULL) == SINEW_OK)
+        if (sinew__db_write_json(d, NULL, &text, NULL, NULL) == SINEW_OK)
             free(text);
         sinew_data_destroy(d);
     }

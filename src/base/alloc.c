@@ -45,6 +45,8 @@ void *sinew__realloc(const sinew_allocator *a, void *ptr, size_t old_size, size_
     a = sinew__allocator_or_default(a);
     if (!ptr)
         return sinew__alloc(a, new_size);
+    /* a block asked for with size 0 was given 1 byte (sinew__alloc): its size is 1 */
+    old_size = old_size ? old_size : 1;
     if (a->realloc)
         return a->realloc(a->ctx, ptr, old_size, new_size ? new_size : 1);
     void *p = sinew__alloc(a, new_size);
@@ -59,7 +61,7 @@ void sinew__free(const sinew_allocator *a, void *ptr, size_t size) {
     if (!ptr)
         return;
     a = sinew__allocator_or_default(a);
-    a->free(a->ctx, ptr, size);
+    a->free(a->ctx, ptr, size ? size : 1); /* as sinew__alloc gave it */
 }
 
 bool sinew__mul_size(size_t a, size_t b, size_t *out) {

@@ -9,15 +9,19 @@
 
 /* A temporary file next to its final path; renamed into place by sinew__tmp_commit. */
 typedef struct sinew__tmpfile {
+    const sinew_allocator *allocator;  /* the two names come from it (NULL = libc) */
     char *final_path;
     char *tmp_path;
+    size_t final_size, tmp_size;       /* their allocation sizes */
     const char *name;  /* the caller's name for the file (borrowed, set by sinew__tmp_open): errors
                         * point at it, never at final_path, which is freed with the tmpfile */
     FILE *f;           /* open for writing, or NULL once closed */
 } sinew__tmpfile;
 
-/* Creates `DIR/.NAME.tmp-XXXXXX` in the folder of `final_path` (mode 0644). */
-sinew_status sinew__tmp_open(const char *final_path, sinew__tmpfile *t, sinew_error *err);
+/* Creates `DIR/.NAME.tmp-XXXXXX` in the folder of `final_path` (mode 0644); its names come from
+ * `allocator`. */
+sinew_status sinew__tmp_open(const char *final_path, const sinew_allocator *allocator, sinew__tmpfile *t,
+                             sinew_error *err);
 /* Flushes, syncs, closes and renames onto the final path. On failure the temporary file is removed. */
 sinew_status sinew__tmp_commit(sinew__tmpfile *t, sinew_error *err);
 /* Closes (if open) and removes the temporary file; frees the names. Safe on a zeroed struct. */
@@ -33,6 +37,6 @@ sinew_status sinew__check_folder(const char *path, sinew_error *err);
 
 /* Writes `len` bytes to `path` atomically, refusing to write over any of `inputs`. */
 sinew_status sinew__write_file_atomic(const char *path, const void *bytes, size_t len, const char *const *inputs,
-                                      uint32_t input_count, sinew_error *err);
+                                      uint32_t input_count, const sinew_allocator *allocator, sinew_error *err);
 
 #endif

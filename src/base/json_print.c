@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/num.h"
 
 typedef struct buf {
+    const sinew_allocator *a;
     char *p;
     size_t n, cap;
     bool nomem;
@@ -25,7 +27,7 @@ static bool reserve(buf *b, size_t more) {
         }
         cap *= 2;
     }
-    char *p = realloc(b->p, cap);
+    char *p = sinew__realloc(b->a, b->p, b->cap, cap);
     if (!p) {
         b->nomem = true;
         return false;
@@ -126,10 +128,11 @@ static void separator(buf *b, bool in_object, bool more, bool formatted) {
     }
 }
 
-char *sinew__json_print(const cJSON *item, bool formatted) {
+char *sinew__json_print(const cJSON *item, bool formatted, const sinew_allocator *allocator, size_t *size) {
+    *size = 0;
     if (!item)
         return NULL;
-    buf b = {NULL, 0, 0, false};
+    buf b = {allocator, NULL, 0, 0, false};
     /* the open containers, innermost last (their depth is cJSON's indentation) */
     const cJSON **open = NULL;
     size_t depth = 0, cap = 0;
@@ -149,7 +152,7 @@ char *sinew__json_print(const cJSON *item, bool formatted) {
         if ((t == cJSON_Array || t == cJSON_Object) && v->child) {
             if (depth == cap) {
                 size_t nc = cap ? cap * 2 : 16;
-                const cJSON **no = realloc(open, nc * sizeof *no);
+                const cJSON **no = sinew__realloc(allocator, open, cap * sizeof *no, nc * sizeof *no);
                 if (!no) {
                     b.nomem = true;
                     break;
@@ -198,11 +201,12 @@ char *sinew__json_print(const cJSON *item, bool formatted) {
         if (!v)
             break;
     }
-    free(open);
+    sinew__free(allocator, open, cap * sizeof *open);
     if (!ok || b.nomem || !reserve(&b, 0)) {
-        free(b.p);
+        sinew__free(allocator, b.p, b.cap);
         return NULL;
     }
     b.p[b.n] = '\0';
+    *size = b.cap;
     return b.p;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/alloc.h"
 #include "base/atomic.h"
 #include "base/error.h"
 #include "export/export_internal.h"
@@ -20,7 +21,9 @@
 #include "sinew/convert.h"
 #include "sinew/data.h"
 
-static sinew_status slurp(const char *path, char **out, size_t *out_len, sinew_error *err) {
+/* Reads all of `path` into a NUL-terminated buffer of *out_size bytes from `a`. */
+static sinew_status slurp(const char *path, const sinew_allocator *a, char **out, size_t *out_len, size_t *out_size,
+                          sinew_error *err) {
     FILE *f = fopen(path, "rb");
     if (!f)
         return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
@@ -29,9 +32,9 @@ static sinew_status slurp(const char *path, char **out, size_t *out_len, sinew_e
     for (;;) {
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 65536;
-            char *p = realloc(buf, nc + 1);
+            char *p = sinew__realloc(a, buf, buf ? cap + 1 : 0, nc + 1);
             if (!p) {
-                free(buf);
+                sinew__free(a, buf, cap + 1);
                 fclose(f);
                 return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
             }
@@ -46,12 +49,13 @@ static sinew_status slurp(const char *path, char **out, size_t *out_len, sinew_e
     bool bad = ferror(f) != 0;
     fclose(f);
     if (bad) {
-        free(buf);
+        sinew__free(a, buf, cap + 1);
         return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "read error");
     }
     buf[n] = '\0';
     *out = buf;
     *out_len = n;
+    *out_size = cap + 1;
     return SINEW_OK;
 }
 
@@ -72,17 +76,18 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
         return sinew__fail_at(err, SINEW_E_UNSUPPORTED, input, 0, 0, NULL,
                               "DBBin is written from DragonBones JSON only (convert the XML rig to DragonBones "
                               "first)");
+    const sinew_allocator *a = opts && opts->load ? opts->load->allocator : NULL;
     char *text = NULL;
-    size_t len = 0;
-    sinew_status st = slurp(input, &text, &len, err);
+    size_t len = 0, text_size = 0;
+    sinew_status st = slurp(input, a, &text, &len, &text_size, err);
     if (st != SINEW_OK)
         return st;
     if (len >= 4 && memcmp(text, SINEW_DBBIN_TAG, 4) == 0) {
-        free(text);
+        sinew__free(a, text, text_size);
         return sinew__fail_at(err, SINEW_E_UNSUPPORTED, input, 0, 0, NULL, "the input is DBBin already");
     }
     if (sinew__xml_sniff(NULL, (const unsigned char *)text, len < 256 ? len : 256)) {
-        free(text);
+        sinew__free(a, text, text_size);
         return sinew__fail_at(err, SINEW_E_UNSUPPORTED, input, 0, 0, NULL,
                               "DBBin is written from DragonBones JSON only (convert the XML rig to DragonBones "
                               "first)");
@@ -90,7 +95,7 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
     struct sinew_data *data = NULL;
     st = sinew_data_load_buffer(text, len, input, opts ? opts->load : NULL, &data, err);
     if (st != SINEW_OK) {
-        free(text);
+        sinew__free(a, text, text_size);
         return st;
     }
     char name[256];
@@ -99,16 +104,16 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
     sinew_data_destroy(data);
     void *bin = NULL;
     size_t bin_len = 0;
-    st = sinew__dbbin_write(text, len, input, opts ? opts->dbbin_format : 0, opts ? opts->log : NULL,
+    st = sinew__dbbin_write(text, len, input, opts ? opts->dbbin_format : 0, a, opts ? opts->log : NULL,
                             opts ? opts->log_user : NULL, &res->warning_count, &bin, &bin_len, err);
-    free(text);
+    sinew__free(a, text, text_size);
     if (st != SINEW_OK)
         return st;
     snprintf(res->skeleton_path, sizeof res->skeleton_path, "%s%s%s_ske.dbbin", out_dir,
              out_dir[0] && out_dir[strlen(out_dir) - 1] != '/' ? "/" : "", name);
     const char *inputs[1] = {input};
-    st = sinew__write_file_atomic(res->skeleton_path, bin, bin_len, inputs, 1, err);
-    free(bin);
+    st = sinew__write_file_atomic(res->skeleton_path, bin, bin_len, inputs, 1, a, err);
+    sinew__free(a, bin, bin_len);
     if (st != SINEW_OK) {
         if (err && err->file == res->skeleton_path)
             err->file = NULL; /* emptied below; the message names the file */

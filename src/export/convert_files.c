@@ -39,8 +39,9 @@ static int cmp_by_height(const void *a, const void *b) {
     return p->page < q->page ? -1 : p->page > q->page;
 }
 
-/* Decodes a PNG file to RGBA8 (libspng). *out is malloc'ed. */
-static sinew_status decode_png(const char *path, uint8_t **out, uint32_t *w, uint32_t *h, sinew_error *err) {
+/* Decodes a PNG file to RGBA8 (libspng) into *out, *out_size bytes from `a`. */
+static sinew_status decode_png(const char *path, const sinew_allocator *a, uint8_t **out, size_t *out_size, uint32_t *w,
+                               uint32_t *h, sinew_error *err) {
     FILE *f = fopen(path, "rb");
     if (!f)
         return sinew__fail_at(err, SINEW_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
@@ -54,7 +55,7 @@ static sinew_status decode_png(const char *path, uint8_t **out, uint32_t *w, uin
     } else if (spng_set_png_file(ctx, f) || spng_get_ihdr(ctx, &ihdr) ||
                spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &size) || size != (size_t)ihdr.width * ihdr.height * 4u) {
         st = sinew__fail_at(err, SINEW_E_PARSE, path, 0, 0, NULL, "cannot decode PNG");
-    } else if (!(buf = malloc(size))) {
+    } else if (!(buf = sinew__alloc(a, size))) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
     } else if (spng_decode_image(ctx, buf, size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS)) {
         st = sinew__fail_at(err, SINEW_E_PARSE, path, 0, 0, NULL, "cannot decode PNG");
@@ -62,16 +63,18 @@ static sinew_status decode_png(const char *path, uint8_t **out, uint32_t *w, uin
     spng_ctx_free(ctx);
     fclose(f);
     if (st != SINEW_OK) {
-        free(buf);
+        sinew__free(a, buf, size);
         return st;
     }
     *out = buf;
+    *out_size = size;
     *w = ihdr.width;
     *h = ihdr.height;
     return SINEW_OK;
 }
 
-/* Encodes RGBA8 pixels as PNG (libspng) into a malloc'ed buffer. */
+/* Encodes RGBA8 pixels as PNG (libspng) into a buffer of libspng's, which allocates with libc and
+ * hands it over: free it with free() (docs/architecture.md "Memory"). */
 static sinew_status encode_png(const uint8_t *rgba, uint32_t w, uint32_t h, void **out, size_t *out_len,
                                sinew_error *err) {
     spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
@@ -108,15 +111,17 @@ static void join(char *out, size_t size, const char *dir, const char *name, cons
 
 static sinew_status write_xml_atlas(const char *input, const char *out_dir, const char *name,
                                     const sinew_load_options *lopts, sinew_convert_result *res, sinew_error *err) {
+    const sinew_allocator *a = lopts ? lopts->allocator : NULL;
     struct sinew_atlas *atlas = NULL;
     sinew_status st = sinew__xml_load_atlas_file(input, lopts, &atlas, err);
     if (st != SINEW_OK)
         return st;
     uint32_t n = atlas->page_count;
     const uint32_t pad = 2;
-    packed *pk = calloc(n ? n : 1, sizeof *pk);
-    const char **inputs = calloc((size_t)n + 1u, sizeof *inputs);
+    packed *pk = sinew__calloc(a, n ? n : 1, sizeof *pk);
+    const char **inputs = sinew__calloc(a, (size_t)n + 1u, sizeof *inputs);
     uint8_t *pixels = NULL;
+    size_t pixels_size = 0, text_size = 0;
     cJSON *root = NULL;
     char *text = NULL;
     void *png = NULL;
@@ -161,21 +166,23 @@ static sinew_status write_xml_atlas(const char *input, const char *out_dir, cons
         st = sinew__fail(err, SINEW_E_LIMIT, NULL, "the atlas would be %u x %u pixels", width, height);
         goto done;
     }
-    pixels = calloc((size_t)width * height, 4);
+    pixels_size = (size_t)width * height * 4u;
+    pixels = sinew__calloc(a, pixels_size, 1);
     if (!pixels) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
         goto done;
     }
     for (uint32_t i = 0; i < n && st == SINEW_OK; i++) {
         uint8_t *img = NULL;
+        size_t img_size = 0;
         uint32_t w = 0, h = 0;
-        st = decode_png(atlas->pages[pk[i].page].resolved_path, &img, &w, &h, err);
+        st = decode_png(atlas->pages[pk[i].page].resolved_path, a, &img, &img_size, &w, &h, err);
         if (st != SINEW_OK)
             break;
         for (uint32_t r = 0; r < h && r < pk[i].h; r++)
             memcpy(pixels + ((size_t)(pk[i].y + r) * width + pk[i].x) * 4u, img + (size_t)r * w * 4u,
                    (size_t)(w < pk[i].w ? w : pk[i].w) * 4u);
-        free(img);
+        sinew__free(a, img, img_size);
     }
     if (st != SINEW_OK)
         goto done;
@@ -211,25 +218,25 @@ static sinew_status write_xml_atlas(const char *input, const char *out_dir, cons
             cJSON_AddNumberToObject(o, "height", pk[i].h);
         }
     }
-    text = sinew__json_print(root, true);
+    text = sinew__json_print(root, true, a, &text_size);
     if (!text) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
         goto done;
     }
-    st = sinew__write_file_atomic(res->atlas_png_path, png, png_len, inputs, (uint32_t)n + 1u, err);
+    st = sinew__write_file_atomic(res->atlas_png_path, png, png_len, inputs, (uint32_t)n + 1u, a, err);
     if (st == SINEW_OK)
-        st = sinew__write_file_atomic(res->atlas_json_path, text, strlen(text), inputs, (uint32_t)n + 1u, err);
+        st = sinew__write_file_atomic(res->atlas_json_path, text, strlen(text), inputs, (uint32_t)n + 1u, a, err);
 done:
     if (st != SINEW_OK) {
         res->atlas_png_path[0] = '\0';
         res->atlas_json_path[0] = '\0';
     }
-    free(text);
+    sinew__free(a, text, text_size);
     cJSON_Delete(root);
-    free(png);
-    free(pixels);
-    free(pk);
-    free(inputs);
+    free(png); /* libspng's (encode_png) */
+    sinew__free(a, pixels, pixels_size);
+    sinew__free(a, pk, (n ? n : 1) * sizeof *pk);
+    sinew__free(a, inputs, ((size_t)n + 1u) * sizeof *inputs);
     sinew_atlas_destroy(atlas);
     return st;
 }
@@ -287,6 +294,7 @@ sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas_arg,
             return SINEW_OK; /* no atlas beside the input: nothing to take along */
         atlas_path = found;
     }
+    const sinew_allocator *a = lopts ? lopts->allocator : NULL;
     struct sinew_atlas *atlas = NULL;
     sinew_status st = sinew_atlas_load_file(atlas_path, lopts, &atlas, err);
     if (st != SINEW_OK)
@@ -320,11 +328,11 @@ sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas_arg,
         }
         char *bytes = NULL;
         size_t len = 0;
-        st = sinew__read_whole(from, NULL, UINT64_MAX, NULL, &bytes, &len, err);
+        st = sinew__read_whole(from, a, UINT64_MAX, NULL, &bytes, &len, err);
         if (st == SINEW_OK)
-            st = sinew__write_file_atomic(to, bytes, len, inputs, 2, err);
+            st = sinew__write_file_atomic(to, bytes, len, inputs, 2, a, err);
         if (bytes)
-            sinew__free(NULL, bytes, len + 1);
+            sinew__free(a, bytes, len + 1);
         if (st != SINEW_OK) /* `to` ends with this block */
             sinew__error_detach(err, input, atlas_arg);
         if (st == SINEW_OK && !res->atlas_png_path[0])
@@ -333,11 +341,11 @@ sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas_arg,
     if (st == SINEW_OK && !same_file(atlas_path, res->atlas_json_path)) {
         char *bytes = NULL;
         size_t len = 0;
-        st = sinew__read_whole(atlas_path, NULL, UINT64_MAX, NULL, &bytes, &len, err);
+        st = sinew__read_whole(atlas_path, a, UINT64_MAX, NULL, &bytes, &len, err);
         if (st == SINEW_OK)
-            st = sinew__write_file_atomic(res->atlas_json_path, bytes, len, inputs, 2, err);
+            st = sinew__write_file_atomic(res->atlas_json_path, bytes, len, inputs, 2, a, err);
         if (bytes)
-            sinew__free(NULL, bytes, len + 1);
+            sinew__free(a, bytes, len + 1);
     }
     if (st != SINEW_OK) {
         /* the error may name a page of the atlas or a path of this function: not kept past here */
@@ -372,16 +380,18 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
     wo.log_user = opts ? opts->log_user : NULL;
     wo.source_name = input;
     wo.warning_count = &res->warning_count;
+    wo.allocator = lopts ? lopts->allocator : NULL;
     char *text = NULL;
-    st = sinew__db_write_json(data, &wo, &text, err);
+    size_t text_size = 0;
+    st = sinew__db_write_json(data, &wo, &text, &text_size, err);
     res->armature_count = data->armature_count;
     sinew_data_destroy(data);
     if (st != SINEW_OK)
         return st;
     join(res->skeleton_path, sizeof res->skeleton_path, out_dir, name, "_ske.json");
     const char *inputs[1] = {input};
-    st = sinew__write_file_atomic(res->skeleton_path, text, strlen(text), inputs, 1, err);
-    free(text);
+    st = sinew__write_file_atomic(res->skeleton_path, text, strlen(text), inputs, 1, wo.allocator, err);
+    sinew__free(wo.allocator, text, text_size);
     if (st != SINEW_OK) {
         if (err && err->file == res->skeleton_path)
             err->file = NULL; /* emptied below; the message names the file */

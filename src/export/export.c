@@ -120,7 +120,7 @@ sinew_status sinew_png_write(const char *path, const uint8_t *rgba, uint32_t wid
     sinew_status st = sinew__check_not_input(path, inputs, input_count, err);
     if (st) return st;
     sinew__tmpfile t;
-    if ((st = sinew__tmp_open(path, &t, err)) != SINEW_OK) return st;
+    if ((st = sinew__tmp_open(path, NULL, &t, err)) != SINEW_OK) return st;
     st = sinew__png_encode(t.f, path, rgba, width, height, stride, err);
     if (st) {
         sinew__tmp_discard(&t);
@@ -132,7 +132,7 @@ sinew_status sinew_png_write(const char *path, const uint8_t *rgba, uint32_t wid
 static sinew_status png_frame(sinew_exporter *ex, const uint8_t *rgba, sinew_error *err) {
     if (ex->frames_added > 0)
         return sinew__fail(err, SINEW_E_ARG, NULL, "a single PNG takes one frame (use a %%04d pattern for a sequence)");
-    sinew_status st = sinew__tmp_open(ex->o.path, &ex->tmp, err);
+    sinew_status st = sinew__tmp_open(ex->o.path, ex->allocator, &ex->tmp, err);
     if (!st) st = sinew__png_encode(ex->tmp.f, ex->o.path, rgba, ex->o.width, ex->o.height, 0, err);
     if (st) sinew__tmp_discard(&ex->tmp);
     return st;
@@ -160,7 +160,7 @@ static sinew_status seq_frame_named(sinew_exporter *ex, const uint8_t *rgba, con
         ex->seq_cap = cap;
     }
     sinew__tmpfile *t = &ex->seq[ex->frames_added];
-    if ((st = sinew__tmp_open(name, t, err)) != SINEW_OK) return st;
+    if ((st = sinew__tmp_open(name, ex->allocator, t, err)) != SINEW_OK) return st;
     t->name = ex->o.path; /* errors at the commit, after the caller's buffer is gone, name the pattern */
     st = sinew__png_encode(t->f, name, rgba, ex->o.width, ex->o.height, 0, err);
     if (!st) st = sinew__tmp_close(t, err);

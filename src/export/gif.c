@@ -561,7 +561,7 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     }
     for (int i = 0; i < (1 << bits); i++) map->Colors[i] = palette[i];
 
-    if ((st = sinew__tmp_open(ex->o.path, &ex->tmp, err)) != SINEW_OK) goto done;
+    if ((st = sinew__tmp_open(ex->o.path, ex->allocator, &ex->tmp, err)) != SINEW_OK) goto done;
     int gerr = 0;
     gif = EGifOpen(ex->tmp.f, gif_write_cb, &gerr);
     if (!gif) {

@@ -307,12 +307,12 @@ static sinew_status sheet_end(sinew_exporter *ex, sinew_error *err) {
     }
     for (uint32_t k = 0; k < np; k++) {
         if ((st = sinew__check_not_input(pages[k].png_path, ex->o.inputs, ex->o.input_count, err)) != SINEW_OK ||
-            (st = sinew__tmp_open(pages[k].png_path, &ptmp[k], err)) != SINEW_OK ||
+            (st = sinew__tmp_open(pages[k].png_path, ex->allocator, &ptmp[k], err)) != SINEW_OK ||
             (st = sinew__png_encode(ptmp[k].f, pages[k].png_path, pages[k].px, pages[k].w, pages[k].h, 0, err)) != SINEW_OK)
             goto done;
     }
     for (uint32_t k = 0; k < nj; k++) {
-        if ((st = sinew__tmp_open(jpaths[k], &jtmp[k], err)) != SINEW_OK) goto done;
+        if ((st = sinew__tmp_open(jpaths[k], ex->allocator, &jtmp[k], err)) != SINEW_OK) goto done;
         FILE *f = jtmp[k].f;
         switch (so->format) {
         case SINEW_SHEET_DRAGONBONES: {

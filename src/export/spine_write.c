@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/alloc.h"
 #include "base/atomic.h"
 #include "base/error.h"
 #include "base/json_print.h"
@@ -47,6 +48,7 @@
 
 typedef struct sp_ctx {
     const sinew_convert_options *o;
+    const sinew_allocator *a;   /* the load options' allocator: every buffer but cJSON's tree */
     const char *input;
     const struct sinew_data *data;
     const sinew_model_armature *arm;
@@ -61,6 +63,7 @@ typedef struct sp_ctx {
     char **keys;        /* attachment key per display index of each slot (slot-major) */
     uint32_t *key_first; /* slot -> first entry in keys */
     uint32_t *key_count;
+    uint32_t key_total;  /* entries of keys */
 } sp_ctx;
 
 SINEW_PRINTF(2, 3)
@@ -576,8 +579,8 @@ static void write_bbox(sp_ctx *c, cJSON *slot_obj, const char *key, const sinew_
  * same key for the same index. */
 static bool build_keys(sp_ctx *c) {
     const sinew_model_armature *a = c->arm;
-    c->key_first = calloc(a->slot_count + 1, sizeof *c->key_first);
-    c->key_count = calloc(a->slot_count + 1, sizeof *c->key_count);
+    c->key_first = sinew__calloc(c->a, a->slot_count + 1, sizeof *c->key_first);
+    c->key_count = sinew__calloc(c->a, a->slot_count + 1, sizeof *c->key_count);
     if (!c->key_first || !c->key_count)
         return false;
     uint32_t total = 0;
@@ -590,9 +593,10 @@ static bool build_keys(sp_ctx *c) {
         c->key_count[s] = n;
         total += n;
     }
-    c->keys = calloc(total + 1, sizeof *c->keys);
+    c->keys = sinew__calloc(c->a, total + 1, sizeof *c->keys);
     if (!c->keys)
         return false;
+    c->key_total = total;
     for (uint32_t s = 0; s < a->slot_count; ++s) {
         for (uint32_t i = 0; i < c->key_count[s]; ++i) {
             const char *nm = NULL;
@@ -613,7 +617,9 @@ static bool build_keys(sp_ctx *c) {
                     snprintf(buf, sizeof buf, "%s#%u", nm && nm[0] ? nm : "display", i);
                     break;
                 }
-            c->keys[c->key_first[s] + i] = strdup(buf);
+            size_t len = strlen(buf) + 1;
+            if ((c->keys[c->key_first[s] + i] = sinew__alloc(c->a, len)) != NULL)
+                memcpy(c->keys[c->key_first[s] + i], buf, len);
             if (!c->keys[c->key_first[s] + i])
                 return false;
         }
@@ -732,20 +738,32 @@ typedef struct keylist {
     double *vals;
 } keylist;
 
-static bool kl_push(keylist *kl, double t, bool stepped, const double *v) {
-    if (kl->count == kl->cap) {
+/* Frees the three arrays of `cap` keys of n values each. */
+static void kl_free_arrays(sp_ctx *c, double *t, bool *stepped, double *vals, uint32_t cap, uint32_t n) {
+    sinew__free(c->a, t, cap * sizeof *t);
+    sinew__free(c->a, stepped, cap * sizeof *stepped);
+    sinew__free(c->a, vals, (size_t)cap * n * sizeof *vals);
+}
+
+static bool kl_push(sp_ctx *c, keylist *kl, double t, bool stepped, const double *v) {
+    if (kl->count == kl->cap) { /* all three arrays grow, or none */
         uint32_t nc = kl->cap ? kl->cap * 2 : 16;
-        double *nt = realloc(kl->t, nc * sizeof *nt);
-        if (nt)
-            kl->t = nt;
-        bool *ns = realloc(kl->stepped, nc * sizeof *ns);
-        if (ns)
-            kl->stepped = ns;
-        double *nv = realloc(kl->vals, (size_t)nc * kl->n * sizeof *nv);
-        if (nv)
-            kl->vals = nv;
-        if (!nt || !ns || !nv)
+        double *nt = sinew__realloc(c->a, NULL, 0, nc * sizeof *nt);
+        bool *ns = sinew__realloc(c->a, NULL, 0, nc * sizeof *ns);
+        double *nv = sinew__realloc(c->a, NULL, 0, (size_t)nc * kl->n * sizeof *nv);
+        if (!nt || !ns || !nv) {
+            kl_free_arrays(c, nt, ns, nv, nc, kl->n);
             return false;
+        }
+        if (kl->count) {
+            memcpy(nt, kl->t, kl->count * sizeof *nt);
+            memcpy(ns, kl->stepped, kl->count * sizeof *ns);
+            memcpy(nv, kl->vals, (size_t)kl->count * kl->n * sizeof *nv);
+        }
+        kl_free_arrays(c, kl->t, kl->stepped, kl->vals, kl->cap, kl->n);
+        kl->t = nt;
+        kl->stepped = ns;
+        kl->vals = nv;
         kl->cap = nc;
     }
     kl->t[kl->count] = t;
@@ -755,10 +773,8 @@ static bool kl_push(keylist *kl, double t, bool stepped, const double *v) {
     return true;
 }
 
-static void kl_free(keylist *kl) {
-    free(kl->t);
-    free(kl->stepped);
-    free(kl->vals);
+static void kl_free(sp_ctx *c, keylist *kl) {
+    kl_free_arrays(c, kl->t, kl->stepped, kl->vals, kl->cap, kl->n);
     memset(kl, 0, sizeof *kl);
 }
 
@@ -802,7 +818,8 @@ static bool build_local_keys(sp_ctx *c, const sinew_model_timeline *T, const cha
         return true;
     const sinew_model_keyframe *keys = an->keys + T->first_key;
     uint32_t vpk = T->values_per_key;
-    double *v0 = calloc((size_t)ch->n * 3 + 1, sizeof *v0);
+    size_t v0_count = (size_t)ch->n * 3 + 1;
+    double *v0 = sinew__calloc(c->a, v0_count, sizeof *v0);
     if (!v0)
         return false;
     double *v1 = v0 + ch->n, *vv = v1 + ch->n;
@@ -829,7 +846,7 @@ static bool build_local_keys(sp_ctx *c, const sinew_model_timeline *T, const cha
             }
         }
         if (type == SINEW_TWEEN_NONE || type == SINEW_TWEEN_LINEAR) {
-            ok = kl_push(kl, t0, type == SINEW_TWEEN_NONE, v0);
+            ok = kl_push(c, kl, t0, type == SINEW_TWEEN_NONE, v0);
         } else if (type == SINEW_TWEEN_CURVE) {
             const float *smp = an->samples + kf->sample_first;
             uint32_t segs = kf->sample_count + 1;
@@ -837,7 +854,7 @@ static bool build_local_keys(sp_ctx *c, const sinew_model_timeline *T, const cha
                 double e = i == 0 ? 0.0 : smp[i - 1] * 0.0001;
                 for (uint32_t j = 0; j < ch->n; ++j)
                     vv[j] = v0[j] + (v1[j] - v0[j]) * e;
-                ok = kl_push(kl, t0 + (t1 - t0) * i / segs, false, vv);
+                ok = kl_push(c, kl, t0 + (t1 - t0) * i / segs, false, vv);
             }
         } else {
             /* linear pieces over [0, 1]: the error of a piece of width h is at most
@@ -855,13 +872,13 @@ static bool build_local_keys(sp_ctx *c, const sinew_model_timeline *T, const cha
                 double p = (double)i / steps, q = quad_ease(type, p, e);
                 for (uint32_t j = 0; j < ch->n; ++j)
                     vv[j] = v0[j] + (v1[j] - v0[j]) * q;
-                ok = kl_push(kl, t0 + (t1 - t0) * p, false, vv);
+                ok = kl_push(c, kl, t0 + (t1 - t0) * p, false, vv);
             }
         }
         if (ok && last && t1 > t0) /* close at the animation's end so Spine's duration matches */
-            ok = kl_push(kl, t1, true, type == SINEW_TWEEN_NONE ? v0 : v1);
+            ok = kl_push(c, kl, t1, true, type == SINEW_TWEEN_NONE ? v0 : v1);
     }
-    free(v0);
+    sinew__free(c->a, v0, v0_count * sizeof *v0);
     return ok;
 }
 
@@ -901,7 +918,7 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
     keylist loc;
     memset(&loc, 0, sizeof loc);
     if (!build_local_keys(c, T, ch, &loc)) {
-        kl_free(&loc);
+        kl_free(c, &loc);
         return false;
     }
     const sinew_model_animation *an = c->anim;
@@ -919,8 +936,9 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
              (double)T->scale);
     /* the animation times where something happens on the timeline's clock */
     size_t cap = 16, n = 0;
-    double *bp = malloc(cap * sizeof *bp);
-    double *v = calloc((size_t)kl->n * 2 + 1, sizeof *v);
+    double *bp = sinew__alloc(c->a, cap * sizeof *bp);
+    size_t v_count = (size_t)kl->n * 2 + 1;
+    double *v = sinew__calloc(c->a, v_count, sizeof *v);
     bool ok = bp && v;
     double t_end = D, clamp = INFINITY;
     if (an->play_times > 0)
@@ -933,12 +951,13 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
             if (!(t > 0.0 && t < t_end && t < clamp))
                 continue;
             if (n == cap) {
-                double *nb = realloc(bp, (cap *= 2) * sizeof *bp);
+                double *nb = sinew__realloc(c->a, bp, cap * sizeof *bp, cap * 2 * sizeof *bp);
                 if (!nb) {
                     ok = false;
                     break;
                 }
                 bp = nb;
+                cap *= 2;
             }
             bp[n++] = t;
         }
@@ -950,7 +969,7 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
     if (ok) {
         double tau = fmod(off * D, D);
         kl_eval(&loc, tau, v, &st);
-        ok = kl_push(kl, 0.0, st, v);
+        ok = kl_push(c, kl, 0.0, st, v);
     }
     for (size_t i = 0; ok && i < n; ++i) {
         if (i > 0 && bp[i] == bp[i - 1])
@@ -958,26 +977,26 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
         double raw = bp[i] * ts + off * D, cyc = floor(raw / D), tau = raw - cyc * D;
         if (tau < 1e-9 * D || D - tau < 1e-9 * D) { /* a wrap: the end value, then the start */
             kl_eval(&loc, D, v, &st);
-            ok = kl_push(kl, bp[i], true, v);
+            ok = kl_push(c, kl, bp[i], true, v);
             kl_eval(&loc, 0.0, v, &st);
             if (ok)
-                ok = kl_push(kl, bp[i], st, v);
+                ok = kl_push(c, kl, bp[i], st, v);
         } else {
             kl_eval(&loc, tau, v, &st);
-            ok = kl_push(kl, bp[i], st, v);
+            ok = kl_push(c, kl, bp[i], st, v);
         }
     }
     if (ok && clamp < t_end) { /* the plays are over: held at the end */
         kl_eval(&loc, D, v, &st);
-        ok = kl_push(kl, clamp, true, v) && kl_push(kl, t_end, true, v);
+        ok = kl_push(c, kl, clamp, true, v) && kl_push(c, kl, t_end, true, v);
     } else if (ok) {
         double raw = t_end * ts + off * D, tau = raw - floor(raw / D) * D;
         kl_eval(&loc, tau, v, &st);
-        ok = kl_push(kl, t_end, true, v);
+        ok = kl_push(c, kl, t_end, true, v);
     }
-    free(bp);
-    free(v);
-    kl_free(&loc);
+    sinew__free(c->a, bp, cap * sizeof *bp);
+    sinew__free(c->a, v, v_count * sizeof *v);
+    kl_free(c, &loc);
     if (ok)
         kl_simplify(kl);
     return ok;
@@ -1103,7 +1122,7 @@ static void bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_timelin
         memset(&kl, 0, sizeof kl);
         if (!build_keys_for(c, T, &chs[i], &kl)) {
             c->nomem = true;
-            kl_free(&kl);
+            kl_free(c, &kl);
             return;
         }
         int id = strcmp(tl_names[i], "scale") == 0 ? 2 : strcmp(tl_names[i], "shear") == 0 ? 3 : 0;
@@ -1111,7 +1130,7 @@ static void bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_timelin
         bool keep = kl.count > 0 && ((keep_first && i == 0) || !kl_constant(&kl, ident[id]));
         if (keep && !cJSON_GetObjectItemCaseSensitive(bo, tl_names[i]))
             write_kl(c, bo, tl_names[i], &kl, vnames[i]);
-        kl_free(&kl);
+        kl_free(c, &kl);
     }
 }
 
@@ -1122,7 +1141,7 @@ static void slot_color_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model_t
     memset(&kl, 0, sizeof kl);
     if (!build_keys_for(c, T, &ch, &kl)) {
         c->nomem = true;
-        kl_free(&kl);
+        kl_free(c, &kl);
         return;
     }
     bool offsets = false;
@@ -1134,7 +1153,7 @@ static void slot_color_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model_t
         warn(c, "slot '%s': colour offsets in the colour timeline dropped (Spine colours only multiply)", s->name);
     cJSON *so = cJSON_GetObjectItemCaseSensitive(slots_obj, s->name);
     if (!so && !(so = add_obj(c, slots_obj, s->name))) {
-        kl_free(&kl);
+        kl_free(c, &kl);
         return;
     }
     cJSON *arr = add_arr(c, so, "rgba");
@@ -1148,7 +1167,7 @@ static void slot_color_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model_t
         if (kl.stepped[k] && k + 1 < kl.count)
             str(c, o, "curve", "stepped");
     }
-    kl_free(&kl);
+    kl_free(c, &kl);
 }
 
 static void map_display(const channel *ch, const float *raw, double *out) {
@@ -1163,16 +1182,16 @@ static void slot_display_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model
     memset(&kl, 0, sizeof kl);
     if (!build_keys_for(c, T, &ch, &kl)) {
         c->nomem = true;
-        kl_free(&kl);
+        kl_free(c, &kl);
         return;
     }
     if (!kl.count) {
-        kl_free(&kl);
+        kl_free(c, &kl);
         return;
     }
     cJSON *so = cJSON_GetObjectItemCaseSensitive(slots_obj, s->name);
     if (!so && !(so = add_obj(c, slots_obj, s->name))) {
-        kl_free(&kl);
+        kl_free(c, &kl);
         return;
     }
     cJSON *arr = add_arr(c, so, "attachment");
@@ -1189,7 +1208,7 @@ static void slot_display_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model
         else if (o && !cJSON_AddNullToObject(o, "name"))
             c->nomem = true;
     }
-    kl_free(&kl);
+    kl_free(c, &kl);
 }
 
 static void ik_timeline(sp_ctx *c, cJSON *ik_obj, const sinew_model_timeline *T) {
@@ -1199,7 +1218,7 @@ static void ik_timeline(sp_ctx *c, cJSON *ik_obj, const sinew_model_timeline *T)
     memset(&kl, 0, sizeof kl);
     if (!build_keys_for(c, T, &ch, &kl)) {
         c->nomem = true;
-        kl_free(&kl);
+        kl_free(c, &kl);
         return;
     }
     cJSON *arr = add_arr(c, ik_obj, k->name);
@@ -1212,7 +1231,7 @@ static void ik_timeline(sp_ctx *c, cJSON *ik_obj, const sinew_model_timeline *T)
         if (kl.stepped[i] && i + 1 < kl.count)
             str(c, o, "curve", "stepped");
     }
-    kl_free(&kl);
+    kl_free(c, &kl);
 }
 
 static void deform_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_timeline *T) {
@@ -1240,7 +1259,7 @@ static void deform_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_timeli
     memset(&kl, 0, sizeof kl);
     if (!build_keys_for(c, T, &ch, &kl)) {
         c->nomem = true;
-        kl_free(&kl);
+        kl_free(c, &kl);
         return;
     }
     cJSON *atts = cJSON_GetObjectItemCaseSensitive(anim_obj, "attachments");
@@ -1276,7 +1295,7 @@ static void deform_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_timeli
             str(c, o, "curve", "stepped");
     }
 done:
-    kl_free(&kl);
+    kl_free(c, &kl);
 }
 
 static void zorder_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_timeline *T) {
@@ -1316,7 +1335,7 @@ static void events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl) {
        as a bone-frame event inside an animation frame); its list may be out of order, Spine's
        must not: visited by position, stably */
     uint32_t nf = an->run_action_frame_count;
-    uint32_t *order = malloc((nf + 1) * sizeof *order);
+    uint32_t *order = sinew__alloc(c->a, ((size_t)nf + 1) * sizeof *order);
     if (!order) {
         c->nomem = true;
         return;
@@ -1360,7 +1379,7 @@ static void events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl) {
                 warn(c, "event '%s': only the first int, float and string of its data are carried", nm);
         }
     }
-    free(order);
+    sinew__free(c->a, order, ((size_t)nf + 1) * sizeof *order);
 }
 
 /* ---- IK chains Spine's solver cannot reproduce: baked ---------------------------------------- */
@@ -1462,15 +1481,16 @@ static const sinew_model_bone *inherit_inexact(const sinew_model_armature *a, ui
  * runtime does (IK solved). */
 static void bake_setup(sp_ctx *c) {
     const sinew_model_armature *a = c->arm;
-    c->ik_baked = calloc(a->ik_count + 1, sizeof *c->ik_baked);
-    c->bone_baked = calloc(a->bone_count + 1, sizeof *c->bone_baked);
-    c->bone_setup = calloc(6 * (size_t)a->bone_count + 1, sizeof *c->bone_setup);
+    c->ik_baked = sinew__calloc(c->a, a->ik_count + 1, sizeof *c->ik_baked);
+    c->bone_baked = sinew__calloc(c->a, a->bone_count + 1, sizeof *c->bone_baked);
+    c->bone_setup = sinew__calloc(c->a, 6 * (size_t)a->bone_count + 1, sizeof *c->bone_setup);
     if (!c->ik_baked || !c->bone_baked || !c->bone_setup) {
         c->nomem = true;
         return;
     }
     bool any = false;
-    bool *by_inherit = calloc(a->bone_count + 1, sizeof *by_inherit);
+    size_t by_inherit_size = ((size_t)a->bone_count + 1) * sizeof(bool);
+    bool *by_inherit = sinew__calloc(c->a, 1, by_inherit_size);
     if (!by_inherit) {
         c->nomem = true;
         return;
@@ -1486,12 +1506,13 @@ static void bake_setup(sp_ctx *c) {
         }
     }
     if (!any) {
-        free(by_inherit);
+        sinew__free(c->a, by_inherit, by_inherit_size);
         return;
     }
     sinew_instance_options io;
     memset(&io, 0, sizeof io);
     io.armature = a->name;
+    io.allocator = c->a;
     sinew_instance *inst = NULL;
     sinew_error e;
     memset(&e, 0, sizeof e);
@@ -1505,10 +1526,15 @@ static void bake_setup(sp_ctx *c) {
                 ok = bake_world(inst, b, a, NULL, c->bone_setup + 6 * (size_t)b);
     }
     sinew_instance_destroy(inst);
+    if (!ok && e.code == SINEW_E_NOMEM) { /* out of memory is an error, not a pose to keep */
+        c->nomem = true;
+        sinew__free(c->a, by_inherit, by_inherit_size);
+        return;
+    }
     if (!ok) { /* keep the bones as they are; warn_ik_scale and warn_inherit name them */
         memset(c->ik_baked, 0, (a->ik_count + 1) * sizeof *c->ik_baked);
         memset(c->bone_baked, 0, (a->bone_count + 1) * sizeof *c->bone_baked);
-        free(by_inherit);
+        sinew__free(c->a, by_inherit, by_inherit_size);
         return;
     }
     for (uint32_t b = 0; b < a->bone_count; ++b) {
@@ -1524,7 +1550,7 @@ static void bake_setup(sp_ctx *c) {
                     "otherwise in Spine: baked into keys (%d per frame, written with inherit normal)",
                  a->bones[b].name, inherit_name(&a->bones[b]), p ? p->name : "", BAKE_PER_FRAME);
     }
-    free(by_inherit);
+    sinew__free(c->a, by_inherit, by_inherit_size);
     for (uint32_t i = 0; i < a->ik_count; ++i) {
         if (!c->ik_baked[i])
             continue;
@@ -1555,19 +1581,25 @@ static void bake_animation(sp_ctx *c, cJSON *anim_obj) {
     sinew_instance_options io;
     memset(&io, 0, sizeof io);
     io.armature = a->name;
+    io.allocator = c->a;
     sinew_instance *inst = NULL;
     sinew_error e;
     memset(&e, 0, sizeof e);
     if (sinew_instance_create(c->data, &io, &inst, &e) != SINEW_OK ||
         sinew_instance_play(inst, an->name, -1, &e) != SINEW_OK) {
         sinew_instance_destroy(inst);
+        if (e.code == SINEW_E_NOMEM) {
+            c->nomem = true;
+            return;
+        }
         warn(c, "IK chains could not be baked (%s); their bones keep the setup pose", e.message);
         return;
     }
     uint32_t steps = an->frame_count * BAKE_PER_FRAME;
     double dt = 1.0 / (a->frame_rate * BAKE_PER_FRAME);
-    keylist *kls = calloc((size_t)a->bone_count * 4 + 1, sizeof *kls);
-    double *prev = calloc(6 * (size_t)a->bone_count + 1, sizeof *prev);
+    size_t kls_count = (size_t)a->bone_count * 4 + 1, prev_count = 6 * (size_t)a->bone_count + 1;
+    keylist *kls = sinew__calloc(c->a, kls_count, sizeof *kls);
+    double *prev = sinew__calloc(c->a, prev_count, sizeof *prev);
     bool ok = kls && prev;
     for (uint32_t b = 0; ok && b < a->bone_count; ++b) {
         kls[4 * b].n = 2;
@@ -1591,8 +1623,8 @@ static void bake_animation(sp_ctx *c, cJSON *anim_obj) {
             double tr[2] = {l[0] - su[0], l[1] - su[1]}, ro[1] = {l[2] - su[2]};
             double sc[2] = {su[3] != 0.0 ? l[3] / su[3] : 1.0, su[4] != 0.0 ? l[4] / su[4] : 1.0};
             double sh[2] = {0.0, l[5] - su[5]};
-            ok = ok && kl_push(&kls[4 * b], t, false, tr) && kl_push(&kls[4 * b + 1], t, false, ro) &&
-                 kl_push(&kls[4 * b + 2], t, false, sc) && kl_push(&kls[4 * b + 3], t, false, sh);
+            ok = ok && kl_push(c, &kls[4 * b], t, false, tr) && kl_push(c, &kls[4 * b + 1], t, false, ro) &&
+                 kl_push(c, &kls[4 * b + 2], t, false, sc) && kl_push(c, &kls[4 * b + 3], t, false, sh);
         }
     }
     sinew_instance_destroy(inst);
@@ -1617,9 +1649,9 @@ static void bake_animation(sp_ctx *c, cJSON *anim_obj) {
     if (!ok)
         c->nomem = true;
     for (uint32_t i = 0; kls && i < 4 * a->bone_count; ++i)
-        kl_free(&kls[i]);
-    free(kls);
-    free(prev);
+        kl_free(c, &kls[i]);
+    sinew__free(c->a, kls, kls_count * sizeof *kls);
+    sinew__free(c->a, prev, prev_count * sizeof *prev);
 }
 
 /* The latest key time in a written animation (spine-core's duration of it). */
@@ -1786,6 +1818,7 @@ static sinew_status page_size(sp_ctx *c, uint32_t p, uint32_t *w, uint32_t *h, s
 }
 
 typedef struct sbuf {
+    const sinew_allocator *a;
     char *p;
     size_t n, cap;
     bool bad;
@@ -1807,7 +1840,7 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
             return;
         }
         size_t nc = (b->cap ? b->cap * 2 : 4096) + (size_t)k;
-        char *np = realloc(b->p, nc);
+        char *np = sinew__realloc(b->a, b->p, b->cap, nc);
         if (!np) {
             b->bad = true;
             return;
@@ -1855,20 +1888,20 @@ static sinew_status write_atlas_text(sp_ctx *c, const bool *page_used, sbuf *b, 
     return SINEW_OK;
 }
 
-static sinew_status copy_file(const char *from, const char *to, const char *const *inputs, uint32_t n,
-                              sinew_error *err) {
+static sinew_status copy_file(const sinew_allocator *a, const char *from, const char *to, const char *const *inputs,
+                              uint32_t n, sinew_error *err) {
     FILE *f = fopen(from, "rb");
     if (!f)
         return sinew__fail_at(err, SINEW_E_IO, from, 0, 0, NULL, "cannot open: %s", strerror(errno));
-    sbuf b = {0};
+    sbuf b = {a, NULL, 0, 0, false};
     char chunk[65536];
     size_t r;
     while ((r = fread(chunk, 1, sizeof chunk, f)) > 0) {
         if (b.n + r > b.cap) {
             size_t nc = (b.cap ? b.cap * 2 : 65536) + r;
-            char *np = realloc(b.p, nc);
+            char *np = sinew__realloc(a, b.p, b.cap, nc);
             if (!np) {
-                free(b.p);
+                sinew__free(a, b.p, b.cap);
                 fclose(f);
                 return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
             }
@@ -1881,11 +1914,11 @@ static sinew_status copy_file(const char *from, const char *to, const char *cons
     bool bad = ferror(f) != 0;
     fclose(f);
     if (bad) {
-        free(b.p);
+        sinew__free(a, b.p, b.cap);
         return sinew__fail_at(err, SINEW_E_IO, from, 0, 0, NULL, "read error");
     }
-    sinew_status st = sinew__write_file_atomic(to, b.p ? b.p : "", b.n, inputs, n, err);
-    free(b.p);
+    sinew_status st = sinew__write_file_atomic(to, b.p ? b.p : "", b.n, inputs, n, a, err);
+    sinew__free(a, b.p, b.cap);
     return st;
 }
 
@@ -1905,10 +1938,11 @@ static void free_keys(sp_ctx *c) {
     if (c->keys && c->key_first && c->key_count)
         for (uint32_t s = 0; s < c->arm->slot_count; ++s)
             for (uint32_t i = 0; i < c->key_count[s]; ++i)
-                free(c->keys[c->key_first[s] + i]);
-    free(c->keys);
-    free(c->key_first);
-    free(c->key_count);
+                if (c->keys[c->key_first[s] + i])
+                    sinew__free(c->a, c->keys[c->key_first[s] + i], strlen(c->keys[c->key_first[s] + i]) + 1);
+    sinew__free(c->a, c->keys, ((size_t)c->key_total + 1) * sizeof *c->keys);
+    sinew__free(c->a, c->key_first, ((size_t)c->arm->slot_count + 1) * sizeof *c->key_first);
+    sinew__free(c->a, c->key_count, ((size_t)c->arm->slot_count + 1) * sizeof *c->key_count);
     c->keys = NULL;
     c->key_first = c->key_count = NULL;
 }
@@ -1983,6 +2017,7 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     sp_ctx c;
     memset(&c, 0, sizeof c);
     c.o = opts;
+    c.a = lopts ? lopts->allocator : NULL;
     c.input = input;
     c.data = data;
     c.arm = &data->armatures[ai];
@@ -2012,7 +2047,8 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     }
     cJSON *root = cJSON_CreateObject();
     char *text = NULL;
-    bool *page_used = calloc(atlas->page_count + 1, sizeof *page_used);
+    size_t text_size = 0;
+    bool *page_used = sinew__calloc(c.a, (size_t)atlas->page_count + 1, sizeof *page_used);
     if (!root || !page_used || !build_keys(&c)) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
         goto out;
@@ -2030,14 +2066,14 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     write_ik(&c, root);
     write_skins(&c, root);
     write_animations(&c, root);
-    if (c.nomem || !(text = sinew__json_print(root, false))) {
+    if (c.nomem || !(text = sinew__json_print(root, false, c.a, &text_size))) {
         st = sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
         goto out;
     }
     for (uint32_t i = 0; i < atlas->region_count; ++i)
         if (atlas->regions[i].page < atlas->page_count)
             page_used[atlas->regions[i].page] = true;
-    sbuf ab = {0};
+    sbuf ab = {c.a, NULL, 0, 0, false};
     st = write_atlas_text(&c, page_used, &ab, err);
     if (st == SINEW_OK) {
         const char *inputs[2] = {input, atlas_path};
@@ -2064,33 +2100,33 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
                      pg->name, from, base_name(pg->image_path ? pg->image_path : pg->name));
                 continue;
             }
-            st = copy_file(from, to, inputs, 2, err);
+            st = copy_file(c.a, from, to, inputs, 2, err);
             if (st != SINEW_OK) /* `to` ends with this block */
                 sinew__error_detach(err, input, opts ? opts->atlas : NULL);
             if (st == SINEW_OK && !res->atlas_png_path[0])
                 snprintf(res->atlas_png_path, sizeof res->atlas_png_path, "%s", to);
         }
         if (st == SINEW_OK)
-            st = sinew__write_file_atomic(res->atlas_json_path, ab.p ? ab.p : "", ab.n, inputs, 2, err);
+            st = sinew__write_file_atomic(res->atlas_json_path, ab.p ? ab.p : "", ab.n, inputs, 2, c.a, err);
         if (st == SINEW_OK)
-            st = sinew__write_file_atomic(res->skeleton_path, text, strlen(text), inputs, 2, err);
+            st = sinew__write_file_atomic(res->skeleton_path, text, strlen(text), inputs, 2, c.a, err);
         if (st != SINEW_OK) {
             sinew__error_detach(err, input, opts ? opts->atlas : NULL); /* emptied here */
             res->skeleton_path[0] = res->atlas_json_path[0] = res->atlas_png_path[0] = '\0';
         }
     }
-    free(ab.p);
+    sinew__free(c.a, ab.p, ab.cap);
 out:
     if (st != SINEW_OK) /* an error naming atlas_path, a page or an output: those go away here */
         sinew__error_detach(err, input, opts ? opts->atlas : NULL);
     res->warning_count = c.warnings;
-    free(text);
-    free(page_used);
+    sinew__free(c.a, text, text_size);
+    sinew__free(c.a, page_used, ((size_t)atlas->page_count + 1) * sizeof *page_used);
     cJSON_Delete(root);
     free_keys(&c);
-    free(c.ik_baked);
-    free(c.bone_baked);
-    free(c.bone_setup);
+    sinew__free(c.a, c.ik_baked, ((size_t)c.arm->ik_count + 1) * sizeof *c.ik_baked);
+    sinew__free(c.a, c.bone_baked, ((size_t)c.arm->bone_count + 1) * sizeof *c.bone_baked);
+    sinew__free(c.a, c.bone_setup, (6 * (size_t)c.arm->bone_count + 1) * sizeof *c.bone_setup);
     sinew_atlas_destroy(atlas);
     sinew_data_destroy(data);
     return st;

@@ -57,7 +57,7 @@ sinew_status sinew__video_start(sinew_exporter *ex, sinew_error *err) {
     if (!webm && !(s->rgba = sinew__alloc(ex->allocator, ex->frame_bytes)))
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
     /* reserve the temporary name; ffmpeg writes it */
-    sinew_status st = sinew__tmp_open(ex->o.path, &ex->tmp, err);
+    sinew_status st = sinew__tmp_open(ex->o.path, ex->allocator, &ex->tmp, err);
     if (!st) st = sinew__tmp_close(&ex->tmp, err);
     if (st) return st;
 

@@ -73,7 +73,7 @@ static sinew_status webp_end(sinew_exporter *ex, sinew_error *err) {
     if (!WebPAnimEncoderAdd(s->enc, NULL, timestamp_ms(ex, ex->frames_added), NULL) ||
         !WebPAnimEncoderAssemble(s->enc, &data))
         return sinew__fail(err, SINEW_E_RENDER, NULL, "WebP assembly failed: %s", WebPAnimEncoderGetError(s->enc));
-    sinew_status st = sinew__tmp_open(ex->o.path, &ex->tmp, err);
+    sinew_status st = sinew__tmp_open(ex->o.path, ex->allocator, &ex->tmp, err);
     if (!st && fwrite(data.bytes, 1, data.size, ex->tmp.f) != data.size)
         st = sinew__fail_at(err, SINEW_E_IO, ex->o.path, 0, 0, NULL, "cannot write '%s'", ex->o.path);
     WebPDataClear(&data);

@@ -40,14 +40,17 @@
 /*
  * Builds the DBBin bytes of a DragonBones JSON document (`text`, `len` bytes; `file` names it in
  * errors) in `format` 1 or 2 (0: SINEW_DBBIN_FORMAT_DEFAULT; anything else is SINEW_E_ARG); the
- * two differ only in the `offset` table and the version word. On success *out is malloc'ed (the
- * caller frees it) and *out_len its size. Constructs the binary form cannot carry (path displays, shared or glued meshes, ...) fail with
+ * two differ only in the `offset` table and the version word. On success *out comes from
+ * `allocator` (NULL = libc; the caller frees it with sinew__free(allocator, *out, *out_len)) and
+ * *out_len is its size. Every buffer of the writer comes from `allocator`; the JSON tree it edits
+ * is cJSON's (libc: docs/architecture.md "Memory"). Constructs the binary form cannot carry (path displays, shared or glued meshes, ...) fail with
  * SINEW_E_UNSUPPORTED naming the construct; nothing is returned then. What the binary leaves out
  * as the official parser does (action frames past the end of their animation) is a warning
  * through `log` (may be NULL); *warnings (may be NULL) counts them.
  */
-sinew_status sinew__dbbin_write(const char *text, size_t len, const char *file, unsigned format, sinew_log_fn log,
-                                void *log_user, uint32_t *warnings, void **out, size_t *out_len, sinew_error *err);
+sinew_status sinew__dbbin_write(const char *text, size_t len, const char *file, unsigned format,
+                                const sinew_allocator *allocator, sinew_log_fn log, void *log_user,
+                                uint32_t *warnings, void **out, size_t *out_len, sinew_error *err);
 
 /*
  * The DBBin loader behind sinew_data_load_file / _buffer (chosen by the DBDT tag). It checks the

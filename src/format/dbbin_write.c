@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/json_dom.h"
 #include "base/json_print.h"
@@ -62,6 +63,7 @@ typedef struct act_frame {
 } act_frame;
 
 typedef struct wctx {
+    const sinew_allocator *alloc; /* every buffer of the writer (NULL = libc) */
     const char *file;
     sinew_error *err;
     sinew_status st;
@@ -78,6 +80,7 @@ typedef struct wctx {
     size_t action_count;
     const char **skin_names;
     uint32_t skin_count;
+    size_t skin_names_cap;      /* entries allocated */
     disp_ref *disps;
     size_t disp_n, disp_cap;
     /* animation */
@@ -127,7 +130,7 @@ static bool dv_reserve(wctx *w, dvec *d, size_t n) {
             return nomem(w);
         cap *= 2;
     }
-    double *v = realloc(d->v, cap * sizeof *v);
+    double *v = sinew__realloc(w->alloc, d->v, d->cap * sizeof *v, cap * sizeof *v);
     if (!v)
         return nomem(w);
     memset(v + d->cap, 0, (cap - d->cap) * sizeof *v);
@@ -412,7 +415,7 @@ static bool add_action(wctx *w, const cJSON *raw, int type) {
 static bool af_push(wctx *w, act_frame *f, size_t idx) {
     if (f->n == f->cap) {
         size_t cap = f->cap ? f->cap * 2 : 4;
-        size_t *p = realloc(f->idx, cap * sizeof *p);
+        size_t *p = sinew__realloc(w->alloc, f->idx, f->cap * sizeof *p, cap * sizeof *p);
         if (!p)
             return nomem(w);
         f->idx = p;
@@ -425,7 +428,7 @@ static bool af_push(wctx *w, act_frame *f, size_t idx) {
 static bool af_insert(wctx *w, size_t at_index, double start) {
     if (w->af_n == w->af_cap) {
         size_t cap = w->af_cap ? w->af_cap * 2 : 8;
-        act_frame *p = realloc(w->af, cap * sizeof *p);
+        act_frame *p = sinew__realloc(w->alloc, w->af, w->af_cap * sizeof *p, cap * sizeof *p);
         if (!p)
             return nomem(w);
         w->af = p;
@@ -510,14 +513,14 @@ static bool tween_frame(wctx *w, const cJSON *raw, double start, double count, s
         if (sc != floor(sc) || sc > 1e6)
             return fail(w, SINEW_E_UNSUPPORTED, "DBBin: a curve on a key of fractional length %g", count);
         size_t n = (size_t)sc;
-        double *s = malloc(n * sizeof *s);
+        double *s = sinew__alloc(w->alloc, n * sizeof *s);
         if (!s)
             return nomem(w);
         sample_curve(curve, s, n);
         bool ok = grow(w, A_FRAME, 2 + n) && put(w, A_FRAME, o + 1, 2) && put(w, A_FRAME, o + 2, sc);
         for (size_t i = 0; ok && i < n; i++)
             ok = put(w, A_FRAME, o + 3 + i, js_round(s[i] * 10000.0));
-        free(s);
+        sinew__free(w->alloc, s, n * sizeof *s);
         return ok;
     }
     double e = -2.0;
@@ -769,10 +772,10 @@ static bool zorder_frame(wctx *w, const cJSON *raw, double start, double count, 
     size_t n = w->slot_count;
     if ((size_t)zl % 2 || zl / 2 > (double)n)
         return fail(w, SINEW_E_UNSUPPORTED, "DBBin: a zOrder frame with %g entries for %zu slots", zl, n);
-    double *unchanged = calloc(n + 1, sizeof *unchanged), *orders = malloc((n + 1) * sizeof *orders);
-    if (!unchanged || !orders) {
-        free(unchanged);
-        free(orders);
+    double *unchanged = sinew__calloc(w->alloc, n + 1, sizeof *unchanged);
+    double *orders = unchanged ? sinew__calloc(w->alloc, n + 1, sizeof *orders) : NULL;
+    if (!orders) {
+        sinew__free(w->alloc, unchanged, (n + 1) * sizeof *unchanged);
         return nomem(w);
     }
     for (size_t i = 0; i < n; i++)
@@ -805,8 +808,8 @@ static bool zorder_frame(wctx *w, const cJSON *raw, double start, double count, 
             v = orders[i];
         w->a[A_FRAME].v[o + 2 + i] = isnan(v) ? 0 : v;
     }
-    free(unchanged);
-    free(orders);
+    sinew__free(w->alloc, unchanged, (n + 1) * sizeof *unchanged);
+    sinew__free(w->alloc, orders, (n + 1) * sizeof *orders);
     return ok;
 }
 
@@ -1117,7 +1120,7 @@ static bool mesh(wctx *w, cJSON *d, disp_ref *ref) {
 static bool add_disp(wctx *w, const disp_ref *r) {
     if (w->disp_n == w->disp_cap) {
         size_t cap = w->disp_cap ? w->disp_cap * 2 : 32;
-        disp_ref *p = realloc(w->disps, cap * sizeof *p);
+        disp_ref *p = sinew__realloc(w->alloc, w->disps, w->disp_cap * sizeof *p, cap * sizeof *p);
         if (!p)
             return nomem(w);
         w->disps = p;
@@ -1132,9 +1135,10 @@ static bool skins(wctx *w, cJSON *arm) {
     if (!cJSON_IsArray(list))
         return true;
     uint32_t n = (uint32_t)cJSON_GetArraySize(list);
-    w->skin_names = calloc(n ? n : 1, sizeof *w->skin_names);
+    w->skin_names = sinew__calloc(w->alloc, n ? n : 1, sizeof *w->skin_names);
     if (!w->skin_names)
         return nomem(w);
+    w->skin_names_cap = n ? n : 1;
     for (cJSON *skin = list->child; skin; skin = skin->next) {
         const char *name;
         if (!jstr(w, skin, "name", "default", &name))
@@ -1214,7 +1218,7 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
     w->off_ff = w->a[A_FRAME_FLOAT].n;
     w->off_f = w->a[A_FRAME].n;
     for (size_t i = 0; i < w->af_n; i++)
-        free(w->af[i].idx);
+        sinew__free(w->alloc, w->af[i].idx, w->af[i].cap * sizeof *w->af[i].idx);
     w->af_n = 0;
     cJSON *offs = cJSON_AddArrayToObject(a, "offset");
     if (!offs)
@@ -1426,8 +1430,9 @@ static bool armature(wctx *w, cJSON *arm) {
         cJSON_Delete(w->actions_out);
     }
     w->actions_out = NULL;
-    free(w->skin_names);
+    sinew__free(w->alloc, w->skin_names, w->skin_names_cap * sizeof *w->skin_names);
     w->skin_names = NULL;
+    w->skin_names_cap = 0;
     return ok;
 }
 
@@ -1459,14 +1464,16 @@ static void put_u32(unsigned char *p, uint32_t u) {
         p[i] = (unsigned char)(u >> (8 * i));
 }
 
-sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file, unsigned format, sinew_log_fn log,
-                                void *log_user, uint32_t *warnings, void **out, size_t *out_len, sinew_error *err) {
+sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file, unsigned format,
+                                const sinew_allocator *allocator, sinew_log_fn log, void *log_user,
+                                uint32_t *warnings, void **out, size_t *out_len, sinew_error *err) {
     *out = NULL;
     *out_len = 0;
     if (warnings)
         *warnings = 0;
     wctx w;
     memset(&w, 0, sizeof w);
+    w.alloc = allocator;
     w.file = file;
     w.err = err;
     if (format == 0)
@@ -1480,6 +1487,7 @@ sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file,
     w.default_color = -1;
     cJSON *root = sinew__jdom_parse_heap(text, len_, 1000, NULL);
     char *header = NULL;
+    size_t header_size = 0, size = 0;
     unsigned char *bytes = NULL;
     if (!root || !cJSON_IsObject(root)) {
         fail(&w, SINEW_E_PARSE, "DBBin: the input is not a DragonBones JSON document");
@@ -1532,7 +1540,7 @@ sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file,
         }
         cJSON_AddItemToArray(offs, o);
     }
-    header = sinew__json_print(root, false);
+    header = sinew__json_print(root, false, w.alloc, &header_size);
     if (!header) {
         nomem(&w);
         goto done;
@@ -1543,8 +1551,8 @@ sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file,
         fail(&w, SINEW_E_LIMIT, "DBBin: the header takes more than 4 GiB");
         goto done;
     }
-    size_t size = 12 + padded + total;
-    bytes = malloc(size);
+    size = 12 + padded + total;
+    bytes = sinew__alloc(w.alloc, size);
     if (!bytes) {
         nomem(&w);
         goto done;
@@ -1573,17 +1581,17 @@ sinew_status sinew__dbbin_write(const char *text, size_t len_, const char *file,
     *out_len = size;
     bytes = NULL;
 done:
-    free(bytes);
-    free(header);
+    sinew__free(w.alloc, bytes, size);
+    sinew__free(w.alloc, header, header_size);
     cJSON_Delete(root);
     cJSON_Delete(w.actions_out);
-    free(w.skin_names);
+    sinew__free(w.alloc, w.skin_names, w.skin_names_cap * sizeof *w.skin_names);
     for (int i = 0; i < A_COUNT; i++)
-        free(w.a[i].v);
-    free(w.disps);
+        sinew__free(w.alloc, w.a[i].v, w.a[i].cap * sizeof *w.a[i].v);
+    sinew__free(w.alloc, w.disps, w.disp_cap * sizeof *w.disps);
     for (size_t i = 0; i < w.af_n; i++)
-        free(w.af[i].idx);
-    free(w.af);
+        sinew__free(w.alloc, w.af[i].idx, w.af[i].cap * sizeof *w.af[i].idx);
+    sinew__free(w.alloc, w.af, w.af_cap * sizeof *w.af);
     if (warnings)
         *warnings = w.warnings;
     return w.st;

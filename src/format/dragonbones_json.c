@@ -130,11 +130,12 @@ static sinew_status user_data(db *d, const cJSON *v, const char **out) {
     *out = NULL;
     if (!v || cJSON_IsNull(v))
         return SINEW_OK;
-    char *txt = sinew__json_print(v, false);
+    size_t size;
+    char *txt = sinew__json_print(v, false, d->arena->allocator, &size);
     if (!txt)
         return sinew__jfail_key(d->c, "userData", SINEW_E_NOMEM, "out of memory");
     sinew_status st = dup_str(d, txt, out);
-    free(txt);
+    sinew__free(d->arena->allocator, txt, size);
     return st;
 }
 

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/json_dom.h"
 #include "base/json_print.h"
@@ -88,6 +89,7 @@ int32_t sinew__db_tween_rotate_for(double *prev_unwrapped, double deg, double de
 
 typedef struct wctx {
     const sinew_db_write_options *o;
+    const sinew_allocator *a;   /* o->allocator: every buffer but cJSON's tree (NULL = libc) */
     const struct sinew_data *data;
     const sinew_model_armature *arm;
     const sinew_model_animation *anim;
@@ -329,10 +331,16 @@ static bool chan_moves(const sinew_model_animation *an, const chan *c, uint32_t 
     return false;
 }
 
+static void free_unwrapped(wctx *w, chan *c) {
+    uint32_t n = c->tl->key_count;
+    sinew__free(w->a, c->u, sizeof *c->u * (n ? n : 1));
+    c->u = NULL;
+}
+
 /* Unwraps channel c's angles the way the source means them. */
 static bool unwrap_chan(wctx *w, chan *c) {
     uint32_t n = c->tl->key_count;
-    c->u = malloc(sizeof *c->u * (n ? n : 1));
+    c->u = sinew__alloc(w->a, sizeof *c->u * (n ? n : 1));
     if (!c->u) {
         w->nomem = true;
         return false;
@@ -378,7 +386,8 @@ static uint32_t merge(wctx *w, const sinew_model_animation *an, chan *ch, uint32
     size_t cap = 0;
     for (uint32_t c = 0; c < nch; c++)
         cap += ch[c].tl->key_count;
-    double *times = malloc(sizeof *times * (cap ? cap : 1));
+    size_t times_size = sizeof(double) * (cap ? cap : 1);
+    double *times = sinew__alloc(w->a, times_size);
     if (!times) {
         w->nomem = true;
         return 0;
@@ -393,12 +402,12 @@ static uint32_t merge(wctx *w, const sinew_model_animation *an, chan *ch, uint32
         if (u == 0 || times[i] != times[u - 1])
             times[u++] = times[i];
     nt = u;
-    merged_key *keys = calloc(nt ? nt : 1, sizeof *keys);
-    double *vals = calloc((nt ? nt : 1) * total_nv, sizeof *vals);
+    merged_key *keys = sinew__calloc(w->a, nt ? nt : 1, sizeof *keys);
+    double *vals = sinew__calloc(w->a, (nt ? nt : 1) * total_nv, sizeof *vals);
     if (!keys || !vals) {
-        free(times);
-        free(keys);
-        free(vals);
+        sinew__free(w->a, times, times_size);
+        sinew__free(w->a, keys, (nt ? nt : 1) * sizeof *keys);
+        sinew__free(w->a, vals, (nt ? nt : 1) * total_nv * sizeof *vals);
         w->nomem = true;
         return 0;
     }
@@ -491,7 +500,7 @@ static uint32_t merge(wctx *w, const sinew_model_animation *an, chan *ch, uint32
             }
         }
     }
-    free(times);
+    sinew__free(w->a, times, times_size);
     *out_keys = keys;
     *out_vals = vals;
     return (uint32_t)nt;
@@ -568,7 +577,8 @@ static void bone_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
     for (uint32_t c = 0; c < nch; c++)
         if (ch[c].rot && !unwrap_chan(w, &ch[c])) {
             for (uint32_t d = 0; d < c; d++)
-                free(ch[d].u);
+                if (ch[d].rot)
+                    free_unwrapped(w, &ch[d]);
             return;
         }
     static const double defaults[6] = {0, 0, 0, 0, 1, 1};
@@ -590,7 +600,7 @@ static void bone_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
             num(w, tl, "pY", fnum(first->pivot_y));
         cJSON *frames = arr(w, tl, "frame");
         double prev_u = 0, prev_r = 0, prev_deg = 0;
-        cJSON **fobjs = calloc(nk, sizeof *fobjs);
+        cJSON **fobjs = sinew__calloc(w->a, nk, sizeof *fobjs);
         if (!fobjs)
             w->nomem = true;
         for (uint32_t j = 0; fobjs && j < nk; j++) {
@@ -638,12 +648,13 @@ static void bone_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
                 if ((double)an->action_frames[q].position == keys[j].pos)
                     frame_actions_json(w, f, an, &an->action_frames[q], bone);
         }
-        free(fobjs);
+        sinew__free(w->a, fobjs, nk * sizeof *fobjs);
     }
-    free(keys);
-    free(vals);
+    sinew__free(w->a, keys, nk * sizeof *keys);
+    sinew__free(w->a, vals, (size_t)nk * 6 * sizeof *vals);
     for (uint32_t c = 0; c < nch; c++)
-        free(ch[c].u);
+        if (ch[c].u)
+            free_unwrapped(w, &ch[c]);
 }
 
 static void slot_timelines(wctx *w, cJSON *out, const sinew_model_animation *an, uint32_t slot) {
@@ -715,8 +726,8 @@ static void slot_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
                 num(w, f, "hide", keys[j].src0->hide);
         }
     }
-    free(keys);
-    free(vals);
+    sinew__free(w->a, keys, nk * sizeof *keys);
+    sinew__free(w->a, vals, (size_t)nk * 9 * sizeof *vals);
 }
 
 /* Key k of a one-channel timeline as a frame object appended to `frames` with its "duration" (to
@@ -811,7 +822,8 @@ static void simple_timeline(wctx *w, cJSON *out, const sinew_model_animation *an
                 identity = identity && (uint32_t)v[i] == i;
             if (!identity) {
                 cJSON *a = arr(w, f, "zOrder");
-                int32_t *pos = calloc(tl->values_per_key ? tl->values_per_key : 1, sizeof *pos);
+                size_t pos_size = sizeof(int32_t) * (tl->values_per_key ? tl->values_per_key : 1);
+                int32_t *pos = sinew__alloc(w->a, pos_size);
                 if (!pos) {
                     w->nomem = true;
                     return;
@@ -840,7 +852,7 @@ static void simple_timeline(wctx *w, cJSON *out, const sinew_model_animation *an
                     push_num(w, a, s);
                     push_num(w, a, pos[s] - (int32_t)s);
                 }
-                free(pos);
+                sinew__free(w->a, pos, pos_size);
             }
         }
     }
@@ -1189,7 +1201,8 @@ static void display_json(wctx *w, cJSON *out, const sinew_model_display *d) {
     cJSON *bp = arr(w, o, "bonePose");
     if (layout2) {
         /* identity bone poses: the first influence's local position is the vertex */
-        uint32_t *used = calloc(arm->bone_count ? arm->bone_count : 1, sizeof *used);
+        size_t used_count = arm->bone_count ? arm->bone_count : 1;
+        uint32_t *used = sinew__calloc(w->a, used_count, sizeof *used);
         if (!used) {
             w->nomem = true;
             return;
@@ -1203,7 +1216,7 @@ static void display_json(wctx *w, cJSON *out, const sinew_model_display *d) {
                 for (int i = 0; i < 7; i++)
                     push_num(w, bp, id[i]);
             }
-        free(used);
+        sinew__free(w->a, used, used_count * sizeof *used);
         return;
     }
     for (uint32_t i = 0; i < m->bone_pose_count; i++) {
@@ -1328,15 +1341,18 @@ static void armature_json(wctx *w, cJSON *out, const sinew_model_armature *arm) 
 }
 
 sinew_status sinew__db_write_json(const struct sinew_data *data, const sinew_db_write_options *opts, char **out_text,
-                                  sinew_error *err) {
+                                  size_t *out_size, sinew_error *err) {
     if (!data || !out_text)
         return sinew__fail(err, SINEW_E_ARG, NULL, "sinew__db_write_json: NULL argument");
     *out_text = NULL;
+    if (out_size)
+        *out_size = 0;
     sinew_db_write_options none;
     memset(&none, 0, sizeof none);
     wctx w;
     memset(&w, 0, sizeof w);
     w.o = opts ? opts : &none;
+    w.a = w.o->allocator;
     w.data = data;
     w.err = err;
     cJSON *root = obj(&w, NULL, NULL);
@@ -1350,11 +1366,14 @@ sinew_status sinew__db_write_json(const struct sinew_data *data, const sinew_db_
         armature_json(&w, arms, &data->armatures[i]);
     if (w.o->warning_count)
         *w.o->warning_count = w.warnings;
-    char *text = w.nomem ? NULL : sinew__json_print(root, true);
+    size_t size = 0;
+    char *text = w.nomem ? NULL : sinew__json_print(root, true, w.a, &size);
     cJSON_Delete(root);
     if (!text)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory writing DragonBones JSON");
     *out_text = text;
+    if (out_size)
+        *out_size = size;
     return SINEW_OK;
 }
 

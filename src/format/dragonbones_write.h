@@ -20,10 +20,13 @@ typedef struct sinew_db_write_options {
     uint32_t *warning_count;   /* optional out: approximations reported */
 } sinew_db_write_options;
 
-/* Serialises `data` as DragonBones 4.5 JSON. On success *out_text is a NUL-terminated string
- * allocated with libc malloc (cJSON's allocator); the caller frees it with free(). */
+/* Serialises `data` as DragonBones 4.5 JSON. On success *out_text is a NUL-terminated string from
+ * opts->allocator (NULL opts or allocator = libc) in a block of *out_size bytes (out_size may be
+ * NULL only with libc): the caller frees it with sinew__free(allocator, *out_text, *out_size).
+ * Every buffer of the writer comes from that allocator; the JSON tree it builds is cJSON's (libc:
+ * docs/architecture.md "Memory"). */
 sinew_status sinew__db_write_json(const struct sinew_data *data, const sinew_db_write_options *opts,
-                                  char **out_text, sinew_error *err);
+                                  char **out_text, size_t *out_size, sinew_error *err);
 
 /* Files are written with sinew__write_file_atomic (base/atomic.h). */
 

@@ -534,7 +534,7 @@ sinew_status sinew_input_save_file(const sinew_input_animation *anim, const char
     sinew_status st = sinew_input_write_memory(anim, options, &data, &size, err);
     if (st)
         return st;
-    st = sinew__write_file_atomic(path, data, size, NULL, 0, err);
+    st = sinew__write_file_atomic(path, data, size, NULL, 0, anim->allocator, err);
     sinew_input_free_memory(anim, data, size);
     return st;
 }

@@ -74,7 +74,7 @@ static void test_write(void) {
         return;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    CHECK(sinew__dbbin_write(text, len, "pip", 0, NULL, NULL, NULL, &bin, &bin_len, &err) == SINEW_OK);
+    CHECK(sinew__dbbin_write(text, len, "pip", 0, NULL, NULL, NULL, NULL, &bin, &bin_len, &err) == SINEW_OK);
     free(text);
     if (!bin)
         return;
@@ -89,7 +89,7 @@ static void test_write(void) {
     void *out = NULL;
     size_t out_len = 0;
     memset(&err, 0, sizeof err);
-    CHECK(sinew__dbbin_write(path_doc, strlen(path_doc), "p", 0, NULL, NULL, NULL, &out, &out_len, &err) == SINEW_E_UNSUPPORTED);
+    CHECK(sinew__dbbin_write(path_doc, strlen(path_doc), "p", 0, NULL, NULL, NULL, NULL, &out, &out_len, &err) == SINEW_E_UNSUPPORTED);
     CHECK(out == NULL && strstr(err.message, "path display") != NULL);
 }
 
@@ -233,9 +233,9 @@ static void test_formats(void) {
     size_t n1 = 0, n2 = 0, n3 = 0;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    CHECK(sinew__dbbin_write(text, len, "pip", 1, NULL, NULL, NULL, &b1, &n1, &err) == SINEW_OK);
-    CHECK(sinew__dbbin_write(text, len, "pip", 2, NULL, NULL, NULL, &b2, &n2, &err) == SINEW_OK);
-    CHECK(sinew__dbbin_write(text, len, "pip", 3, NULL, NULL, NULL, &b3, &n3, &err) == SINEW_E_ARG && b3 == NULL);
+    CHECK(sinew__dbbin_write(text, len, "pip", 1, NULL, NULL, NULL, NULL, &b1, &n1, &err) == SINEW_OK);
+    CHECK(sinew__dbbin_write(text, len, "pip", 2, NULL, NULL, NULL, NULL, &b2, &n2, &err) == SINEW_OK);
+    CHECK(sinew__dbbin_write(text, len, "pip", 3, NULL, NULL, NULL, NULL, &b3, &n3, &err) == SINEW_E_ARG && b3 == NULL);
     free(text);
     if (!b1 || !b2) {
         free(b1);
@@ -462,7 +462,7 @@ static void test_empty_values(void) {
     size_t n = 0;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    CHECK(sinew__dbbin_write(doc, strlen(doc), "z", 0, NULL, NULL, NULL, &b, &n, &err) == SINEW_OK);
+    CHECK(sinew__dbbin_write(doc, strlen(doc), "z", 0, NULL, NULL, NULL, NULL, &b, &n, &err) == SINEW_OK);
     sinew_data *d = NULL;
     memset(&err, 0, sizeof err);
     CHECK(b && sinew_data_load_buffer(b, n, "z.dbbin", NULL, &d, &err) == SINEW_OK);
@@ -556,7 +556,7 @@ static void corrupt(const char *json) {
     void *bb = NULL;
     sinew_error err;
     memset(&err, 0, sizeof err);
-    CHECK(text && sinew__dbbin_write(text, len, json, 0, NULL, NULL, NULL, &bb, &blen, &err) == SINEW_OK);
+    CHECK(text && sinew__dbbin_write(text, len, json, 0, NULL, NULL, NULL, NULL, &bb, &blen, &err) == SINEW_OK);
     free(text);
     if (!bb)
         return;

@@ -164,7 +164,7 @@ static void pose(transcript *t, const sinew_data *d) {
 static void db_out(transcript *t, const sinew_data *d) {
     char *text = NULL;
     sinew_error err = {0};
-    sinew_status st = sinew__db_write_json(d, NULL, &text, &err);
+    sinew_status st = sinew__db_write_json(d, NULL, &text, NULL, &err);
     put_status(t, st, &err);
     if (text)
         put_s(t, text);
@@ -192,7 +192,7 @@ static void workload(transcript *t) {
         void *bin = NULL;
         size_t bin_len = 0;
         memset(&err, 0, sizeof err);
-        st = sinew__dbbin_write(db_json, sizeof db_json - 1, "loc.json", format, NULL, NULL, NULL, &bin, &bin_len, &err);
+        st = sinew__dbbin_write(db_json, sizeof db_json - 1, "loc.json", format, NULL, NULL, NULL, NULL, &bin, &bin_len, &err);
         put_status(t, st, &err);
         if (st == SINEW_OK) {
             put(t, bin, bin_len);

@@ -321,7 +321,7 @@ static void test_json_print_layout(void) {
         cJSON *t = random_tree(0);
         for (int formatted = 0; formatted < 2; ++formatted) {
             char *want = formatted ? cJSON_Print(t) : cJSON_PrintUnformatted(t);
-            char *got = sinew__json_print(t, formatted != 0);
+            char *got = sinew__json_print(t, formatted != 0, NULL, &(size_t){0});
             if (!want || !got || strcmp(want, got) != 0) {
                 if (bad++ < 5)
                     fprintf(stderr, "json print (formatted %d):\ncJSON: %s\nsinew: %s\n", formatted, want ? want : "-",
@@ -337,7 +337,7 @@ static void test_json_print_layout(void) {
     cJSON *a = cJSON_CreateArray();
     cJSON_AddItemToArray(a, cJSON_CreateNumber(0.1 + 0.2));
     cJSON_AddItemToArray(a, cJSON_CreateNumber(1.0 / 3.0));
-    char *s = sinew__json_print(a, false);
+    char *s = sinew__json_print(a, false, NULL, &(size_t){0});
     CHECK_STR(s, "[0.30000000000000004,0.3333333333333333]");
     free(s);
     cJSON_Delete(a);
@@ -354,7 +354,7 @@ static void test_parse_heap(void) {
         /* the tree is cJSON's own: it can be edited and deleted */
         cJSON_AddItemToObject(r, "d", cJSON_CreateNumber(2.25));
         cJSON_DeleteItemFromObjectCaseSensitive(r, "a");
-        char *s = sinew__json_print(r, false);
+        char *s = sinew__json_print(r, false, NULL, &(size_t){0});
         CHECK_STR(s, "{\"b\":{\"c\":0.30000000000000004},\"d\":2.25}");
         free(s);
         cJSON_Delete(r);

@@ -1,0 +1,237 @@
+/* The writers and converters under a counting allocator (docs/architecture.md "Memory"): every
+ * block sinew_convert_dragonbones, sinew_convert_dbbin and sinew_convert_spine take comes from the
+ * load options' allocator and goes back to it, with the size it was allocated with. Then for
+ * every N, allocation N fails: the conversion must end in SINEW_E_NOMEM with a message, give back
+ * every byte and leave no temporary file behind; once no allocation fails it succeeds and writes
+ * the same files as with libc. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sinew/convert.h"
+#include "testlib.h"
+
+typedef struct counting {
+    long allocs, fail_at; /* fail the allocation with this 0-based number; -1 never */
+    long live_blocks;
+    size_t live_bytes;
+    long bad_sizes; /* frees or reallocs whose size is not the block's */
+} counting;
+
+/* Each block carries its size in front, so a free with another size is seen. */
+#define HDR 16
+
+static void *c_alloc(void *ctx, size_t size) {
+    counting *c = ctx;
+    if (c->allocs++ == c->fail_at)
+        return NULL;
+    unsigned char *p = malloc(size + HDR);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    c->live_blocks++;
+    c->live_bytes += size;
+    return p + HDR;
+}
+
+static void c_free(void *ctx, void *ptr, size_t size) {
+    counting *c = ctx;
+    if (!ptr)
+        return;
+    unsigned char *p = (unsigned char *)ptr - HDR;
+    size_t had;
+    memcpy(&had, p, sizeof had);
+    if (had != size)
+        c->bad_sizes++;
+    c->live_blocks--;
+    c->live_bytes -= had;
+    free(p);
+}
+
+static void *c_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
+    counting *c = ctx;
+    if (c->allocs++ == c->fail_at)
+        return NULL;
+    unsigned char *p = (unsigned char *)ptr - HDR;
+    size_t had;
+    memcpy(&had, p, sizeof had);
+    if (had != old_size)
+        c->bad_sizes++;
+    unsigned char *q = realloc(p, new_size + HDR);
+    if (!q)
+        return NULL;
+    memcpy(q, &new_size, sizeof new_size);
+    c->live_bytes = c->live_bytes - had + new_size;
+    return q + HDR;
+}
+
+typedef enum { TO_DB45, TO_DBBIN, TO_SPINE } target;
+
+static const char *target_name(target t) {
+    return t == TO_DB45 ? "DragonBones 4.5" : t == TO_DBBIN ? "DBBin" : "Spine";
+}
+
+static sinew_status convert(target t, const char *input, const char *out, const sinew_allocator *a,
+                            sinew_convert_result *r, sinew_error *err) {
+    sinew_load_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.allocator = a;
+    sinew_convert_options o;
+    memset(&o, 0, sizeof o);
+    o.load = &lo;
+    memset(err, 0, sizeof *err);
+    if (t == TO_DB45)
+        return sinew_convert_dragonbones(input, out, &o, r, err);
+    if (t == TO_DBBIN)
+        return sinew_convert_dbbin(input, out, &o, r, err);
+    return sinew_convert_spine(input, out, &o, r, err);
+}
+
+/* Empties `dir`; returns how many of its entries were temporary files (".NAME.tmp-XXXXXX"). */
+static int empty_dir(const char *dir) {
+    int tmp = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    char path[2048];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (strstr(e->d_name, ".tmp-"))
+            tmp++;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    return tmp;
+}
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    if (b)
+        *len = (size_t)n;
+    return b;
+}
+
+static bool same_file_text(const char *a, const char *b) {
+    size_t na = 0, nb = 0;
+    char *x = read_file(a, &na), *y = read_file(b, &nb);
+    bool same = x && y && na == nb && memcmp(x, y, na) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+static char out_dir[256], ref_dir[256];
+
+/* One conversion with libc into ref_dir, for the comparison at the end. */
+static void reference(target t, const char *input, sinew_convert_result *ref) {
+    empty_dir(ref_dir);
+    sinew_error err;
+    sinew_status st = convert(t, input, ref_dir, NULL, ref, &err);
+    if (st != SINEW_OK)
+        fprintf(stderr, "%s -> %s: %s\n", input, target_name(t), err.message);
+    CHECK(st == SINEW_OK);
+}
+
+static void fail_every(target t, const char *input) {
+    sinew_convert_result ref;
+    reference(t, input, &ref);
+    long leaks = 0, wrong = 0, tmp_left = 0, bad_sizes = 0, runs = 0, first_leak = -1, first_wrong = -1;
+    char wrong_msg[200] = "";
+    bool done = false;
+    long counted = 0;
+    for (long n = 0; n < 200000 && !done; n++) {
+        counting c = {0, n, 0, 0, 0};
+        sinew_allocator a = {c_alloc, c_realloc, c_free, &c};
+        sinew_convert_result r;
+        sinew_error err;
+        sinew_status st = convert(t, input, out_dir, &a, &r, &err);
+        runs++;
+        if (c.live_blocks != 0 || c.live_bytes != 0) {
+            if (leaks++ == 0)
+                first_leak = n;
+        }
+        bad_sizes += c.bad_sizes;
+        if (st == SINEW_OK) {
+            CHECK(c.allocs <= n); /* it succeeded because there was no allocation number n */
+            counted = c.allocs;
+            done = true;
+            /* the same files as with libc */
+            CHECK(same_file_text(r.skeleton_path, ref.skeleton_path));
+            if (ref.atlas_json_path[0])
+                CHECK(same_file_text(r.atlas_json_path, ref.atlas_json_path));
+            if (ref.atlas_png_path[0])
+                CHECK(same_file_text(r.atlas_png_path, ref.atlas_png_path));
+        } else if (st != SINEW_E_NOMEM || err.code != SINEW_E_NOMEM || !err.message[0]) {
+            if (wrong++ == 0) {
+                first_wrong = n;
+                snprintf(wrong_msg, sizeof wrong_msg, "%s '%.150s'", sinew_status_str(st), err.message);
+            }
+            if (n == 0)
+                break;
+        }
+        tmp_left += empty_dir(out_dir);
+    }
+    printf("%s -> %s: %ld allocations counted, %ld conversions", input, target_name(t), counted, runs);
+    if (leaks)
+        printf(", %ld leaked (first: failing allocation %ld)", leaks, first_leak);
+    if (wrong)
+        printf(", %ld did not report out-of-memory (first: failing allocation %ld gave %s)", wrong, first_wrong,
+               wrong_msg);
+    if (tmp_left)
+        printf(", %ld temporary files left", tmp_left);
+    if (bad_sizes)
+        printf(", %ld frees with a wrong size", bad_sizes);
+    if (!done)
+        printf(", the conversion never succeeded");
+    printf("\n");
+    CHECK(counted > 0);
+    CHECK(leaks == 0);
+    CHECK(wrong == 0);
+    CHECK(tmp_left == 0);
+    CHECK(bad_sizes == 0);
+    CHECK(done);
+}
+
+static void test_db45(void) {
+    fail_every(TO_DB45, "fixtures/own/Pip_5.5/pip_ske.json");
+    fail_every(TO_DB45, "fixtures/own/Pip_xml/pip.xml"); /* packs the rig's images into an atlas */
+}
+
+static void test_dbbin(void) { fail_every(TO_DBBIN, "fixtures/own/Pip_5.5/pip_ske.json"); }
+
+/* Pip bakes IK chains and an inherit mode, so the instance the baking runs counts too. */
+static void test_spine(void) { fail_every(TO_SPINE, "fixtures/own/Pip_5.5/pip_ske.json"); }
+
+int main(void) {
+    snprintf(out_dir, sizeof out_dir, "/tmp/sinew-writer-alloc-XXXXXX");
+    snprintf(ref_dir, sizeof ref_dir, "/tmp/sinew-writer-ref-XXXXXX");
+    if (!mkdtemp(out_dir) || !mkdtemp(ref_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    RUN(test_db45);
+    RUN(test_dbbin);
+    RUN(test_spine);
+    empty_dir(out_dir);
+    empty_dir(ref_dir);
+    rmdir(out_dir);
+    rmdir(ref_dir);
+    return test_summary();
+}
