@@ -626,6 +626,233 @@ static sinew_status finish_action_frames(db *d) {
     return finish_merges(d, final_of_seq);
 }
 
+/* The animation frames: events, sounds and actions on the animation itself. */
+static sinew_status animation_frames(db *d, const cJSON *frames) {
+    const cJSON *first;
+    uint32_t n;
+    TRY(sinew__jarray(d->c, frames, "frame", &first, &n));
+    float pos = 0.0f;
+    uint32_t i = 0;
+    sinew__jpush_key(d->c, "frame");
+    for (const cJSON *fr = first; fr; fr = fr->next, i++) {
+        const cJSON *g[F_COUNT];
+        sinew__jpush_index(d->c, i);
+        TRY(frame_fields(d, fr, FK_ANIM, false, g));
+        double fd;
+        TRY(sinew__jnum(d->c, g[F_DURATION], "duration", 1.0, &fd));
+        if (fd < 0.0)
+            return sinew__jfail_key(d->c, "duration", SINEW_E_RANGE, "'duration' must not be negative (%g)", fd);
+        if ((double)pos + fd > (double)d->c->limits.max_animation_frames)
+            return sinew__jfail_key(d->c, "duration", SINEW_E_LIMIT,
+                                    "frames run past %u frames (limits.max_animation_frames)",
+                                    d->c->limits.max_animation_frames);
+        TRY(sinew__dbj_frame_actions(d, pos, g[F_EVENT], g[F_SOUND], g[F_ACTION], g[F_EVENTS], g[F_ACTIONS], SINEW_INVALID_INDEX,
+                          SINEW_INVALID_INDEX, NULL, SINEW_INVALID_INDEX, 0));
+        pos += (float)fd;
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* The zOrder timeline (slots moved in the draw order). */
+static sinew_status zorder_timeline(db *d, const cJSON *zorder) {
+    sinew_model_armature *A = d->arm;
+    if (!zorder || cJSON_IsNull(zorder))
+        return SINEW_OK;
+    const cJSON *g[1];
+    sinew__jpush_key(d->c, "zOrder");
+    TRY(sinew__jfields(d->c, zorder, &zorder_table, g));
+    const cJSON *first;
+    uint32_t n;
+    TRY(sinew__jarray(d->c, g[0], "frame", &first, &n));
+    if (n) {
+        tl_spec sp = {SINEW_TL_ZORDER, FK_ZORDER, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
+                      SINEW_INVALID_INDEX, A->slot_count, false};
+        sinew_model_timeline *T = &A->timelines[A->timeline_count++];
+        T->scale = 1.0f;
+        TRY(build_timeline(d, g[0], "frame", &sp, T));
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* Bone timelines: translate, rotate and scale (5.x) or the combined frames (4.x), with their pivot. */
+static sinew_status bone_timelines(db *d, const cJSON *list, const char *name) {
+    const cJSON *first;
+    uint32_t n, i = 0;
+    TRY(sinew__jarray(d->c, list, "bone", &first, &n));
+    sinew__jpush_key(d->c, "bone");
+    for (const cJSON *t = first; t; t = t->next, i++) {
+        const cJSON *g[9];
+        sinew__jpush_index(d->c, i);
+        TRY(sinew__jfields(d->c, t, &bone_tl_table, g));
+        uint32_t b;
+        TRY(timeline_target(d, &d->bones, g[0], name, "bone", &b));
+        static const char *const keys[] = {"translateFrame", "rotateFrame", "scaleFrame", "frame"};
+        static const sinew_timeline_type types[] = {SINEW_TL_BONE_TRANSLATE, SINEW_TL_BONE_ROTATE,
+                                                    SINEW_TL_BONE_SCALE, SINEW_TL_BONE_ALL};
+        static const frame_kind kinds[] = {FK_TRANSLATE, FK_ROTATE, FK_SCALE, FK_BONE_ALL};
+        static const uint32_t vpk[] = {2, 2, 2, 6};
+        float px, py;
+        TRY(sinew__jfloat(d->c, g[7], "pX", 0.0f, &px));
+        TRY(sinew__jfloat(d->c, g[8], "pY", 0.0f, &py));
+        for (int j = 0; j < 4; j++) {
+            const cJSON *fr = j < 3 ? g[4 + j] : g[3];
+            const cJSON *ff;
+            uint32_t fn;
+            TRY(sinew__jarray(d->c, fr, keys[j], &ff, &fn));
+            if (!fn)
+                continue;
+            tl_spec sp = {types[j], kinds[j], b, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
+                          vpk[j], false};
+            sinew_model_timeline *T;
+            TRY(add_timeline(d, g[1], g[2], fr, keys[j], &sp, &T));
+            T->pivot_x = px;
+            T->pivot_y = py;
+        }
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* Surface timelines (5.5). */
+static sinew_status surface_timelines(db *d, const cJSON *list, const char *name) {
+    sinew_model_armature *A = d->arm;
+    const cJSON *first;
+    uint32_t n, i = 0;
+    TRY(sinew__jarray(d->c, list, "surface", &first, &n));
+    sinew__jpush_key(d->c, "surface");
+    for (const cJSON *t = first; t; t = t->next, i++) {
+        const cJSON *g[4];
+        sinew__jpush_index(d->c, i);
+        TRY(sinew__jfields(d->c, t, &surface_tl_table, g));
+        uint32_t b;
+        TRY(timeline_target(d, &d->bones, g[0], name, "surface", &b));
+        if (!A->bones[b].is_surface)
+            return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "animation '%s': bone '%s' is not a surface", name,
+                                    A->bones[b].name);
+        const cJSON *ff;
+        uint32_t fn;
+        TRY(sinew__jarray(d->c, g[3], "frame", &ff, &fn));
+        if (fn) {
+            tl_spec sp = {SINEW_TL_SURFACE, FK_SURFACE, b, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
+                          SINEW_INVALID_INDEX, A->bones[b].surface_value_count, false};
+            TRY(add_timeline(d, g[1], g[2], g[3], "frame", &sp, NULL));
+        }
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* The 5.6 generic `timeline` arrays, animation `type` and `blendType`: the official runtime
+ * (DragonBonesJS 5.7 as published, the reference) reads none of them, so they are not played
+ * (docs/loader.md). */
+static sinew_status unplayed_5_6_fields(db *d, const cJSON *generic, const cJSON *type, const cJSON *blend_type) {
+    if (generic && !cJSON_IsNull(generic)) {
+        const cJSON *tf;
+        uint32_t tn;
+        TRY(sinew__jarray(d->c, generic, "timeline", &tf, &tn));
+        if (tn && !d->warned_generic) {
+            d->warned_generic = true;
+            sinew__jwarn(d->c, "timeline", SINEW_OK,
+                         "5.6 generic 'timeline' arrays are not played, as the official runtime does not read them "
+                         "(reported once per file)");
+        }
+    }
+    const char *ignored;
+    TRY(sinew__jstr(d->c, type, "type", "", &ignored));
+    TRY(sinew__jstr(d->c, blend_type, "blendType", "", &ignored));
+    return SINEW_OK;
+}
+
+/* Slot timelines: display and colour (5.x), or the combined frames (4.x). */
+static sinew_status slot_timelines(db *d, const cJSON *list, const char *name) {
+    const cJSON *first;
+    uint32_t n, i = 0;
+    TRY(sinew__jarray(d->c, list, "slot", &first, &n));
+    sinew__jpush_key(d->c, "slot");
+    for (const cJSON *t = first; t; t = t->next, i++) {
+        const cJSON *g[6];
+        sinew__jpush_index(d->c, i);
+        TRY(sinew__jfields(d->c, t, &slot_tl_table, g));
+        uint32_t s;
+        TRY(timeline_target(d, &d->slots, g[0], name, "slot", &s));
+        const cJSON *ff;
+        uint32_t fn;
+        /* display */
+        const cJSON *dfr = g[4] ? g[4] : g[3];
+        const char *dk = g[4] ? "displayFrame" : "frame";
+        TRY(sinew__jarray(d->c, dfr, dk, &ff, &fn));
+        if (fn) {
+            tl_spec sp = {SINEW_TL_SLOT_DISPLAY, g[4] ? FK_DISPLAY : FK_SLOT_DISPLAY, s, SINEW_INVALID_INDEX,
+                          SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 1, false};
+            TRY(add_timeline(d, g[1], g[2], dfr, dk, &sp, NULL));
+        }
+        const cJSON *cfr = g[5] ? g[5] : g[3];
+        const char *ck = g[5] ? "colorFrame" : "frame";
+        TRY(sinew__jarray(d->c, cfr, ck, &ff, &fn));
+        if (fn) {
+            tl_spec sp = {SINEW_TL_SLOT_COLOR, g[5] ? FK_COLOR : FK_SLOT_COLOR, s, SINEW_INVALID_INDEX,
+                          SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 8, !g[5]};
+            TRY(add_timeline(d, g[1], g[2], cfr, ck, &sp, NULL));
+        }
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* Deform (ffd) timelines. */
+static sinew_status ffd_timelines(db *d, const cJSON *list) {
+    const cJSON *first;
+    uint32_t n, i = 0;
+    TRY(sinew__jarray(d->c, list, "ffd", &first, &n));
+    sinew__jpush_key(d->c, "ffd");
+    for (const cJSON *t = first; t; t = t->next, i++) {
+        const cJSON *g[7];
+        sinew__jpush_index(d->c, i);
+        TRY(sinew__jfields(d->c, t, &ffd_tl_table, g));
+        const cJSON *ff;
+        uint32_t fn;
+        TRY(sinew__jarray(d->c, g[6], "frame", &ff, &fn));
+        tl_spec sp = {SINEW_TL_FFD, FK_FFD, 0, 0, 0, 0, 0, false};
+        TRY(ffd_target(d, g, &sp));
+        if (fn)
+            TRY(add_timeline(d, g[4], g[5], g[6], "frame", &sp, NULL));
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* IK timelines (weight and bend direction). */
+static sinew_status ik_timelines(db *d, const cJSON *list, const char *name) {
+    const cJSON *first;
+    uint32_t n, i = 0;
+    TRY(sinew__jarray(d->c, list, "ik", &first, &n));
+    sinew__jpush_key(d->c, "ik");
+    for (const cJSON *t = first; t; t = t->next, i++) {
+        const cJSON *g[4];
+        sinew__jpush_index(d->c, i);
+        TRY(sinew__jfields(d->c, t, &ik_tl_table, g));
+        uint32_t k;
+        TRY(timeline_target(d, &d->iks, g[0], name, "IK constraint", &k));
+        const cJSON *ff;
+        uint32_t fn;
+        TRY(sinew__jarray(d->c, g[3], "frame", &ff, &fn));
+        if (fn) {
+            tl_spec sp = {SINEW_TL_IK, FK_IK, k, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 2, false};
+            TRY(add_timeline(d, g[1], g[2], g[3], "frame", &sp, NULL));
+        }
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
 static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animation *N) {
     sinew_model_armature *A = d->arm;
     const cJSON *f[ANIM_KEY_COUNT];
@@ -669,213 +896,14 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     d->curves_used = 0;
     d->pending_count = 0;
 
-    /* animation frames: events, sounds, actions */
-    {
-        const cJSON *first;
-        uint32_t n;
-        TRY(sinew__jarray(d->c, f[5], "frame", &first, &n));
-        float pos = 0.0f;
-        uint32_t i = 0;
-        sinew__jpush_key(d->c, "frame");
-        for (const cJSON *fr = first; fr; fr = fr->next, i++) {
-            const cJSON *g[F_COUNT];
-            sinew__jpush_index(d->c, i);
-            TRY(frame_fields(d, fr, FK_ANIM, false, g));
-            double fd;
-            TRY(sinew__jnum(d->c, g[F_DURATION], "duration", 1.0, &fd));
-            if (fd < 0.0)
-                return sinew__jfail_key(d->c, "duration", SINEW_E_RANGE, "'duration' must not be negative (%g)", fd);
-            if ((double)pos + fd > (double)d->c->limits.max_animation_frames)
-                return sinew__jfail_key(d->c, "duration", SINEW_E_LIMIT,
-                                        "frames run past %u frames (limits.max_animation_frames)",
-                                        d->c->limits.max_animation_frames);
-            TRY(sinew__dbj_frame_actions(d, pos, g[F_EVENT], g[F_SOUND], g[F_ACTION], g[F_EVENTS], g[F_ACTIONS], SINEW_INVALID_INDEX,
-                              SINEW_INVALID_INDEX, NULL, SINEW_INVALID_INDEX, 0));
-            pos += (float)fd;
-            sinew__jpop(d->c);
-        }
-        sinew__jpop(d->c);
-    }
-    /* zOrder */
-    if (f[10] && !cJSON_IsNull(f[10])) {
-        const cJSON *g[1];
-        sinew__jpush_key(d->c, "zOrder");
-        TRY(sinew__jfields(d->c, f[10], &zorder_table, g));
-        const cJSON *first;
-        uint32_t n;
-        TRY(sinew__jarray(d->c, g[0], "frame", &first, &n));
-        if (n) {
-            tl_spec sp = {SINEW_TL_ZORDER, FK_ZORDER, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
-                          SINEW_INVALID_INDEX, A->slot_count, false};
-            sinew_model_timeline *T = &A->timelines[A->timeline_count++];
-            T->scale = 1.0f;
-            TRY(build_timeline(d, g[0], "frame", &sp, T));
-        }
-        sinew__jpop(d->c);
-    }
-    /* bone timelines */
-    {
-        const cJSON *first;
-        uint32_t n, i = 0;
-        TRY(sinew__jarray(d->c, f[6], "bone", &first, &n));
-        sinew__jpush_key(d->c, "bone");
-        for (const cJSON *t = first; t; t = t->next, i++) {
-            const cJSON *g[9];
-            sinew__jpush_index(d->c, i);
-            TRY(sinew__jfields(d->c, t, &bone_tl_table, g));
-            uint32_t b;
-            TRY(timeline_target(d, &d->bones, g[0], name, "bone", &b));
-            static const char *const keys[] = {"translateFrame", "rotateFrame", "scaleFrame", "frame"};
-            static const sinew_timeline_type types[] = {SINEW_TL_BONE_TRANSLATE, SINEW_TL_BONE_ROTATE,
-                                                        SINEW_TL_BONE_SCALE, SINEW_TL_BONE_ALL};
-            static const frame_kind kinds[] = {FK_TRANSLATE, FK_ROTATE, FK_SCALE, FK_BONE_ALL};
-            static const uint32_t vpk[] = {2, 2, 2, 6};
-            float px, py;
-            TRY(sinew__jfloat(d->c, g[7], "pX", 0.0f, &px));
-            TRY(sinew__jfloat(d->c, g[8], "pY", 0.0f, &py));
-            for (int j = 0; j < 4; j++) {
-                const cJSON *fr = j < 3 ? g[4 + j] : g[3];
-                const cJSON *ff;
-                uint32_t fn;
-                TRY(sinew__jarray(d->c, fr, keys[j], &ff, &fn));
-                if (!fn)
-                    continue;
-                tl_spec sp = {types[j], kinds[j], b, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
-                              vpk[j], false};
-                sinew_model_timeline *T;
-                TRY(add_timeline(d, g[1], g[2], fr, keys[j], &sp, &T));
-                T->pivot_x = px;
-                T->pivot_y = py;
-            }
-            sinew__jpop(d->c);
-        }
-        sinew__jpop(d->c);
-    }
-    /* surface timelines (5.5) */
-    {
-        const cJSON *first;
-        uint32_t n, i = 0;
-        TRY(sinew__jarray(d->c, f[14], "surface", &first, &n));
-        sinew__jpush_key(d->c, "surface");
-        for (const cJSON *t = first; t; t = t->next, i++) {
-            const cJSON *g[4];
-            sinew__jpush_index(d->c, i);
-            TRY(sinew__jfields(d->c, t, &surface_tl_table, g));
-            uint32_t b;
-            TRY(timeline_target(d, &d->bones, g[0], name, "surface", &b));
-            if (!A->bones[b].is_surface)
-                return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "animation '%s': bone '%s' is not a surface", name,
-                                        A->bones[b].name);
-            const cJSON *ff;
-            uint32_t fn;
-            TRY(sinew__jarray(d->c, g[3], "frame", &ff, &fn));
-            if (fn) {
-                tl_spec sp = {SINEW_TL_SURFACE, FK_SURFACE, b, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
-                              SINEW_INVALID_INDEX, A->bones[b].surface_value_count, false};
-                TRY(add_timeline(d, g[1], g[2], g[3], "frame", &sp, NULL));
-            }
-            sinew__jpop(d->c);
-        }
-        sinew__jpop(d->c);
-    }
-    /* The 5.6 generic `timeline` arrays, animation `type` and `blendType`: the official runtime
-     * (DragonBonesJS 5.7 as published, the reference) reads none of them, so they are not played
-     * (docs/loader.md). */
-    if (f[15] && !cJSON_IsNull(f[15])) {
-        const cJSON *tf;
-        uint32_t tn;
-        TRY(sinew__jarray(d->c, f[15], "timeline", &tf, &tn));
-        if (tn && !d->warned_generic) {
-            d->warned_generic = true;
-            sinew__jwarn(d->c, "timeline", SINEW_OK,
-                         "5.6 generic 'timeline' arrays are not played, as the official runtime does not read them "
-                         "(reported once per file)");
-        }
-    }
-    {
-        const char *ignored;
-        TRY(sinew__jstr(d->c, f[16], "type", "", &ignored));
-        TRY(sinew__jstr(d->c, f[17], "blendType", "", &ignored));
-    }
-    /* slot timelines */
-    {
-        const cJSON *first;
-        uint32_t n, i = 0;
-        TRY(sinew__jarray(d->c, f[7], "slot", &first, &n));
-        sinew__jpush_key(d->c, "slot");
-        for (const cJSON *t = first; t; t = t->next, i++) {
-            const cJSON *g[6];
-            sinew__jpush_index(d->c, i);
-            TRY(sinew__jfields(d->c, t, &slot_tl_table, g));
-            uint32_t s;
-            TRY(timeline_target(d, &d->slots, g[0], name, "slot", &s));
-            const cJSON *ff;
-            uint32_t fn;
-            /* display */
-            const cJSON *dfr = g[4] ? g[4] : g[3];
-            const char *dk = g[4] ? "displayFrame" : "frame";
-            TRY(sinew__jarray(d->c, dfr, dk, &ff, &fn));
-            if (fn) {
-                tl_spec sp = {SINEW_TL_SLOT_DISPLAY, g[4] ? FK_DISPLAY : FK_SLOT_DISPLAY, s, SINEW_INVALID_INDEX,
-                              SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 1, false};
-                TRY(add_timeline(d, g[1], g[2], dfr, dk, &sp, NULL));
-            }
-            const cJSON *cfr = g[5] ? g[5] : g[3];
-            const char *ck = g[5] ? "colorFrame" : "frame";
-            TRY(sinew__jarray(d->c, cfr, ck, &ff, &fn));
-            if (fn) {
-                tl_spec sp = {SINEW_TL_SLOT_COLOR, g[5] ? FK_COLOR : FK_SLOT_COLOR, s, SINEW_INVALID_INDEX,
-                              SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 8, !g[5]};
-                TRY(add_timeline(d, g[1], g[2], cfr, ck, &sp, NULL));
-            }
-            sinew__jpop(d->c);
-        }
-        sinew__jpop(d->c);
-    }
-    /* ffd timelines */
-    {
-        const cJSON *first;
-        uint32_t n, i = 0;
-        TRY(sinew__jarray(d->c, f[8], "ffd", &first, &n));
-        sinew__jpush_key(d->c, "ffd");
-        for (const cJSON *t = first; t; t = t->next, i++) {
-            const cJSON *g[7];
-            sinew__jpush_index(d->c, i);
-            TRY(sinew__jfields(d->c, t, &ffd_tl_table, g));
-            const cJSON *ff;
-            uint32_t fn;
-            TRY(sinew__jarray(d->c, g[6], "frame", &ff, &fn));
-            tl_spec sp = {SINEW_TL_FFD, FK_FFD, 0, 0, 0, 0, 0, false};
-            TRY(ffd_target(d, g, &sp));
-            if (fn)
-                TRY(add_timeline(d, g[4], g[5], g[6], "frame", &sp, NULL));
-            sinew__jpop(d->c);
-        }
-        sinew__jpop(d->c);
-    }
-    /* IK timelines */
-    {
-        const cJSON *first;
-        uint32_t n, i = 0;
-        TRY(sinew__jarray(d->c, f[9], "ik", &first, &n));
-        sinew__jpush_key(d->c, "ik");
-        for (const cJSON *t = first; t; t = t->next, i++) {
-            const cJSON *g[4];
-            sinew__jpush_index(d->c, i);
-            TRY(sinew__jfields(d->c, t, &ik_tl_table, g));
-            uint32_t k;
-            TRY(timeline_target(d, &d->iks, g[0], name, "IK constraint", &k));
-            const cJSON *ff;
-            uint32_t fn;
-            TRY(sinew__jarray(d->c, g[3], "frame", &ff, &fn));
-            if (fn) {
-                tl_spec sp = {SINEW_TL_IK, FK_IK, k, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 2, false};
-                TRY(add_timeline(d, g[1], g[2], g[3], "frame", &sp, NULL));
-            }
-            sinew__jpop(d->c);
-        }
-        sinew__jpop(d->c);
-    }
+    TRY(animation_frames(d, f[5]));
+    TRY(zorder_timeline(d, f[10]));
+    TRY(bone_timelines(d, f[6], name));
+    TRY(surface_timelines(d, f[14], name));
+    TRY(unplayed_5_6_fields(d, f[15], f[16], f[17]));
+    TRY(slot_timelines(d, f[7], name));
+    TRY(ffd_timelines(d, f[8]));
+    TRY(ik_timelines(d, f[9], name));
     N->timeline_count = A->timeline_count - N->first_timeline;
     N->key_count = d->keys_used;
     N->curve_count = d->curves_used;
