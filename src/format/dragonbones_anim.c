@@ -191,10 +191,195 @@ static sinew_status zorder_values(db *d, const cJSON *zo, float *out) {
     return SINEW_OK;
 }
 
+/* One key's position, duration and tween (display, zOrder: stepped, with the easing kept). */
+static sinew_status key_timing(db *d, const tl_spec *sp, const cJSON *const *f, float pos, uint32_t i,
+                               sinew_model_keyframe *k, double *dur) {
+    TRY(sinew__jnum(d->c, f[F_DURATION], "duration", 1.0, dur));
+    if (*dur < 0.0)
+        return sinew__jfail_key(d->c, "duration", SINEW_E_RANGE, "'duration' must not be negative (%g)", *dur);
+    if ((double)pos + *dur > (double)d->c->limits.max_animation_frames)
+        return sinew__jfail_key(d->c, "duration", SINEW_E_LIMIT,
+                                "keyframes run past %u frames (limits.max_animation_frames)",
+                                d->c->limits.max_animation_frames);
+    k->position = pos;
+    k->duration = (float)*dur;
+    k->value = i * sp->vpk;
+    k->hide = -1;
+    k->first_action = 0;
+    k->action_count = 0;
+    if (sp->kind == FK_SLOT_DISPLAY || sp->kind == FK_DISPLAY || sp->kind == FK_ZORDER) {
+        k->tween = SINEW_TWEEN_NONE;
+        k->tween_easing = NAN;
+        double te;
+        TRY(sinew__jnum(d->c, f[F_TWEEN], "tweenEasing", NAN, &te));
+        if (cJSON_IsNumber(f[F_TWEEN]))
+            k->tween_easing = (float)te;
+        return SINEW_OK;
+    }
+    return parse_tween(d, f[F_TWEEN], f[F_CURVE], k);
+}
+
+/* A 4.x bone frame: the whole transform, tweenRotate, and the frame's actions (bone frames). */
+static sinew_status bone_all_values(db *d, const tl_spec *sp, const cJSON *const *f, float pos, uint32_t tl, uint32_t i,
+                                    sinew_model_keyframe *k, float *val, double *rot_exact) {
+    sinew_transform t;
+    double exact[6];
+    TRY(sinew__dbj_parse_transform_d(d, f[F_TRANSFORM], &t, false, exact));
+    rot_exact[i] = exact[2];
+    val[0] = t.x;
+    val[1] = t.y;
+    val[2] = t.rotation;
+    val[3] = t.skew;
+    val[4] = t.scale_x;
+    val[5] = t.scale_y;
+    int64_t tr;
+    TRY(sinew__jint(d->c, f[F_TWEENROTATE], "tweenRotate", 0, -1e6, 1e6, &tr));
+    k->tween_rotate = (int32_t)tr;
+    uint32_t first_pending = d->pending_count;
+    TRY(sinew__dbj_frame_actions(d, pos, f[F_EVENT], f[F_SOUND], f[F_ACTION], f[F_EVENTS], f[F_ACTIONS], sp->target,
+                                 SINEW_INVALID_INDEX, NULL, tl, i));
+    for (uint32_t q = first_pending; q < d->pending_count; q++)
+        d->pending[q].action.from_bone_frame = 1;
+    return SINEW_OK;
+}
+
+/* A 5.x rotateFrame: rotation and skew in degrees, turns in `clockwise`. */
+static sinew_status rotate_values(db *d, const cJSON *const *f, uint32_t i, sinew_model_keyframe *k, float *val,
+                                  double *rot_exact) {
+    double r, s;
+    int64_t cw;
+    TRY(sinew__jnum(d->c, f[F_ROTATE], "rotate", 0, &r));
+    TRY(sinew__jnum(d->c, f[F_SKEW], "skew", 0, &s));
+    rot_exact[i] = r * DEG2RAD; /* not normalised: the official rotateFrame parser takes it as is */
+    val[0] = (float)rot_exact[i];
+    val[1] = (float)(s * DEG2RAD);
+    /* a rotateFrame's turns are `clockwise`; the official parser reads no `tweenRotate` here */
+    TRY(sinew__jint(d->c, f[F_CLOCKWISE], "clockwise", 0, -1e6, 1e6, &cw));
+    k->tween_rotate = (int32_t)cw;
+    return SINEW_OK;
+}
+
+/* A display key (5.x displayFrame or 4.x slot frame with its hide and z): the display index,
+ * and the frame's actions (slot frames). */
+static sinew_status display_values(db *d, const tl_spec *sp, const cJSON *const *f, float pos, uint32_t tl, uint32_t i,
+                                   sinew_model_keyframe *k, float *val) {
+    sinew_model_armature *A = d->arm;
+    int64_t di;
+    const cJSON *dv = f[F_VALUE] ? f[F_VALUE] : f[F_DISPLAYINDEX];
+    const char *dk = f[F_VALUE] ? "value" : "displayIndex";
+    TRY(sinew__jint(d->c, dv, dk, 0, -1, 2147483647.0, &di));
+    if (!sinew__dbj_display_index_ok(d, sp->target, (double)di))
+        return sinew__jfail_key(d->c, dk, SINEW_E_RANGE, "display index %lld is out of range for slot '%s' (%u displays)",
+                                (long long)di, A->slots[sp->target].name, d->slot_display_max[sp->target]);
+    val[0] = (float)di;
+    if (sp->kind == FK_SLOT_DISPLAY) {
+        bool hide;
+        if (f[F_HIDE]) {
+            TRY(sinew__jbool(d->c, f[F_HIDE], "hide", false, &hide));
+            k->hide = hide ? 1 : 0;
+        }
+        const cJSON *zv = f[F_ZORDER] ? f[F_ZORDER] : f[F_Z];
+        if (zv) {
+            int64_t z;
+            TRY(sinew__jint(d->c, zv, f[F_ZORDER] ? "zOrder" : "z", 0, -2147483648.0, 2147483647.0, &z));
+            k->has_z_order = true;
+            k->z_order = (int32_t)z;
+        }
+    }
+    return sinew__dbj_frame_actions(d, pos, f[F_EVENT], f[F_SOUND], f[F_ACTION], f[F_EVENTS], f[F_ACTIONS],
+                                    A->slots[sp->target].parent, sp->target, k, tl, i);
+}
+
+/* A colour key: the colour transform's eight values. */
+static sinew_status color_values(db *d, const cJSON *const *f, float *val) {
+    sinew_color_transform col;
+    const cJSON *cv = f[F_VALUE] ? f[F_VALUE] : f[F_COLOR];
+    TRY(sinew__dbj_parse_color(d, cv, f[F_VALUE] ? "value" : "color", &col));
+    val[0] = col.a_mul;
+    val[1] = col.r_mul;
+    val[2] = col.g_mul;
+    val[3] = col.b_mul;
+    val[4] = col.a_add;
+    val[5] = col.r_add;
+    val[6] = col.g_add;
+    val[7] = col.b_add;
+    return SINEW_OK;
+}
+
+/* A deform (ffd) key: `vertices` at `offset`, which must fit the mesh. */
+static sinew_status ffd_values(db *d, const tl_spec *sp, const cJSON *const *f, float *val) {
+    int64_t off;
+    const cJSON *vf;
+    uint32_t vn;
+    TRY(sinew__jint(d->c, f[F_OFFSET], "offset", 0, 0, 2147483647.0, &off));
+    TRY(sinew__jarray(d->c, f[F_VERTICES], "vertices", &vf, &vn));
+    if ((uint64_t)off + vn > sp->vpk)
+        return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT,
+                                "ffd offset %lld + %u values does not fit the mesh (%u values)", (long long)off, vn,
+                                sp->vpk);
+    return sinew__jfloats(d->c, vf, "vertices", val + off, vn);
+}
+
+/* A surface key: the official parser places `vertices` at `offset` and drops what falls past the
+ * lattice (warned here). */
+static sinew_status surface_values(db *d, const tl_spec *sp, const cJSON *const *f, float *val) {
+    int64_t off;
+    const cJSON *vf;
+    uint32_t vn;
+    TRY(sinew__jint(d->c, f[F_OFFSET], "offset", 0, 0, 2147483647.0, &off));
+    TRY(sinew__jarray(d->c, f[F_VERTICES], "vertices", &vf, &vn));
+    uint32_t fit = (uint64_t)off >= sp->vpk ? 0u : (uint32_t)((uint64_t)off + vn > sp->vpk ? sp->vpk - off : vn);
+    if (fit < vn)
+        sinew__jwarn(d->c, "vertices", SINEW_E_LAYOUT,
+                     "surface offset %lld + %u values runs past the lattice (%u values); the rest is ignored",
+                     (long long)off, vn, sp->vpk);
+    if (fit)
+        TRY(sinew__jfloats(d->c, vf, "vertices", val + off, fit));
+    return SINEW_OK;
+}
+
+/* One key's values (at `val`), by the kind of frame. */
+static sinew_status key_values(db *d, const tl_spec *sp, const cJSON *const *f, float pos, uint32_t tl, uint32_t i,
+                               sinew_model_keyframe *k, float *val, double *rot_exact) {
+    switch (sp->kind) {
+    case FK_BONE_ALL:
+        return bone_all_values(d, sp, f, pos, tl, i, k, val, rot_exact);
+    case FK_TRANSLATE:
+        TRY(sinew__jfloat(d->c, f[F_X], "x", 0.0f, &val[0]));
+        return sinew__jfloat(d->c, f[F_Y], "y", 0.0f, &val[1]);
+    case FK_SCALE:
+        TRY(sinew__jfloat(d->c, f[F_X], "x", 1.0f, &val[0]));
+        return sinew__jfloat(d->c, f[F_Y], "y", 1.0f, &val[1]);
+    case FK_ROTATE:
+        return rotate_values(d, f, i, k, val, rot_exact);
+    case FK_SLOT_DISPLAY:
+    case FK_DISPLAY:
+        return display_values(d, sp, f, pos, tl, i, k, val);
+    case FK_SLOT_COLOR:
+    case FK_COLOR:
+        return color_values(d, f, val);
+    case FK_FFD:
+        return ffd_values(d, sp, f, val);
+    case FK_SURFACE:
+        return surface_values(d, sp, f, val);
+    case FK_IK: {
+        bool bp;
+        TRY(sinew__jfloat(d->c, f[F_WEIGHT], "weight", 1.0f, &val[0]));
+        TRY(sinew__jbool(d->c, f[F_BENDPOSITIVE], "bendPositive", true, &bp));
+        val[1] = bp ? 1.0f : 0.0f;
+        return SINEW_OK;
+    }
+    case FK_ZORDER:
+        return zorder_values(d, f[F_ZORDER], val);
+    case FK_ANIM:
+        break;
+    }
+    return SINEW_OK;
+}
+
 static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, const tl_spec *sp,
                                    sinew_model_timeline *T) {
     sinew_model_animation *N = d->anim;
-    sinew_model_armature *A = d->arm;
     uint32_t n = (uint32_t)cJSON_GetArraySize(frames);
     T->type = sp->type;
     T->target = sp->target;
@@ -216,6 +401,7 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
         ALLOC(rot_exact, n);
         T->rotation_exact = rot_exact;
     }
+    uint32_t tl = (uint32_t)(T - d->arm->timelines);
     float pos = 0.0f;
     sinew__jpush_key(d->c, key);
     uint32_t i = 0;
@@ -226,158 +412,8 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
         sinew__jpush_index(d->c, i);
         TRY(frame_fields(d, fr, sp->kind, sp->quiet, f));
         double dur;
-        TRY(sinew__jnum(d->c, f[F_DURATION], "duration", 1.0, &dur));
-        if (dur < 0.0)
-            return sinew__jfail_key(d->c, "duration", SINEW_E_RANGE, "'duration' must not be negative (%g)", dur);
-        if ((double)pos + dur > (double)d->c->limits.max_animation_frames)
-            return sinew__jfail_key(d->c, "duration", SINEW_E_LIMIT,
-                                    "keyframes run past %u frames (limits.max_animation_frames)",
-                                    d->c->limits.max_animation_frames);
-        k->position = pos;
-        k->duration = (float)dur;
-        k->value = i * sp->vpk;
-        k->hide = -1;
-        k->first_action = 0;
-        k->action_count = 0;
-        if (sp->kind == FK_SLOT_DISPLAY || sp->kind == FK_DISPLAY || sp->kind == FK_ZORDER) {
-            k->tween = SINEW_TWEEN_NONE;
-            k->tween_easing = NAN;
-            double te;
-            TRY(sinew__jnum(d->c, f[F_TWEEN], "tweenEasing", NAN, &te));
-            if (cJSON_IsNumber(f[F_TWEEN]))
-                k->tween_easing = (float)te;
-        } else {
-            TRY(parse_tween(d, f[F_TWEEN], f[F_CURVE], k));
-        }
-        switch (sp->kind) {
-        case FK_BONE_ALL: {
-            sinew_transform t;
-            double exact[6];
-            TRY(sinew__dbj_parse_transform_d(d, f[F_TRANSFORM], &t, false, exact));
-            rot_exact[i] = exact[2];
-            val[0] = t.x;
-            val[1] = t.y;
-            val[2] = t.rotation;
-            val[3] = t.skew;
-            val[4] = t.scale_x;
-            val[5] = t.scale_y;
-            int64_t tr;
-            TRY(sinew__jint(d->c, f[F_TWEENROTATE], "tweenRotate", 0, -1e6, 1e6, &tr));
-            k->tween_rotate = (int32_t)tr;
-            uint32_t first_pending = d->pending_count;
-            TRY(sinew__dbj_frame_actions(d, pos, f[F_EVENT], f[F_SOUND], f[F_ACTION], f[F_EVENTS], f[F_ACTIONS], sp->target,
-                              SINEW_INVALID_INDEX, NULL, (uint32_t)(T - d->arm->timelines), i));
-            for (uint32_t q = first_pending; q < d->pending_count; q++)
-                d->pending[q].action.from_bone_frame = 1;
-            break;
-        }
-        case FK_TRANSLATE:
-            TRY(sinew__jfloat(d->c, f[F_X], "x", 0.0f, &val[0]));
-            TRY(sinew__jfloat(d->c, f[F_Y], "y", 0.0f, &val[1]));
-            break;
-        case FK_SCALE:
-            TRY(sinew__jfloat(d->c, f[F_X], "x", 1.0f, &val[0]));
-            TRY(sinew__jfloat(d->c, f[F_Y], "y", 1.0f, &val[1]));
-            break;
-        case FK_ROTATE: {
-            double r, s;
-            int64_t cw;
-            TRY(sinew__jnum(d->c, f[F_ROTATE], "rotate", 0, &r));
-            TRY(sinew__jnum(d->c, f[F_SKEW], "skew", 0, &s));
-            rot_exact[i] = r * DEG2RAD; /* not normalised: the official rotateFrame parser takes it as is */
-            val[0] = (float)rot_exact[i];
-            val[1] = (float)(s * DEG2RAD);
-            /* a rotateFrame's turns are `clockwise`; the official parser reads no `tweenRotate` here */
-            TRY(sinew__jint(d->c, f[F_CLOCKWISE], "clockwise", 0, -1e6, 1e6, &cw));
-            k->tween_rotate = (int32_t)cw;
-            break;
-        }
-        case FK_SLOT_DISPLAY:
-        case FK_DISPLAY: {
-            int64_t di;
-            const cJSON *dv = f[F_VALUE] ? f[F_VALUE] : f[F_DISPLAYINDEX];
-            const char *dk = f[F_VALUE] ? "value" : "displayIndex";
-            TRY(sinew__jint(d->c, dv, dk, 0, -1, 2147483647.0, &di));
-            if (!sinew__dbj_display_index_ok(d, sp->target, (double)di))
-                return sinew__jfail_key(d->c, dk, SINEW_E_RANGE, "display index %lld is out of range for slot '%s' (%u displays)",
-                                        (long long)di, A->slots[sp->target].name, d->slot_display_max[sp->target]);
-            val[0] = (float)di;
-            if (sp->kind == FK_SLOT_DISPLAY) {
-                bool hide;
-                if (f[F_HIDE]) {
-                    TRY(sinew__jbool(d->c, f[F_HIDE], "hide", false, &hide));
-                    k->hide = hide ? 1 : 0;
-                }
-                const cJSON *zv = f[F_ZORDER] ? f[F_ZORDER] : f[F_Z];
-                if (zv) {
-                    int64_t z;
-                    TRY(sinew__jint(d->c, zv, f[F_ZORDER] ? "zOrder" : "z", 0, -2147483648.0, 2147483647.0, &z));
-                    k->has_z_order = true;
-                    k->z_order = (int32_t)z;
-                }
-            }
-            TRY(sinew__dbj_frame_actions(d, pos, f[F_EVENT], f[F_SOUND], f[F_ACTION], f[F_EVENTS], f[F_ACTIONS],
-                              A->slots[sp->target].parent, sp->target, k, (uint32_t)(T - A->timelines), i));
-            break;
-        }
-        case FK_SLOT_COLOR:
-        case FK_COLOR: {
-            sinew_color_transform col;
-            const cJSON *cv = f[F_VALUE] ? f[F_VALUE] : f[F_COLOR];
-            TRY(sinew__dbj_parse_color(d, cv, f[F_VALUE] ? "value" : "color", &col));
-            val[0] = col.a_mul;
-            val[1] = col.r_mul;
-            val[2] = col.g_mul;
-            val[3] = col.b_mul;
-            val[4] = col.a_add;
-            val[5] = col.r_add;
-            val[6] = col.g_add;
-            val[7] = col.b_add;
-            break;
-        }
-        case FK_FFD: {
-            int64_t off;
-            const cJSON *vf;
-            uint32_t vn;
-            TRY(sinew__jint(d->c, f[F_OFFSET], "offset", 0, 0, 2147483647.0, &off));
-            TRY(sinew__jarray(d->c, f[F_VERTICES], "vertices", &vf, &vn));
-            if ((uint64_t)off + vn > sp->vpk)
-                return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT,
-                                        "ffd offset %lld + %u values does not fit the mesh (%u values)", (long long)off, vn,
-                                        sp->vpk);
-            TRY(sinew__jfloats(d->c, vf, "vertices", val + off, vn));
-            break;
-        }
-        case FK_SURFACE: {
-            /* the official parser places `vertices` at `offset` and drops what falls past the
-               lattice (warned here) */
-            int64_t off;
-            const cJSON *vf;
-            uint32_t vn;
-            TRY(sinew__jint(d->c, f[F_OFFSET], "offset", 0, 0, 2147483647.0, &off));
-            TRY(sinew__jarray(d->c, f[F_VERTICES], "vertices", &vf, &vn));
-            uint32_t fit = (uint64_t)off >= sp->vpk ? 0u : (uint32_t)((uint64_t)off + vn > sp->vpk ? sp->vpk - off : vn);
-            if (fit < vn)
-                sinew__jwarn(d->c, "vertices", SINEW_E_LAYOUT,
-                             "surface offset %lld + %u values runs past the lattice (%u values); the rest is ignored",
-                             (long long)off, vn, sp->vpk);
-            if (fit)
-                TRY(sinew__jfloats(d->c, vf, "vertices", val + off, fit));
-            break;
-        }
-        case FK_IK: {
-            bool bp;
-            TRY(sinew__jfloat(d->c, f[F_WEIGHT], "weight", 1.0f, &val[0]));
-            TRY(sinew__jbool(d->c, f[F_BENDPOSITIVE], "bendPositive", true, &bp));
-            val[1] = bp ? 1.0f : 0.0f;
-            break;
-        }
-        case FK_ZORDER:
-            TRY(zorder_values(d, f[F_ZORDER], val));
-            break;
-        case FK_ANIM:
-            break;
-        }
+        TRY(key_timing(d, sp, f, pos, i, k, &dur));
+        TRY(key_values(d, sp, f, pos, tl, i, k, val, rot_exact));
         pos += (float)dur;
         sinew__jpop(d->c);
     }
