@@ -189,6 +189,117 @@ static void free_keys(sp_ctx *c) {
     c->key_first = c->key_count = NULL;
 }
 
+/* The armature written: opts->armature, else the data's default one. */
+static sinew_status choose_armature(const struct sinew_data *data, const char *input, const sinew_convert_options *opts,
+                                    uint32_t *out, sinew_error *err) {
+    uint32_t ai = sinew_data_default_armature(data);
+    if (opts && opts->armature) {
+        ai = SINEW_INVALID_INDEX;
+        for (uint32_t i = 0; i < data->armature_count; ++i)
+            if (strcmp(data->armatures[i].name, opts->armature) == 0)
+                ai = i;
+        if (ai == SINEW_INVALID_INDEX) { /* the error lists the armatures that exist */
+            const char *overlay = NULL;
+            sinew_status st = sinew_data_resolve_skin(data, opts->armature, NULL, &ai, &overlay, err);
+            if (err && !err->file)
+                err->file = input;
+            return st ? st : SINEW_E_NOT_FOUND;
+        }
+    }
+    if (ai == SINEW_INVALID_INDEX)
+        return sinew__fail_at(err, SINEW_E_NOT_FOUND, input, 0, 0, NULL, "the file has no armature");
+    *out = ai;
+    return SINEW_OK;
+}
+
+/* The atlas: opts->atlas, else the one beside the input. */
+static sinew_status find_atlas(const char *input, const sinew_convert_options *opts, char *path, size_t size,
+                               sinew_error *err) {
+    if (opts && opts->atlas) {
+        snprintf(path, size, "%s", opts->atlas);
+        return SINEW_OK;
+    }
+    if (sinew_atlas_find_for(input, path, size) != SINEW_OK)
+        return sinew__fail_at(err, SINEW_E_NOT_FOUND, input, 0, 0, NULL,
+                              "no texture atlas found beside the skeleton (Spine attachments need the regions; "
+                              "give one with --atlas)");
+    return SINEW_OK;
+}
+
+/* One warning naming the armatures other than `ai`, which are not written. */
+static void warn_other_armatures(sp_ctx *c, uint32_t ai) {
+    const struct sinew_data *data = c->data;
+    if (data->armature_count <= 1)
+        return;
+    char names[512];
+    size_t n = 0;
+    uint32_t listed = 0;
+    names[0] = '\0';
+    for (uint32_t i = 0; i < data->armature_count; ++i) {
+        if (i == ai)
+            continue;
+        int w = snprintf(names + n, sizeof names - n, "%s'%s'", listed ? ", " : "", data->armatures[i].name);
+        if (w < 0 || (size_t)w >= sizeof names - n - 24) {
+            names[n] = '\0';
+            snprintf(names + n, sizeof names - n, " and %u more", data->armature_count - 1 - listed);
+            break;
+        }
+        n += (size_t)w;
+        listed++;
+    }
+    sinew__sp_warn(c, "the other armatures (%s) are not written (a Spine skeleton holds one armature; choose another "
+                      "with --armature)",
+                   names);
+}
+
+/* The files: the pages used (copied; a missing one is a warning), then the .atlas and the skeleton.
+ * Nothing is written when the skeleton or the atlas would replace an input. */
+static sinew_status write_files(sp_ctx *c, const char *out_dir, const char *name, const char *atlas_path,
+                                const bool *page_used, const sbuf *ab, const char *text, sinew_convert_result *res,
+                                sinew_error *err) {
+    const char *input = c->input;
+    const sinew_convert_options *opts = c->o;
+    const struct sinew_atlas *atlas = c->atlas;
+    const char *inputs[2] = {input, atlas_path};
+    join(res->skeleton_path, sizeof res->skeleton_path, out_dir, name, ".json");
+    join(res->atlas_json_path, sizeof res->atlas_json_path, out_dir, name, ".atlas");
+    sinew_status st = sinew__check_not_input(res->skeleton_path, inputs, 2, err);
+    if (st == SINEW_OK)
+        st = sinew__check_not_input(res->atlas_json_path, inputs, 2, err);
+    /* pages first, so a skeleton never refers to a page that failed to copy (a missing image is a
+       warning: the atlas and the skeleton are written without it) */
+    for (uint32_t p = 0; p < atlas->page_count && st == SINEW_OK; ++p) {
+        if (!page_used[p])
+            continue;
+        const sinew_model_page *pg = &atlas->pages[p];
+        const char *from = sinew__sp_page_image(pg);
+        char to[1024];
+        join(to, sizeof to, out_dir, sinew__sp_base_name(pg->image_path ? pg->image_path : pg->name), "");
+        if (!from || sinew__sp_same_file(from, to))
+            continue;
+        if (sinew__sp_page_missing(pg)) { /* the atlas and the skeleton are still written */
+            sinew__sp_warn(c, "atlas page '%s': image '%s' not found, not copied (the .atlas names it as '%s': put it "
+                              "beside the .atlas)",
+                           pg->name, from, sinew__sp_base_name(pg->image_path ? pg->image_path : pg->name));
+            continue;
+        }
+        st = sinew__sp_copy_file(c->a, from, to, inputs, 2, err);
+        if (st != SINEW_OK) /* `to` ends with this block */
+            sinew__error_detach(err, input, opts ? opts->atlas : NULL);
+        if (st == SINEW_OK && !res->atlas_png_path[0])
+            snprintf(res->atlas_png_path, sizeof res->atlas_png_path, "%s", to);
+    }
+    if (st == SINEW_OK)
+        st = sinew__write_file_atomic(res->atlas_json_path, ab->p ? ab->p : "", ab->n, inputs, 2, c->a, err);
+    if (st == SINEW_OK)
+        st = sinew__write_file_atomic(res->skeleton_path, text, strlen(text), inputs, 2, c->a, err);
+    if (st != SINEW_OK) {
+        sinew__error_detach(err, input, opts ? opts->atlas : NULL); /* emptied here */
+        res->skeleton_path[0] = res->atlas_json_path[0] = res->atlas_png_path[0] = '\0';
+    }
+    return st;
+}
+
 sinew_status sinew_convert_spine(const char *input, const char *out_dir, const sinew_convert_options *opts,
                                  sinew_convert_result *result, sinew_error *err) {
     sinew_convert_result local;
@@ -218,33 +329,12 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
                               "first)");
     }
     res->armature_count = data->armature_count;
-    uint32_t ai = sinew_data_default_armature(data);
-    if (opts && opts->armature) {
-        ai = SINEW_INVALID_INDEX;
-        for (uint32_t i = 0; i < data->armature_count; ++i)
-            if (strcmp(data->armatures[i].name, opts->armature) == 0)
-                ai = i;
-        if (ai == SINEW_INVALID_INDEX) { /* the error lists the armatures that exist */
-            const char *overlay = NULL;
-            st = sinew_data_resolve_skin(data, opts->armature, NULL, &ai, &overlay, err);
-            if (err && !err->file)
-                err->file = input;
-            sinew_data_destroy(data);
-            return st ? st : SINEW_E_NOT_FOUND;
-        }
-    }
-    if (ai == SINEW_INVALID_INDEX) {
-        sinew_data_destroy(data);
-        return sinew__fail_at(err, SINEW_E_NOT_FOUND, input, 0, 0, NULL, "the file has no armature");
-    }
+    uint32_t ai = SINEW_INVALID_INDEX;
     char atlas_path[1024];
-    if (opts && opts->atlas)
-        snprintf(atlas_path, sizeof atlas_path, "%s", opts->atlas);
-    else if (sinew_atlas_find_for(input, atlas_path, sizeof atlas_path) != SINEW_OK) {
+    if ((st = choose_armature(data, input, opts, &ai, err)) != SINEW_OK ||
+        (st = find_atlas(input, opts, atlas_path, sizeof atlas_path, err)) != SINEW_OK) {
         sinew_data_destroy(data);
-        return sinew__fail_at(err, SINEW_E_NOT_FOUND, input, 0, 0, NULL,
-                              "no texture atlas found beside the skeleton (Spine attachments need the regions; "
-                              "give one with --atlas)");
+        return st;
     }
     struct sinew_atlas *atlas = NULL;
     st = sinew_atlas_load_file(atlas_path, lopts, &atlas, err);
@@ -265,28 +355,8 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
     c.arm = &data->armatures[ai];
     c.atlas = atlas;
     c.time_scale = 1.0;
-    /* the other armatures: one warning, and none when the caller chose the armature */
-    if (!(opts && opts->armature) && data->armature_count > 1) {
-        char names[512];
-        size_t n = 0;
-        uint32_t listed = 0;
-        names[0] = '\0';
-        for (uint32_t i = 0; i < data->armature_count; ++i) {
-            if (i == ai)
-                continue;
-            int w = snprintf(names + n, sizeof names - n, "%s'%s'", listed ? ", " : "", data->armatures[i].name);
-            if (w < 0 || (size_t)w >= sizeof names - n - 24) {
-                names[n] = '\0';
-                snprintf(names + n, sizeof names - n, " and %u more", data->armature_count - 1 - listed);
-                break;
-            }
-            n += (size_t)w;
-            listed++;
-        }
-        sinew__sp_warn(&c, "the other armatures (%s) are not written (a Spine skeleton holds one armature; choose another "
-                 "with --armature)",
-             names);
-    }
+    if (!(opts && opts->armature)) /* none when the caller chose the armature */
+        warn_other_armatures(&c, ai);
     cJSON *root = cJSON_CreateObject();
     char *text = NULL;
     size_t text_size = 0;
@@ -317,46 +387,8 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
             page_used[atlas->regions[i].page] = true;
     sbuf ab = {c.a, NULL, 0, 0, false};
     st = sinew__sp_write_atlas_text(&c, page_used, &ab, err);
-    if (st == SINEW_OK) {
-        const char *inputs[2] = {input, atlas_path};
-        join(res->skeleton_path, sizeof res->skeleton_path, out_dir, name, ".json");
-        join(res->atlas_json_path, sizeof res->atlas_json_path, out_dir, name, ".atlas");
-        /* nothing is written when the skeleton or the atlas would replace an input */
-        st = sinew__check_not_input(res->skeleton_path, inputs, 2, err);
-        if (st == SINEW_OK)
-            st = sinew__check_not_input(res->atlas_json_path, inputs, 2, err);
-        /* pages first, so a skeleton never refers to a page that failed to copy (a missing image is a
-           warning: the atlas and the skeleton are written without it) */
-        for (uint32_t p = 0; p < atlas->page_count && st == SINEW_OK; ++p) {
-            if (!page_used[p])
-                continue;
-            const sinew_model_page *pg = &atlas->pages[p];
-            const char *from = sinew__sp_page_image(pg);
-            char to[1024];
-            join(to, sizeof to, out_dir, sinew__sp_base_name(pg->image_path ? pg->image_path : pg->name), "");
-            if (!from || sinew__sp_same_file(from, to))
-                continue;
-            if (sinew__sp_page_missing(pg)) { /* the atlas and the skeleton are still written */
-                sinew__sp_warn(&c, "atlas page '%s': image '%s' not found, not copied (the .atlas names it as '%s': put it "
-                         "beside the .atlas)",
-                     pg->name, from, sinew__sp_base_name(pg->image_path ? pg->image_path : pg->name));
-                continue;
-            }
-            st = sinew__sp_copy_file(c.a, from, to, inputs, 2, err);
-            if (st != SINEW_OK) /* `to` ends with this block */
-                sinew__error_detach(err, input, opts ? opts->atlas : NULL);
-            if (st == SINEW_OK && !res->atlas_png_path[0])
-                snprintf(res->atlas_png_path, sizeof res->atlas_png_path, "%s", to);
-        }
-        if (st == SINEW_OK)
-            st = sinew__write_file_atomic(res->atlas_json_path, ab.p ? ab.p : "", ab.n, inputs, 2, c.a, err);
-        if (st == SINEW_OK)
-            st = sinew__write_file_atomic(res->skeleton_path, text, strlen(text), inputs, 2, c.a, err);
-        if (st != SINEW_OK) {
-            sinew__error_detach(err, input, opts ? opts->atlas : NULL); /* emptied here */
-            res->skeleton_path[0] = res->atlas_json_path[0] = res->atlas_png_path[0] = '\0';
-        }
-    }
+    if (st == SINEW_OK)
+        st = write_files(&c, out_dir, name, atlas_path, page_used, &ab, text, res, err);
     sinew__free(c.a, ab.p, ab.cap);
 out:
     if (st != SINEW_OK) /* an error naming atlas_path, a page or an output: those go away here */
