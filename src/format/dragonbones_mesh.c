@@ -123,19 +123,33 @@ static sinew_status weight_bone(db *d, float v, uint32_t i, uint32_t *out) {
     return SINEW_OK;
 }
 
-static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M) {
-    const cJSON *vfirst, *ufirst, *tfirst, *wfirst, *spfirst, *bpfirst, *efirst, *uefirst, *bfirst;
-    uint32_t vn, un, tn, wn, spn, bpn, en, uen, bn;
-    TRY(sinew__jarray(d->c, f[D_VERTICES], "vertices", &vfirst, &vn));
-    TRY(sinew__jarray(d->c, f[D_UVS], "uvs", &ufirst, &un));
-    TRY(sinew__jarray(d->c, f[D_TRIANGLES], "triangles", &tfirst, &tn));
-    TRY(sinew__jarray(d->c, f[D_WEIGHTS], "weights", &wfirst, &wn));
-    TRY(sinew__jarray(d->c, f[D_SLOTPOSE], "slotPose", &spfirst, &spn));
-    TRY(sinew__jarray(d->c, f[D_BONEPOSE], "bonePose", &bpfirst, &bpn));
-    TRY(sinew__jarray(d->c, f[D_EDGES], "edges", &efirst, &en));
-    TRY(sinew__jarray(d->c, f[D_USEREDGES], "userEdges", &uefirst, &uen));
+/* A mesh display's arrays, as the file gives them. */
+typedef struct mesh_src {
+    const cJSON *vfirst, *ufirst, *tfirst, *wfirst, *spfirst, *bpfirst, *efirst, *uefirst;
+    uint32_t vn, un, tn, wn, spn, bpn, en, uen;
+    bool layout2; /* 5.5's weights: `vertices` are the influences' local positions */
+} mesh_src;
+
+static sinew_status mesh_arrays(db *d, const cJSON *const *f, mesh_src *m) {
+    const cJSON *bfirst;
+    uint32_t bn;
+    TRY(sinew__jarray(d->c, f[D_VERTICES], "vertices", &m->vfirst, &m->vn));
+    TRY(sinew__jarray(d->c, f[D_UVS], "uvs", &m->ufirst, &m->un));
+    TRY(sinew__jarray(d->c, f[D_TRIANGLES], "triangles", &m->tfirst, &m->tn));
+    TRY(sinew__jarray(d->c, f[D_WEIGHTS], "weights", &m->wfirst, &m->wn));
+    TRY(sinew__jarray(d->c, f[D_SLOTPOSE], "slotPose", &m->spfirst, &m->spn));
+    TRY(sinew__jarray(d->c, f[D_BONEPOSE], "bonePose", &m->bpfirst, &m->bpn));
+    TRY(sinew__jarray(d->c, f[D_EDGES], "edges", &m->efirst, &m->en));
+    TRY(sinew__jarray(d->c, f[D_USEREDGES], "userEdges", &m->uefirst, &m->uen));
     TRY(sinew__jarray(d->c, f[D_BONES], "bones", &bfirst, &bn));
-    bool layout2 = wn > 0 && bpn == 0 && f[D_BONES];
+    m->layout2 = m->wn > 0 && m->bpn == 0 && f[D_BONES];
+    return SINEW_OK;
+}
+
+/* Vertices, UVs, triangles, edges and size, checked against each other. */
+static sinew_status mesh_geometry(db *d, const cJSON *const *f, const mesh_src *m, sinew_model_mesh *M) {
+    bool layout2 = m->layout2;
+    uint32_t vn = m->vn, un = m->un, tn = m->tn, en = m->en, uen = m->uen;
     /* The official parser reads both arrays' lengths unchecked: without them it cannot load the file */
     if (!f[D_TRIANGLES] || cJSON_IsNull(f[D_TRIANGLES]))
         return sinew__jfail(d->c, SINEW_E_LAYOUT, "the mesh has no 'triangles' (the official runtime cannot load it)");
@@ -158,62 +172,61 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
     ALLOC(M->vertices, 2u * vcount);
     ALLOC(M->uvs, 2u * vcount);
     if (!layout2)
-        TRY(sinew__jfloats(d->c, vfirst, "vertices", M->vertices, vn));
-    TRY(sinew__jfloats(d->c, ufirst, "uvs", M->uvs, un));
+        TRY(sinew__jfloats(d->c, m->vfirst, "vertices", M->vertices, vn));
+    TRY(sinew__jfloats(d->c, m->ufirst, "uvs", M->uvs, un));
     M->triangle_count = tn / 3u;
     ALLOC(M->triangles, tn);
-    TRY(read_indices(d, tfirst, tn, "triangles", vcount, M->triangles, "vertex count"));
+    TRY(read_indices(d, m->tfirst, tn, "triangles", vcount, M->triangles, "vertex count"));
     M->edge_count = en / 2u;
     ALLOC(M->edges, en);
-    TRY(read_indices(d, efirst, en, "edges", UINT32_MAX, M->edges, "limit"));
+    TRY(read_indices(d, m->efirst, en, "edges", UINT32_MAX, M->edges, "limit"));
     M->user_edge_count = uen / 2u;
     ALLOC(M->user_edges, uen);
-    TRY(read_indices(d, uefirst, uen, "userEdges", UINT32_MAX, M->user_edges, "limit"));
+    TRY(read_indices(d, m->uefirst, uen, "userEdges", UINT32_MAX, M->user_edges, "limit"));
     TRY(sinew__jfloat(d->c, f[D_WIDTH], "width", 0.0f, &M->width));
     TRY(sinew__jfloat(d->c, f[D_HEIGHT], "height", 0.0f, &M->height));
     M->slot_pose = affine_identity();
-    if (wn == 0)
-        return SINEW_OK;
+    return SINEW_OK;
+}
 
-    /* ---- weighted ---- */
-    float *w = sinew__dbj_scratch_array(d, wn, sizeof *w);
-    if (!w)
-        return SINEW_E_NOMEM;
-    TRY(sinew__jfloats(d->c, wfirst, "weights", w, wn));
-    uint32_t nbones = d->arm->bone_count;
-    uint32_t inf = walk_counts(w, wn, vcount, nbones);
-    uint8_t layout;
-    if (layout2) {
-        if (inf == UINT32_MAX)
+/* Which of the three weight layouts `w` is in (0: per vertex [count, bone, weight, ...] with
+ * poses; 1: triples [vertex, bone, weight]; 2: per vertex, 5.5's local vertices), and the number
+ * of influences. */
+static sinew_status weight_layout(db *d, const mesh_src *m, const float *w, uint32_t vcount, uint8_t *layout,
+                                  uint32_t *inf) {
+    uint32_t wn = m->wn;
+    *inf = walk_counts(w, wn, vcount, d->arm->bone_count);
+    if (m->layout2) {
+        if (*inf == UINT32_MAX)
             return sinew__jfail_key(d->c, "weights", SINEW_E_LAYOUT,
                                     "mesh weights do not fit [count, bone, weight, ...] for %u vertices", vcount);
-        if (vn != 2u * inf)
+        if (m->vn != 2u * *inf)
             return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT,
-                                    "'vertices' has %u values for %u influences (expected %u)", vn, inf, 2u * inf);
-        layout = 2;
-    } else if (inf != UINT32_MAX) {
-        layout = 0;
-    } else {
-        /* triples [vertex, bone, weight] */
-        bool ok = wn % 3u == 0;
-        for (uint32_t i = 0; ok && i < wn; i += 3u)
-            ok = w[i] >= 0.0f && w[i] == floorf(w[i]) && w[i] < (float)vcount;
-        if (!ok)
-            return sinew__jfail_key(d->c, "weights", SINEW_E_LAYOUT,
-                                    "mesh weights fit neither layout: per-vertex [count, bone, weight, ...] over %u "
-                                    "vertices, nor triples [vertex, bone, weight]",
-                                    vcount);
-        layout = 1;
-        inf = wn / 3u;
+                                    "'vertices' has %u values for %u influences (expected %u)", m->vn, *inf, 2u * *inf);
+        *layout = 2;
+        return SINEW_OK;
     }
-    M->weighted = true;
-    M->weight_layout = layout;
-    M->influence_count = inf;
-    ALLOC(M->vertex_first_influence, vcount + 1u);
-    ALLOC(M->influence_bone, inf);
-    ALLOC(M->influence_weight, inf);
-    ALLOC(M->influence_local, 2u * inf);
-    ALLOC(M->influence_deform, 4u * inf);
+    if (*inf != UINT32_MAX) {
+        *layout = 0;
+        return SINEW_OK;
+    }
+    /* triples [vertex, bone, weight] */
+    bool ok = wn % 3u == 0;
+    for (uint32_t i = 0; ok && i < wn; i += 3u)
+        ok = w[i] >= 0.0f && w[i] == floorf(w[i]) && w[i] < (float)vcount;
+    if (!ok)
+        return sinew__jfail_key(d->c, "weights", SINEW_E_LAYOUT,
+                                "mesh weights fit neither layout: per-vertex [count, bone, weight, ...] over %u "
+                                "vertices, nor triples [vertex, bone, weight]",
+                                vcount);
+    *layout = 1;
+    *inf = wn / 3u;
+    return SINEW_OK;
+}
+
+/* Each vertex's influences (bone and weight), grouped by vertex. */
+static sinew_status read_influences(db *d, const float *w, uint32_t wn, uint8_t layout, sinew_model_mesh *M) {
+    uint32_t vcount = M->vertex_count;
     if (layout == 0 || layout == 2) {
         uint32_t i = 0, k = 0;
         for (uint32_t v = 0; v < vcount; v++) {
@@ -226,43 +239,46 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
             }
         }
         M->vertex_first_influence[vcount] = k;
-    } else {
-        uint32_t *cnt = M->vertex_first_influence;
-        for (uint32_t i = 0; i < wn; i += 3u)
-            cnt[(uint32_t)w[i] + 1u]++;
-        for (uint32_t v = 0; v < vcount; v++)
-            cnt[v + 1u] += cnt[v];
-        uint32_t *fill = sinew__dbj_scratch_array(d, vcount + 1u, sizeof *fill);
-        if (!fill)
-            return SINEW_E_NOMEM;
-        memcpy(fill, cnt, (vcount + 1u) * sizeof *fill);
-        for (uint32_t i = 0; i < wn; i += 3u) {
-            uint32_t k = fill[(uint32_t)w[i]]++;
-            TRY(weight_bone(d, w[i + 1u], i + 1u, &M->influence_bone[k]));
-            M->influence_weight[k] = w[i + 2u];
-        }
-    }
-    if (layout == 2) {
-        TRY(sinew__jfloats(d->c, vfirst, "vertices", M->influence_local, vn));
-        for (uint32_t k = 0; k < inf; k++) {
-            M->influence_deform[4u * k + 0u] = 1.0f;
-            M->influence_deform[4u * k + 3u] = 1.0f;
-        }
         return SINEW_OK;
     }
-    /* poses: layout 0 matrices [a b c d tx ty]; layout 1 decomposed [x y skX skY scX scY] */
-    if (spn) {
-        float sp[6];
-        if (spn != 6u)
-            return sinew__jfail_key(d->c, "slotPose", SINEW_E_LAYOUT, "'slotPose' must have 6 numbers (has %u)", spn);
-        TRY(sinew__jfloats(d->c, spfirst, "slotPose", sp, 6));
-        if (layout == 0) {
-            sinew_affine m = {sp[0], sp[1], sp[2], sp[3], sp[4], sp[5]};
-            M->slot_pose = m;
-        } else {
-            M->slot_pose = affine_from_decomposed(sp);
-        }
+    uint32_t *cnt = M->vertex_first_influence;
+    for (uint32_t i = 0; i < wn; i += 3u)
+        cnt[(uint32_t)w[i] + 1u]++;
+    for (uint32_t v = 0; v < vcount; v++)
+        cnt[v + 1u] += cnt[v];
+    uint32_t *fill = sinew__dbj_scratch_array(d, vcount + 1u, sizeof *fill);
+    if (!fill)
+        return SINEW_E_NOMEM;
+    memcpy(fill, cnt, (vcount + 1u) * sizeof *fill);
+    for (uint32_t i = 0; i < wn; i += 3u) {
+        uint32_t k = fill[(uint32_t)w[i]]++;
+        TRY(weight_bone(d, w[i + 1u], i + 1u, &M->influence_bone[k]));
+        M->influence_weight[k] = w[i + 2u];
     }
+    return SINEW_OK;
+}
+
+/* slotPose: layout 0 a matrix [a b c d tx ty]; layout 1 decomposed [x y skX skY scX scY]. */
+static sinew_status mesh_slot_pose(db *d, const mesh_src *m, uint8_t layout, sinew_model_mesh *M) {
+    if (!m->spn)
+        return SINEW_OK;
+    float sp[6];
+    if (m->spn != 6u)
+        return sinew__jfail_key(d->c, "slotPose", SINEW_E_LAYOUT, "'slotPose' must have 6 numbers (has %u)", m->spn);
+    TRY(sinew__jfloats(d->c, m->spfirst, "slotPose", sp, 6));
+    if (layout == 0) {
+        sinew_affine mat = {sp[0], sp[1], sp[2], sp[3], sp[4], sp[5]};
+        M->slot_pose = mat;
+    } else {
+        M->slot_pose = affine_from_decomposed(sp);
+    }
+    return SINEW_OK;
+}
+
+/* bonePose: per entry a file bone and its pose (as slotPose), kept with its inverse; d->pose_of_bone
+ * maps each model bone to its entry. */
+static sinew_status mesh_bone_poses(db *d, const mesh_src *m, uint8_t layout, sinew_model_mesh *M, sinew_affine **inv_out) {
+    uint32_t bpn = m->bpn, nbones = d->arm->bone_count;
     if (bpn % 7u)
         return sinew__jfail_key(d->c, "bonePose", SINEW_E_LAYOUT, "'bonePose' length %u is not a multiple of 7", bpn);
     uint32_t np = bpn / 7u;
@@ -271,10 +287,9 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
     ALLOC(M->bone_pose, np);
     float *bp = sinew__dbj_scratch_array(d, bpn ? bpn : 1u, sizeof *bp);
     sinew_affine *inv = sinew__dbj_scratch_array(d, np ? np : 1u, sizeof *inv);
-    sinew_affine *lin_of = sinew__dbj_scratch_array(d, np ? np : 1u, sizeof *lin_of);
-    if (!bp || !inv || !lin_of)
+    if (!bp || !inv)
         return SINEW_E_NOMEM;
-    TRY(sinew__jfloats(d->c, bpfirst, "bonePose", bp, bpn));
+    TRY(sinew__jfloats(d->c, m->bpfirst, "bonePose", bp, bpn));
     uint32_t *pob = d->pose_of_bone;
     for (uint32_t b = 0; b < nbones; b++)
         pob[b] = SINEW_INVALID_INDEX;
@@ -290,9 +305,9 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
         mb = d->bone_of_file[(uint32_t)raw];
         M->bone_pose_bone[p] = mb;
         if (layout == 0) {
-            sinew_affine m = {bp[7u * p + 1u], bp[7u * p + 2u], bp[7u * p + 3u],
-                              bp[7u * p + 4u], bp[7u * p + 5u], bp[7u * p + 6u]};
-            M->bone_pose[p] = m;
+            sinew_affine mat = {bp[7u * p + 1u], bp[7u * p + 2u], bp[7u * p + 3u],
+                                bp[7u * p + 4u], bp[7u * p + 5u], bp[7u * p + 6u]};
+            M->bone_pose[p] = mat;
         } else {
             M->bone_pose[p] = affine_from_decomposed(&bp[7u * p + 1u]);
         }
@@ -303,10 +318,22 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
         }
         pob[mb] = p;
     }
+    *inv_out = inv;
+    return SINEW_OK;
+}
+
+/* Each influence's local position (the vertex through slotPose, into its bone's pose) and deform
+ * map (the linear part of inverse(bonePose) . slotPose). */
+static sinew_status bind_influences(db *d, sinew_model_mesh *M, const sinew_affine *inv) {
+    uint32_t np = M->bone_pose_count;
+    const uint32_t *pob = d->pose_of_bone;
+    sinew_affine *lin_of = sinew__dbj_scratch_array(d, np ? np : 1u, sizeof *lin_of);
+    if (!lin_of)
+        return SINEW_E_NOMEM;
     sinew_affine S = M->slot_pose;
     for (uint32_t p = 0; p < np; p++) /* per pose: inverse(bonePose) . slotPose, its linear part the deform map */
         lin_of[p] = affine_mul(inv[p], S);
-    for (uint32_t v = 0; v < vcount; v++) {
+    for (uint32_t v = 0; v < M->vertex_count; v++) {
         float x = M->vertices[2u * v], y = M->vertices[2u * v + 1u];
         float sx = S.a * x + S.c * y + S.tx, sy = S.b * x + S.d * y + S.ty;
         for (uint32_t k = M->vertex_first_influence[v]; k < M->vertex_first_influence[v + 1u]; k++) {
@@ -326,6 +353,46 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
         }
     }
     return SINEW_OK;
+}
+
+static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M) {
+    mesh_src m;
+    memset(&m, 0, sizeof m);
+    TRY(mesh_arrays(d, f, &m));
+    TRY(mesh_geometry(d, f, &m, M));
+    if (m.wn == 0)
+        return SINEW_OK;
+
+    /* ---- weighted ---- */
+    uint32_t vcount = M->vertex_count;
+    float *w = sinew__dbj_scratch_array(d, m.wn, sizeof *w);
+    if (!w)
+        return SINEW_E_NOMEM;
+    TRY(sinew__jfloats(d->c, m.wfirst, "weights", w, m.wn));
+    uint8_t layout = 0;
+    uint32_t inf = 0;
+    TRY(weight_layout(d, &m, w, vcount, &layout, &inf));
+    M->weighted = true;
+    M->weight_layout = layout;
+    M->influence_count = inf;
+    ALLOC(M->vertex_first_influence, vcount + 1u);
+    ALLOC(M->influence_bone, inf);
+    ALLOC(M->influence_weight, inf);
+    ALLOC(M->influence_local, 2u * inf);
+    ALLOC(M->influence_deform, 4u * inf);
+    TRY(read_influences(d, w, m.wn, layout, M));
+    if (layout == 2) {
+        TRY(sinew__jfloats(d->c, m.vfirst, "vertices", M->influence_local, m.vn));
+        for (uint32_t k = 0; k < inf; k++) {
+            M->influence_deform[4u * k + 0u] = 1.0f;
+            M->influence_deform[4u * k + 3u] = 1.0f;
+        }
+        return SINEW_OK;
+    }
+    TRY(mesh_slot_pose(d, &m, layout, M));
+    sinew_affine *inv = NULL;
+    TRY(mesh_bone_poses(d, &m, layout, M, &inv));
+    return bind_influences(d, M, inv);
 }
 
 /* ---- path geometry ---------------------------------------------------------------------------- */
