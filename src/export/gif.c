@@ -526,6 +526,55 @@ static sinew_status frame_indices(sinew_exporter *ex, const color_table *ct, con
 }
 #endif
 
+/* The temporary file and the GIF's header: screen, global palette, and the NETSCAPE2.0 loop
+ * count unless the GIF plays once. */
+static sinew_status gif_open(sinew_exporter *ex, int bits, const ColorMapObject *map, GifFileType **out,
+                             sinew_error *err) {
+    sinew_status st = sinew__tmp_open(ex->o.path, ex->allocator, &ex->tmp, err);
+    if (st != SINEW_OK) return st;
+    int gerr = 0;
+    GifFileType *gif = EGifOpen(ex->tmp.f, gif_write_cb, &gerr);
+    if (!gif) return gif_fail(ex, gerr, err);
+    *out = gif;
+    EGifSetGifVersion(gif, true);
+    if (EGifPutScreenDesc(gif, (int)ex->o.width, (int)ex->o.height, bits, 0, map) == GIF_ERROR)
+        return gif_fail(ex, gif->Error, err);
+    if (ex->o.plays != 1) {
+        /* NETSCAPE2.0: repeat count after the first play; 0 = forever */
+        uint32_t rep = ex->o.plays == 0 ? 0 : ex->o.plays - 1;
+        if (rep > 65535) rep = 65535;
+        GifByteType app[11], sub[3] = {1, (GifByteType)(rep & 255), (GifByteType)(rep >> 8)};
+        memcpy(app, "NETSCAPE2.0", 11);
+        if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
+            EGifPutExtensionBlock(gif, 11, app) == GIF_ERROR || EGifPutExtensionBlock(gif, 3, sub) == GIF_ERROR ||
+            EGifPutExtensionTrailer(gif) == GIF_ERROR)
+            return gif_fail(ex, gif->Error, err);
+    }
+    return SINEW_OK;
+}
+
+/* The rectangle around the pixels where index image `a` differs from `b` (empty: none). */
+static rect diff_rect(const uint8_t *a, const uint8_t *b, uint32_t W, uint32_t H) {
+    rect r = {0, 0, 0, 0};
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + x;
+            if (a[i] != b[i]) rect_add(&r, x, y);
+        }
+    return r;
+}
+
+/* The rectangle around the pixels transparent in `next` but not in `prev`. */
+static rect cleared_rect(const uint8_t *next, const uint8_t *prev, uint8_t transparent, uint32_t W, uint32_t H) {
+    rect r = {0, 0, 0, 0};
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + x;
+            if (next[i] == transparent && prev[i] != transparent) rect_add(&r, x, y);
+        }
+    return r;
+}
+
 static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     uint32_t W = ex->o.width, H = ex->o.height;
     size_t npx = (size_t)W * H;
@@ -561,31 +610,7 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
     }
     for (int i = 0; i < (1 << bits); i++) map->Colors[i] = palette[i];
 
-    if ((st = sinew__tmp_open(ex->o.path, ex->allocator, &ex->tmp, err)) != SINEW_OK) goto done;
-    int gerr = 0;
-    gif = EGifOpen(ex->tmp.f, gif_write_cb, &gerr);
-    if (!gif) {
-        st = gif_fail(ex, gerr, err);
-        goto done;
-    }
-    EGifSetGifVersion(gif, true);
-    if (EGifPutScreenDesc(gif, (int)W, (int)H, bits, 0, map) == GIF_ERROR) {
-        st = gif_fail(ex, gif->Error, err);
-        goto done;
-    }
-    if (ex->o.plays != 1) {
-        /* NETSCAPE2.0: repeat count after the first play; 0 = forever */
-        uint32_t rep = ex->o.plays == 0 ? 0 : ex->o.plays - 1;
-        if (rep > 65535) rep = 65535;
-        GifByteType app[11], sub[3] = {1, (GifByteType)(rep & 255), (GifByteType)(rep >> 8)};
-        memcpy(app, "NETSCAPE2.0", 11);
-        if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
-            EGifPutExtensionBlock(gif, 11, app) == GIF_ERROR || EGifPutExtensionBlock(gif, 3, sub) == GIF_ERROR ||
-            EGifPutExtensionTrailer(gif) == GIF_ERROR) {
-            st = gif_fail(ex, gif->Error, err);
-            goto done;
-        }
-    }
+    if ((st = gif_open(ex, bits, map, &gif, err)) != SINEW_OK) goto done;
 
     /* frames: the canvas is what a viewer shows before the frame is drawn */
     memset(canvas, transparent >= 0 ? transparent : 0, npx);
@@ -605,23 +630,10 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
             ik = cur;
         }
         rect changed = {0, 0, 0, 0}, clear = {0, 0, 0, 0};
-        if (ik) {
-            for (uint32_t y = 0; y < H; y++)
-                for (uint32_t x = 0; x < W; x++) {
-                    size_t i = (size_t)y * W + x;
-                    if (ik[i] != canvas[i]) rect_add(&changed, x, y);
-                }
-        }
+        if (ik) changed = diff_rect(ik, canvas, W, H);
         if (k == 0) changed = (rect){0, 0, W, H};
         /* the pending frame's disposal depends on frame k (pixels turning transparent) */
-        if (have_pending && ik && transparent >= 0) {
-            const uint8_t *ip = pend;
-            for (uint32_t y = 0; y < H; y++)
-                for (uint32_t x = 0; x < W; x++) {
-                    size_t i = (size_t)y * W + x;
-                    if (ik[i] == transparent && ip[i] != transparent) rect_add(&clear, x, y);
-                }
-        }
+        if (have_pending && ik && transparent >= 0) clear = cleared_rect(ik, pend, (uint8_t)transparent, W, H);
         if (ik && changed.x1 <= changed.x0 && clear.x1 <= clear.x0) continue;  /* identical: longer delay */
         if (have_pending) {
             rect r = pend_r;
@@ -635,14 +647,7 @@ static sinew_status gif_end(sinew_exporter *ex, sinew_error *err) {
             if (pend_disp == DISPOSE_BACKGROUND) {
                 for (uint32_t y = r.y0; y < r.y1; y++) memset(canvas + (size_t)y * W + r.x0, transparent, r.x1 - r.x0);
                 /* the frame after the clear must redraw what the clear removed */
-                if (ik) {
-                    changed = (rect){0, 0, 0, 0};
-                    for (uint32_t y = 0; y < H; y++)
-                        for (uint32_t x = 0; x < W; x++) {
-                            size_t i = (size_t)y * W + x;
-                            if (ik[i] != canvas[i]) rect_add(&changed, x, y);
-                        }
-                }
+                if (ik) changed = diff_rect(ik, canvas, W, H);
             }
         }
         if (!ik) break;
