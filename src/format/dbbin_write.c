@@ -1195,13 +1195,8 @@ static bool is_timeline_key(const char *k) {
     return false;
 }
 
-static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
-    const cJSON *nm = get(raw, "name");
-    w->anim_name = cJSON_IsString(nm) ? nm->valuestring : "";
-    cJSON *a = cJSON_CreateObject();
-    if (!a)
-        return nomem(w);
-    *out = a;
+/* The animation's own fields (all but its timelines), and where its frames start in the arrays. */
+static bool animation_header(wctx *w, const cJSON *raw, cJSON *a) {
     for (const cJSON *k = raw->child; k; k = k->next) {
         if (is_timeline_key(k->string))
             continue;
@@ -1231,6 +1226,11 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
         cJSON_AddItemToArray(offs, n);
     }
     w->ctx_bone = w->ctx_slot = NULL;
+    return true;
+}
+
+/* The animation frames' actions (events, sounds, actions). */
+static bool animation_frame_actions(wctx *w, const cJSON *raw) {
     const cJSON *frames = get(raw, "frame");
     if (cJSON_IsArray(frames)) {
         double start = 0;
@@ -1240,7 +1240,12 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
             start += num(f, "duration", 1);
         }
     }
-    size_t tl;
+    return true;
+}
+
+/* The zOrder timeline. */
+static bool zorder_timeline(wctx *w, const cJSON *raw, cJSON *a) {
+    size_t tl = SIZE_MAX;
     const cJSON *z = get(raw, "zOrder");
     if (z) {
         if (!timeline(w, z, "frame", 0, 0, zorder_frame, "the zOrder timeline", &tl))
@@ -1248,9 +1253,15 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
         if (tl != SIZE_MAX && !cJSON_AddNumberToObject(a, "zOrder", (double)tl))
             return nomem(w);
     }
+    return true;
+}
+
+/* Bone timelines: translate, rotate, scale (5.x) and the combined 4.x frames. */
+static bool bone_timelines(wctx *w, const cJSON *raw, cJSON *a) {
+    size_t tl = SIZE_MAX;
     const cJSON *list = get(raw, "bone");
     for (const cJSON *t = cJSON_IsArray(list) ? list->child : NULL; t; t = t->next) {
-        const char *name;
+        const char *name = NULL;
         if (!jstr(w, t, "name", "", &name))
             return false;
         if (!find_named(w->bones, name))
@@ -1275,9 +1286,15 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
         }
         w->ctx_bone = w->ctx_slot = NULL;
     }
-    list = get(raw, "surface");
+    return true;
+}
+
+/* Surface timelines (5.5). */
+static bool surface_timelines(wctx *w, const cJSON *raw, cJSON *a) {
+    size_t tl = SIZE_MAX;
+    const cJSON *list = get(raw, "surface");
     for (const cJSON *t = cJSON_IsArray(list) ? list->child : NULL; t; t = t->next) {
-        const char *name;
+        const char *name = NULL;
         if (!jstr(w, t, "name", "", &name))
             return false;
         const cJSON *bone = find_named(w->bones, name);
@@ -1295,15 +1312,21 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
         if (!timeline(w, t, "frame", 0, 2, surface_frame, what, &tl) || !list_timeline(w, a, "surface", name, 50, tl))
             return false;
     }
-    list = get(raw, "slot");
+    return true;
+}
+
+/* Slot timelines: display and colour. */
+static bool slot_timelines(wctx *w, const cJSON *raw, cJSON *a) {
+    size_t tl = SIZE_MAX;
+    const cJSON *list = get(raw, "slot");
     for (const cJSON *t = cJSON_IsArray(list) ? list->child : NULL; t; t = t->next) {
-        const char *name;
+        const char *name = NULL;
         if (!jstr(w, t, "name", "", &name))
             return false;
         const cJSON *slot = find_named(w->slots, name);
         if (!slot)
             continue;
-        const char *parent;
+        const char *parent = NULL;
         if (!jstr(w, slot, "parent", "", &parent))
             return false;
         w->ctx_bone = find_named(w->bones, parent) ? parent : NULL;
@@ -1318,9 +1341,15 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
             return false;
         w->ctx_bone = w->ctx_slot = NULL;
     }
-    list = get(raw, "ffd");
+    return true;
+}
+
+/* Deform (ffd) timelines, on mesh displays. */
+static bool deform_timelines(wctx *w, const cJSON *raw, cJSON *a) {
+    size_t tl = SIZE_MAX;
+    const cJSON *list = get(raw, "ffd");
     for (const cJSON *t = cJSON_IsArray(list) ? list->child : NULL; t; t = t->next) {
-        const char *skin, *slot, *name;
+        const char *skin = NULL, *slot = NULL, *name = NULL;
         if (!jstr(w, t, "skin", "default", &skin) || !jstr(w, t, "slot", "", &slot) || !jstr(w, t, "name", "", &name))
             return false;
         if (!skin[0])
@@ -1339,9 +1368,15 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
             return false;
         w->mesh = NULL;
     }
-    list = get(raw, "ik");
+    return true;
+}
+
+/* IK timelines. */
+static bool ik_timelines(wctx *w, const cJSON *raw, cJSON *a) {
+    size_t tl = SIZE_MAX;
+    const cJSON *list = get(raw, "ik");
     for (const cJSON *t = cJSON_IsArray(list) ? list->child : NULL; t; t = t->next) {
-        const char *name;
+        const char *name = NULL;
         if (!jstr(w, t, "name", "", &name))
             return false;
         if (!find_ik(w, name))
@@ -1351,9 +1386,15 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
         if (!timeline(w, t, "frame", 2, 1, ik_frame, what, &tl) || !list_timeline(w, a, "constraint", name, 30, tl))
             return false;
     }
-    list = get(raw, "animation");
+    return true;
+}
+
+/* Child armature animation timelines. */
+static bool child_animation_timelines(wctx *w, const cJSON *raw, cJSON *a) {
+    size_t tl = SIZE_MAX;
+    const cJSON *list = get(raw, "animation");
     for (const cJSON *t = cJSON_IsArray(list) ? list->child : NULL; t; t = t->next) {
-        const char *name;
+        const char *name = NULL;
         if (!jstr(w, t, "name", "", &name))
             return false;
         char what[300];
@@ -1361,6 +1402,21 @@ static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
         if (!timeline(w, t, "frame", 2, 1, anim_frame, what, &tl) || !list_timeline(w, a, "animation", name, 40, tl))
             return false;
     }
+    return true;
+}
+
+static bool animation(wctx *w, const cJSON *raw, cJSON **out) {
+    const cJSON *nm = get(raw, "name");
+    w->anim_name = cJSON_IsString(nm) ? nm->valuestring : "";
+    cJSON *a = cJSON_CreateObject();
+    if (!a)
+        return nomem(w);
+    *out = a;
+    if (!animation_header(w, raw, a) || !animation_frame_actions(w, raw) || !zorder_timeline(w, raw, a) ||
+        !bone_timelines(w, raw, a) || !surface_timelines(w, raw, a) || !slot_timelines(w, raw, a) ||
+        !deform_timelines(w, raw, a) || !ik_timelines(w, raw, a) || !child_animation_timelines(w, raw, a))
+        return false;
+    size_t tl = SIZE_MAX;
     if (w->af_n > 0) {
         if (!action_timeline(w, &tl))
             return false;
