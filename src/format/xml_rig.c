@@ -1280,16 +1280,8 @@ static sinew_status build_animation(xr_ctx *c, struct sinew_data *data, sinew_mo
     return SINEW_OK;
 }
 
-static sinew_status build_armature(xr_ctx *c, struct sinew_data *data, int32_t skin, sinew_model_armature *arm) {
-    uint32_t nb = c->bones.n;
-    xr_build bd;
-    memset(&bd, 0, sizeof bd);
-    if (!state_init(c, &bd.setup) || !state_init(c, &bd.frame))
-        return c->st;
-    state_document(c, &bd.setup);
-    if (skin >= 0)
-        state_apply(c, &bd.setup, SKINS(c)[skin].first_setter, SKINS(c)[skin].setter_count);
-
+/* The armature's name (NAME, or NAME@SKIN for a skin), type, frame rate and size. */
+static void xml_armature_header(xr_ctx *c, struct sinew_data *data, int32_t skin, sinew_model_armature *arm) {
     memset(arm, 0, sizeof *arm);
     if (skin < 0) {
         arm->name = sinew__arena_strdup(&data->arena, c->name);
@@ -1313,6 +1305,160 @@ static sinew_status build_armature(xr_ctx *c, struct sinew_data *data, int32_t s
         arm->aabb.c = (float)c->width;
         arm->aabb.d = (float)c->height;
     }
+}
+
+/* Bones: the setup pose's local translation and rotation, in document order. */
+static sinew_status xml_bones(xr_ctx *c, struct sinew_data *data, xr_build *bd, sinew_model_armature *arm) {
+    uint32_t nb = c->bones.n;
+    for (uint32_t b = 0; b < nb; b++) {
+        const xr_bone *xb = &BONES(c)[b];
+        sinew_model_bone *mb = &arm->bones[xb->model];
+        double x, y;
+        local_translation(c, &bd->setup, b, &x, &y);
+        mb->name = sinew__arena_strdup(&data->arena, xb->name);
+        if (!mb->name)
+            return fail_nomem(c);
+        mb->parent = xb->parent == SINEW_INVALID_INDEX ? SINEW_INVALID_INDEX : BONES(c)[xb->parent].model;
+        mb->file_index = xb->model;
+        bd->doc_of_model[xb->model] = b;
+        mb->setup.x = (float)x;
+        mb->setup.y = (float)y;
+        mb->setup.rotation = (float)sinew__db_normalize_radian(bd->setup.rot[b] * XR_DEG);
+        mb->setup.skew = 0;
+        mb->setup.scale_x = mb->setup.scale_y = 1;
+        mb->inherit_translation = mb->inherit_rotation = mb->inherit_scale = mb->inherit_reflection = true;
+    }
+
+    return SINEW_OK;
+}
+
+/* Display lists: the distinct images each bone ever shows, in order of first appearance. */
+static sinew_status xml_displays(xr_ctx *c, struct sinew_data *data, xr_build *bd, sinew_model_armature *arm) {
+    uint32_t nb = c->bones.n;
+    int32_t *seen = sinew__arena_array(&c->tmp, (size_t)nb * (c->images.n + 1u), sizeof *seen);
+    int32_t *order = sinew__arena_array(&c->tmp, (size_t)nb * (c->images.n + 1u), sizeof *order);
+    if (!seen || !order)
+        return fail_nomem(c);
+    uint32_t total_displays = 0;
+    uint32_t ni = c->images.n + 1u;
+    for (uint32_t b = 0; b < nb; b++) {
+        int32_t im = bd->setup.image[b];
+        if (im >= 0 && !seen[b * ni + (uint32_t)im]) {
+            seen[b * ni + (uint32_t)im] = 1;
+            order[b * ni + bd->display_count[b]++] = im;
+        }
+    }
+    for (uint32_t a = 0; a < c->anims.n; a++)
+        for (uint32_t f = 0; f < ANIMS(c)[a].frame_count; f++) {
+            const xr_frame *fr = &FRAMES(c)[ANIMS(c)[a].first_frame + f];
+            for (uint32_t s = 0; s < fr->setter_count; s++) {
+                const xr_setter *st = &SETTERS(c)[fr->first_setter + s];
+                if (st->prop != P_IMAGE || st->image < 0)
+                    continue;
+                uint32_t cell = st->bone * ni + (uint32_t)st->image;
+                if (!seen[cell]) {
+                    seen[cell] = 1;
+                    order[st->bone * ni + bd->display_count[st->bone]++] = st->image;
+                }
+            }
+        }
+    for (uint32_t b = 0; b < nb; b++) {
+        bd->display_first[b] = total_displays;
+        total_displays += bd->display_count[b];
+    }
+    arm->display_count = total_displays;
+    arm->displays = sinew__arena_array(&data->arena, total_displays ? total_displays : 1, sizeof *arm->displays);
+    bd->display_image = sinew__arena_array(&c->tmp, total_displays ? total_displays : 1, sizeof *bd->display_image);
+    if (!arm->displays || !bd->display_image)
+        return fail_nomem(c);
+    for (uint32_t b = 0; b < nb; b++)
+        for (uint32_t d = 0; d < bd->display_count[b]; d++) {
+            int32_t im = order[b * ni + d];
+            uint32_t at = bd->display_first[b] + d;
+            bd->display_image[at] = im;
+            sinew_model_display *dp = &arm->displays[at];
+            double w, h, px, py;
+            bone_size(c, b, im, &w, &h);
+            pivot(c, &bd->setup, b, im, &px, &py);
+            dp->type = SINEW_DISPLAY_IMAGE;
+            dp->name = dp->path = sinew__arena_strdup(&data->arena, IMAGES(c)[im].key);
+            if (!dp->name)
+                return fail_nomem(c);
+            dp->transform.x = (float)(w / 2 - px);
+            dp->transform.y = (float)(h / 2 - py);
+            dp->transform.scale_x = dp->transform.scale_y = 1;
+            dp->pivot_x = dp->pivot_y = 0.5f;
+            dp->armature = dp->mesh = SINEW_INVALID_INDEX;
+        }
+
+    return SINEW_OK;
+}
+
+/* Slots: draw order by z, then document order (a stable insertion sort); one display list each,
+ * in the one skin. */
+static void xml_slots(xr_ctx *c, xr_build *bd, sinew_model_armature *arm) {
+    uint32_t nb = c->bones.n;
+    uint32_t *sorted = bd->slot_of_model;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t at = b;
+        while (at > 0 && BONES(c)[sorted[at - 1]].z > BONES(c)[b].z) {
+            sorted[at] = sorted[at - 1];
+            at--;
+        }
+        sorted[at] = b;
+    }
+    for (uint32_t s = 0; s < nb; s++) {
+        uint32_t b = sorted[s];
+        sinew_model_slot *sl = &arm->slots[s];
+        sl->name = arm->bones[BONES(c)[b].model].name;
+        sl->parent = BONES(c)[b].model;
+        sl->display_index = display_index_of(bd, b, bd->setup.image[b], bd->setup.visible[b]);
+        sl->blend = SINEW_BLEND_NORMAL;
+        sl->color.a_mul = sl->color.r_mul = sl->color.g_mul = sl->color.b_mul = 1;
+        sl->z = (int32_t)s;
+        arm->skin_slots[s].slot = s;
+        arm->skin_slots[s].first_display = bd->display_first[b];
+        arm->skin_slots[s].display_count = bd->display_count[b];
+    }
+    arm->skins[0].name = "";
+    arm->skins[0].source_index = SINEW_INVALID_INDEX;
+    arm->skins[0].first_slot = 0;
+    arm->skins[0].slot_count = nb;
+
+}
+
+/* Animations: every XML animation, its timelines in one array for the armature. */
+static sinew_status xml_animations(xr_ctx *c, struct sinew_data *data, xr_build *bd, sinew_model_armature *arm) {
+    uint32_t nb = c->bones.n;
+    arm->animation_count = c->anims.n;
+    if (c->anims.n) {
+        size_t tl_max;
+        if (!sinew__mul_size((size_t)nb * 3u, c->anims.n, &tl_max) || tl_max > UINT32_MAX)
+            return c->st = sinew__fail(c->err, SINEW_E_LIMIT, NULL, "too many timelines");
+        arm->animations = sinew__arena_array(&data->arena, c->anims.n, sizeof *arm->animations);
+        arm->timelines = sinew__arena_array(&data->arena, tl_max, sizeof *arm->timelines);
+        if (!arm->animations || !arm->timelines)
+            return fail_nomem(c);
+        uint32_t tl_at = 0;
+        for (uint32_t a = 0; a < c->anims.n; a++)
+            if (build_animation(c, data, arm, bd, a, &arm->animations[a], &tl_at) != SINEW_OK)
+                return c->st ? c->st : SINEW_E_NOMEM;
+        arm->timeline_count = tl_at;
+    }
+    return SINEW_OK;
+}
+
+static sinew_status build_armature(xr_ctx *c, struct sinew_data *data, int32_t skin, sinew_model_armature *arm) {
+    uint32_t nb = c->bones.n;
+    xr_build bd;
+    memset(&bd, 0, sizeof bd);
+    if (!state_init(c, &bd.setup) || !state_init(c, &bd.frame))
+        return c->st;
+    state_document(c, &bd.setup);
+    if (skin >= 0)
+        state_apply(c, &bd.setup, SKINS(c)[skin].first_setter, SKINS(c)[skin].setter_count);
+
+    xml_armature_header(c, data, skin, arm);
     arm->bone_count = arm->slot_count = arm->skin_slot_count = nb;
     arm->skin_count = 1;
     arm->bones = sinew__arena_array(&data->arena, nb, sizeof *arm->bones);
@@ -1327,128 +1473,11 @@ static sinew_status build_armature(xr_ctx *c, struct sinew_data *data, int32_t s
         !bd.doc_of_model || !bd.display_first || !bd.display_count)
         return fail_nomem(c);
 
-    /* Bones. */
-    for (uint32_t b = 0; b < nb; b++) {
-        const xr_bone *xb = &BONES(c)[b];
-        sinew_model_bone *mb = &arm->bones[xb->model];
-        double x, y;
-        local_translation(c, &bd.setup, b, &x, &y);
-        mb->name = sinew__arena_strdup(&data->arena, xb->name);
-        if (!mb->name)
-            return fail_nomem(c);
-        mb->parent = xb->parent == SINEW_INVALID_INDEX ? SINEW_INVALID_INDEX : BONES(c)[xb->parent].model;
-        mb->file_index = xb->model;
-        bd.doc_of_model[xb->model] = b;
-        mb->setup.x = (float)x;
-        mb->setup.y = (float)y;
-        mb->setup.rotation = (float)sinew__db_normalize_radian(bd.setup.rot[b] * XR_DEG);
-        mb->setup.skew = 0;
-        mb->setup.scale_x = mb->setup.scale_y = 1;
-        mb->inherit_translation = mb->inherit_rotation = mb->inherit_scale = mb->inherit_reflection = true;
-    }
-
-    /* Display lists: the distinct images each bone ever shows, in order of first appearance. */
-    int32_t *seen = sinew__arena_array(&c->tmp, (size_t)nb * (c->images.n + 1u), sizeof *seen);
-    int32_t *order = sinew__arena_array(&c->tmp, (size_t)nb * (c->images.n + 1u), sizeof *order);
-    if (!seen || !order)
-        return fail_nomem(c);
-    uint32_t total_displays = 0;
-    uint32_t ni = c->images.n + 1u;
-    for (uint32_t b = 0; b < nb; b++) {
-        int32_t im = bd.setup.image[b];
-        if (im >= 0 && !seen[b * ni + (uint32_t)im]) {
-            seen[b * ni + (uint32_t)im] = 1;
-            order[b * ni + bd.display_count[b]++] = im;
-        }
-    }
-    for (uint32_t a = 0; a < c->anims.n; a++)
-        for (uint32_t f = 0; f < ANIMS(c)[a].frame_count; f++) {
-            const xr_frame *fr = &FRAMES(c)[ANIMS(c)[a].first_frame + f];
-            for (uint32_t s = 0; s < fr->setter_count; s++) {
-                const xr_setter *st = &SETTERS(c)[fr->first_setter + s];
-                if (st->prop != P_IMAGE || st->image < 0)
-                    continue;
-                uint32_t cell = st->bone * ni + (uint32_t)st->image;
-                if (!seen[cell]) {
-                    seen[cell] = 1;
-                    order[st->bone * ni + bd.display_count[st->bone]++] = st->image;
-                }
-            }
-        }
-    for (uint32_t b = 0; b < nb; b++) {
-        bd.display_first[b] = total_displays;
-        total_displays += bd.display_count[b];
-    }
-    arm->display_count = total_displays;
-    arm->displays = sinew__arena_array(&data->arena, total_displays ? total_displays : 1, sizeof *arm->displays);
-    bd.display_image = sinew__arena_array(&c->tmp, total_displays ? total_displays : 1, sizeof *bd.display_image);
-    if (!arm->displays || !bd.display_image)
-        return fail_nomem(c);
-    for (uint32_t b = 0; b < nb; b++)
-        for (uint32_t d = 0; d < bd.display_count[b]; d++) {
-            int32_t im = order[b * ni + d];
-            uint32_t at = bd.display_first[b] + d;
-            bd.display_image[at] = im;
-            sinew_model_display *dp = &arm->displays[at];
-            double w, h, px, py;
-            bone_size(c, b, im, &w, &h);
-            pivot(c, &bd.setup, b, im, &px, &py);
-            dp->type = SINEW_DISPLAY_IMAGE;
-            dp->name = dp->path = sinew__arena_strdup(&data->arena, IMAGES(c)[im].key);
-            if (!dp->name)
-                return fail_nomem(c);
-            dp->transform.x = (float)(w / 2 - px);
-            dp->transform.y = (float)(h / 2 - py);
-            dp->transform.scale_x = dp->transform.scale_y = 1;
-            dp->pivot_x = dp->pivot_y = 0.5f;
-            dp->armature = dp->mesh = SINEW_INVALID_INDEX;
-        }
-
-    /* Slots: draw order by z, then document order (a stable insertion sort). */
-    uint32_t *sorted = bd.slot_of_model;
-    for (uint32_t b = 0; b < nb; b++) {
-        uint32_t at = b;
-        while (at > 0 && BONES(c)[sorted[at - 1]].z > BONES(c)[b].z) {
-            sorted[at] = sorted[at - 1];
-            at--;
-        }
-        sorted[at] = b;
-    }
-    for (uint32_t s = 0; s < nb; s++) {
-        uint32_t b = sorted[s];
-        sinew_model_slot *sl = &arm->slots[s];
-        sl->name = arm->bones[BONES(c)[b].model].name;
-        sl->parent = BONES(c)[b].model;
-        sl->display_index = display_index_of(&bd, b, bd.setup.image[b], bd.setup.visible[b]);
-        sl->blend = SINEW_BLEND_NORMAL;
-        sl->color.a_mul = sl->color.r_mul = sl->color.g_mul = sl->color.b_mul = 1;
-        sl->z = (int32_t)s;
-        arm->skin_slots[s].slot = s;
-        arm->skin_slots[s].first_display = bd.display_first[b];
-        arm->skin_slots[s].display_count = bd.display_count[b];
-    }
-    arm->skins[0].name = "";
-    arm->skins[0].source_index = SINEW_INVALID_INDEX;
-    arm->skins[0].first_slot = 0;
-    arm->skins[0].slot_count = nb;
-
-    /* Animations. */
-    arm->animation_count = c->anims.n;
-    if (c->anims.n) {
-        size_t tl_max;
-        if (!sinew__mul_size((size_t)nb * 3u, c->anims.n, &tl_max) || tl_max > UINT32_MAX)
-            return c->st = sinew__fail(c->err, SINEW_E_LIMIT, NULL, "too many timelines");
-        arm->animations = sinew__arena_array(&data->arena, c->anims.n, sizeof *arm->animations);
-        arm->timelines = sinew__arena_array(&data->arena, tl_max, sizeof *arm->timelines);
-        if (!arm->animations || !arm->timelines)
-            return fail_nomem(c);
-        uint32_t tl_at = 0;
-        for (uint32_t a = 0; a < c->anims.n; a++)
-            if (build_animation(c, data, arm, &bd, a, &arm->animations[a], &tl_at) != SINEW_OK)
-                return c->st ? c->st : SINEW_E_NOMEM;
-        arm->timeline_count = tl_at;
-    }
-    return SINEW_OK;
+    sinew_status st;
+    if ((st = xml_bones(c, data, &bd, arm)) != SINEW_OK || (st = xml_displays(c, data, &bd, arm)) != SINEW_OK)
+        return st;
+    xml_slots(c, &bd, arm);
+    return xml_animations(c, data, &bd, arm);
 }
 
 /* ---- entry points ---------------------------------------------------------------------------- */
