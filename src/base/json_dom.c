@@ -405,6 +405,49 @@ typedef struct level {
     size_t count;                 /* its members so far */
 } level;
 
+/* Links `node` as the last member of L (with the pending member name, used once: NULL in an array). */
+static inline void append_member(level *L, cJSON *node, const char **key) {
+    if (L->last) {
+        L->last->next = node;
+        node->prev = L->last;
+    } else {
+        L->node->child = node;
+    }
+    L->last = node;
+    L->count++;
+    node->string = (char *)*key;
+    *key = NULL;
+}
+
+/* Doubles the stack of open containers (the first `small` one lives on the caller's stack);
+ * false when memory runs out. */
+static bool grow_stack(sinew_jdom *dom, level *small, level **stack, size_t *cap) {
+    size_t ncap = *cap * 2, bytes;
+    if (!sinew__mul_size(ncap, sizeof(level), &bytes))
+        return false;
+    level *ns = sinew__alloc(dom->allocator, bytes);
+    if (!ns)
+        return false;
+    memcpy(ns, *stack, *cap * sizeof(level));
+    if (*stack != small)
+        sinew__free(dom->allocator, *stack, *cap * sizeof(level));
+    *stack = ns;
+    *cap = ncap;
+    return true;
+}
+
+/* A number node: the double, and valueint as cJSON sets it. */
+static inline void set_number(cJSON *node, double d) {
+    node->type = cJSON_Number;
+    node->valuedouble = d;
+    if (d >= INT_MAX)
+        node->valueint = INT_MAX;
+    else if (d <= (double)INT_MIN)
+        node->valueint = INT_MIN;
+    else
+        node->valueint = (int)d;
+}
+
 sinew_jdom_status sinew__jdom_parse(sinew_jdom *dom, const char *text, size_t len, uint32_t max_depth,
                                     cJSON **root, size_t *end) {
     parser p;
@@ -449,21 +492,10 @@ value:
         p.err = s;
         goto fail;
     }
-    if (depth) {
-        level *L = &stack[depth - 1];
-        if (L->last) {
-            L->last->next = node;
-            node->prev = L->last;
-        } else {
-            L->node->child = node;
-        }
-        L->last = node;
-        L->count++;
-        node->string = (char *)key; /* NULL in an array: a member name is used once */
-        key = NULL;
-    } else {
+    if (depth)
+        append_member(&stack[depth - 1], node, &key);
+    else
         top = node;
-    }
     switch (*s) {
     case '{':
     case '[': {
@@ -474,24 +506,10 @@ value:
             p.err = s;
             goto fail;
         }
-        if (depth == cap) {
-            size_t ncap = cap * 2, bytes;
-            if (!sinew__mul_size(ncap, sizeof(level), &bytes)) {
-                p.st = SINEW_JDOM_NOMEM;
-                p.err = s;
-                goto fail;
-            }
-            level *ns = sinew__alloc(dom->allocator, bytes);
-            if (!ns) {
-                p.st = SINEW_JDOM_NOMEM;
-                p.err = s;
-                goto fail;
-            }
-            memcpy(ns, stack, depth * sizeof(level));
-            if (stack != small)
-                sinew__free(dom->allocator, stack, cap * sizeof(level));
-            stack = ns;
-            cap = ncap;
+        if (depth == cap && !grow_stack(dom, small, &stack, &cap)) {
+            p.st = SINEW_JDOM_NOMEM;
+            p.err = s;
+            goto fail;
         }
         stack[depth].node = node;
         stack[depth].last = NULL;
@@ -547,15 +565,7 @@ value:
         if (!ne)
             goto fail;
         s = ne;
-        node->type = cJSON_Number;
-        node->valuedouble = d;
-        /* as cJSON sets it */
-        if (d >= INT_MAX)
-            node->valueint = INT_MAX;
-        else if (d <= (double)INT_MIN)
-            node->valueint = INT_MIN;
-        else
-            node->valueint = (int)d;
+        set_number(node, d);
         goto after;
     }
     }
