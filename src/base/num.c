@@ -793,93 +793,93 @@ size_t sinew__num_json(char out_[SINEW_NUM_JSON_MAX], double v) {
 
 /* ---- printf ------------------------------------------------------------------------------- */
 
-int sinew__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
-    out o = {buf, size, 0};
-    const char *p = fmt;
-    while (*p) {
-        if (*p != '%') {
-            put(&o, *p++);
-            continue;
+/* One conversion specification after its '%': flags, width, precision, length and conversion. */
+typedef struct conv_spec {
+    char flags[8];
+    size_t nf;
+    int width, prec;   /* -1: not given */
+    char len[3];
+    char conv;         /* '\0': the format ended inside the specification */
+} conv_spec;
+
+/* Reads the specification at *pp (just after the '%'), taking `*` widths and precisions from ap;
+ * *pp ends after the conversion character. */
+static void parse_spec(const char **pp, const char *spec, va_list *ap, conv_spec *c) {
+    const char *p = *pp;
+    memset(c, 0, sizeof *c);
+    while (*p && strchr("-+ #0'", *p)) {
+        if (c->nf < sizeof c->flags - 1)
+            c->flags[c->nf++] = *p;
+        p++;
+    }
+    c->flags[c->nf] = '\0';
+    c->width = -1;
+    c->prec = -1;
+    if (*p == '*') {
+        c->width = va_arg(*ap, int);
+        if (c->width < 0) {
+            c->width = -c->width;
+            if (c->nf < sizeof c->flags - 1)
+                c->flags[c->nf++] = '-', c->flags[c->nf] = '\0';
         }
-        const char *spec = p++;
-        char flags[8];
-        size_t nf = 0;
-        while (*p && strchr("-+ #0'", *p)) {
-            if (nf < sizeof flags - 1)
-                flags[nf++] = *p;
-            p++;
-        }
-        flags[nf] = '\0';
-        int width = -1, prec = -1;
+        p++;
+    } else {
+        for (c->width = 0; is_digit(*p); ++p)
+            c->width = c->width < 100000 ? c->width * 10 + (*p - '0') : c->width;
+        if (p == spec + 1 + c->nf)
+            c->width = -1;
+    }
+    if (*p == '.') {
+        p++;
         if (*p == '*') {
-            width = va_arg(ap, int);
-            if (width < 0) {
-                width = -width;
-                if (nf < sizeof flags - 1)
-                    flags[nf++] = '-', flags[nf] = '\0';
-            }
+            c->prec = va_arg(*ap, int);
             p++;
         } else {
-            for (width = 0; is_digit(*p); ++p)
-                width = width < 100000 ? width * 10 + (*p - '0') : width;
-            if (p == spec + 1 + nf)
-                width = -1;
+            for (c->prec = 0; is_digit(*p); ++p)
+                c->prec = c->prec < 100000 ? c->prec * 10 + (*p - '0') : c->prec;
         }
-        if (*p == '.') {
-            p++;
-            if (*p == '*') {
-                prec = va_arg(ap, int);
-                p++;
-            } else {
-                for (prec = 0; is_digit(*p); ++p)
-                    prec = prec < 100000 ? prec * 10 + (*p - '0') : prec;
-            }
-        }
-        char len[3] = {0};
-        if (*p == 'h' || *p == 'l') {
-            len[0] = *p++;
-            if (*p == len[0])
-                len[1] = *p++;
-        } else if (*p == 'j' || *p == 'z' || *p == 't' || *p == 'L') {
-            len[0] = *p++;
-        }
-        char conv = *p;
-        if (!conv)
-            break;
+    }
+    if (*p == 'h' || *p == 'l') {
+        c->len[0] = *p++;
+        if (*p == c->len[0])
+            c->len[1] = *p++;
+    } else if (*p == 'j' || *p == 'z' || *p == 't' || *p == 'L') {
+        c->len[0] = *p++;
+    }
+    c->conv = *p;
+    if (*p)
         p++;
-        if (conv == '%') {
-            put(&o, '%');
-            continue;
-        }
-        if (strchr("fFeEgGaA", conv)) {
-            double v = len[0] == 'L' ? (double)va_arg(ap, long double) : va_arg(ap, double);
-            fmt_float(&o, v, conv, flags, width, prec);
-            continue;
-        }
-        /* anything else: libc, one conversion at a time (width and precision already read) */
-        char one[32];
-        size_t k = 0;
-        one[k++] = '%';
-        for (size_t i = 0; i < nf; ++i)
-            if (flags[i] != '\'')
-                one[k++] = flags[i];
-        if (width >= 0)
-            one[k++] = '*';
-        if (prec >= 0) {
-            one[k++] = '.';
-            one[k++] = '*';
-        }
-        for (int i = 0; len[i]; ++i)
-            one[k++] = len[i];
-        one[k++] = conv;
-        one[k] = '\0';
-        char *dst = o.len < o.size ? o.buf + o.len : NULL;
-        size_t room = o.len < o.size ? o.size - o.len : 0;
-        int w = width < 0 ? 0 : width, pr = prec < 0 ? 0 : prec;
-        int n = 0;
+    *pp = p;
+}
+
+/* Any conversion but the floating ones: libc, one conversion at a time (width and precision
+ * already read, passed as `*`). %n and unknown conversions are printed as written (spec..end). */
+static void libc_one(out *o, const conv_spec *c, va_list *ap, const char *spec, const char *end) {
+    char one[32];
+    size_t k = 0;
+    int width = c->width, prec = c->prec;
+    const char *len = c->len;
+    one[k++] = '%';
+    for (size_t i = 0; i < c->nf; ++i)
+        if (c->flags[i] != '\'')
+            one[k++] = c->flags[i];
+    if (width >= 0)
+        one[k++] = '*';
+    if (prec >= 0) {
+        one[k++] = '.';
+        one[k++] = '*';
+    }
+    for (int i = 0; len[i]; ++i)
+        one[k++] = len[i];
+    one[k++] = c->conv;
+    one[k] = '\0';
+    char *dst = o->len < o->size ? o->buf + o->len : NULL;
+    size_t room = o->len < o->size ? o->size - o->len : 0;
+    int w = width < 0 ? 0 : width, pr = prec < 0 ? 0 : prec;
+    int n = 0;
 #define SINEW_ONE(T)                                                                                                   \
     do {                                                                                                               \
-        T arg_ = va_arg(ap, T);                                                                                        \
+        T arg_ = va_arg(*ap, T);                                                                                       \
         if (width >= 0 && prec >= 0)                                                                                   \
             n = snprintf(dst, room, one, w, pr, arg_);                                                                 \
         else if (width >= 0)                                                                                           \
@@ -893,55 +893,83 @@ int sinew__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #endif
-        switch (conv) {
-        case 'd':
-        case 'i':
-            if (len[0] == 'l' && len[1] == 'l')
-                SINEW_ONE(long long);
-            else if (len[0] == 'l')
-                SINEW_ONE(long);
-            else if (len[0] == 'j')
-                SINEW_ONE(intmax_t);
-            else if (len[0] == 'z' || len[0] == 't')
-                SINEW_ONE(ptrdiff_t);
-            else
-                SINEW_ONE(int);
-            break;
-        case 'u':
-        case 'o':
-        case 'x':
-        case 'X':
-            if (len[0] == 'l' && len[1] == 'l')
-                SINEW_ONE(unsigned long long);
-            else if (len[0] == 'l')
-                SINEW_ONE(unsigned long);
-            else if (len[0] == 'j')
-                SINEW_ONE(uintmax_t);
-            else if (len[0] == 'z' || len[0] == 't')
-                SINEW_ONE(size_t);
-            else
-                SINEW_ONE(unsigned);
-            break;
-        case 'c':
+    switch (c->conv) {
+    case 'd':
+    case 'i':
+        if (len[0] == 'l' && len[1] == 'l')
+            SINEW_ONE(long long);
+        else if (len[0] == 'l')
+            SINEW_ONE(long);
+        else if (len[0] == 'j')
+            SINEW_ONE(intmax_t);
+        else if (len[0] == 'z' || len[0] == 't')
+            SINEW_ONE(ptrdiff_t);
+        else
             SINEW_ONE(int);
-            break;
-        case 's':
-            SINEW_ONE(const char *);
-            break;
-        case 'p':
-            SINEW_ONE(void *);
-            break;
-        default: /* %n and unknown conversions: not used by sinew; printed as written */
-            puts_n(&o, spec, (size_t)(p - spec));
-            continue;
-        }
+        break;
+    case 'u':
+    case 'o':
+    case 'x':
+    case 'X':
+        if (len[0] == 'l' && len[1] == 'l')
+            SINEW_ONE(unsigned long long);
+        else if (len[0] == 'l')
+            SINEW_ONE(unsigned long);
+        else if (len[0] == 'j')
+            SINEW_ONE(uintmax_t);
+        else if (len[0] == 'z' || len[0] == 't')
+            SINEW_ONE(size_t);
+        else
+            SINEW_ONE(unsigned);
+        break;
+    case 'c':
+        SINEW_ONE(int);
+        break;
+    case 's':
+        SINEW_ONE(const char *);
+        break;
+    case 'p':
+        SINEW_ONE(void *);
+        break;
+    default: /* %n and unknown conversions: not used by sinew; printed as written */
+        puts_n(o, spec, (size_t)(end - spec));
+        return;
+    }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
 #undef SINEW_ONE
-        if (n > 0)
-            o.len += (size_t)n;
+    if (n > 0)
+        o->len += (size_t)n;
+}
+
+int sinew__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
+    out o = {buf, size, 0};
+    const char *p = fmt;
+    va_list args;
+    va_copy(args, ap);
+    while (*p) {
+        if (*p != '%') {
+            put(&o, *p++);
+            continue;
+        }
+        const char *spec = p++;
+        conv_spec c;
+        parse_spec(&p, spec, &args, &c);
+        if (!c.conv)
+            break;
+        if (c.conv == '%') {
+            put(&o, '%');
+            continue;
+        }
+        if (strchr("fFeEgGaA", c.conv)) {
+            double v = c.len[0] == 'L' ? (double)va_arg(args, long double) : va_arg(args, double);
+            fmt_float(&o, v, c.conv, c.flags, c.width, c.prec);
+            continue;
+        }
+        libc_one(&o, &c, &args, spec, p);
     }
+    va_end(args);
     terminate(&o);
     return o.len > INT_MAX ? -1 : (int)o.len;
 }
