@@ -98,22 +98,6 @@ static double curve_value(double p, const float *samples, uint32_t count) {
     return (from + (to - from) * (p * segs - vi)) * 0.0001;
 }
 
-static double key_strength(const sinew_model_keyframe *k) {
-    double te = k->tween_easing;
-    if (!isfinite(te))
-        return k->strength;
-    switch (k->tween) {
-    case SINEW_TWEEN_QUAD_IN:
-        return sinew__js_round(-te * 100.0) * 0.01;
-    case SINEW_TWEEN_QUAD_OUT:
-        return sinew__js_round(te * 100.0) * 0.01;
-    case SINEW_TWEEN_QUAD_IN_OUT:
-        return sinew__js_round(te * 100.0 - 100.0) * 0.01;
-    default:
-        return 0.0;
-    }
-}
-
 /* ---- timeline helpers ----------------------------------------------------------------------- */
 
 typedef struct tl_ctx {
@@ -122,10 +106,18 @@ typedef struct tl_ctx {
     arm_inst *arm;
     anim_state *st;
     const sinew_model_animation *anim;
+    const sinew_model_timeline *tls_base; /* the animation's timelines (tl_state.tl indexes them) */
     double frame_rate;
     double anim_duration;
     uint32_t follow_frame;     /* frame-grid index of the action timeline's time (follow timelines) */
 } tl_ctx;
+
+/* The timeline a record plays (NULL: the action timeline, a pose timeline). */
+static inline const sinew_model_timeline *tl_T(const tl_ctx *c, const tl_state *t) {
+    return t->tl != TL_NONE ? c->tls_base + t->tl : NULL;
+}
+
+static inline uint32_t tl_tween(const tl_state *t) { return t->bits & TLB_TWEEN; }
 
 /* The official timeline scale and offset: stored as round(x * 100), used as 100/s and o/100. */
 static void tl_scale_offset(const sinew_model_timeline *T, double *scale, double *offset) {
@@ -138,35 +130,13 @@ static void tl_scale_offset(const sinew_model_timeline *T, double *scale, double
     *offset = sinew__js_round((double)T->offset * 100.0) * 0.01;
 }
 
-static void tl_reset(tl_state *t, uint8_t kind, const sinew_model_timeline *T, const sinew_model_animation *anim,
-                     uint32_t target) {
+static void tl_reset(tl_state *t, uint32_t tl) {
     memset(t, 0, sizeof *t);
-    t->kind = kind;
-    t->T = T;
-    t->target = target;
+    t->tl = (uint16_t)tl;
     t->play_state = -1;
     t->current_play_times = -1;
     t->current_time = -1.0;
     t->frame_index = -1;
-    if (kind == TLK_ACTION) {
-        t->fc = anim->run_action_frame_count;
-        return;
-    }
-    if (!T)
-        return;
-    t->fc = T->grid_key_count;
-    t->chan = 0xff;
-    if (kind == TLK_BONE && T->values_per_key >= 2) {
-        if (T->type == SINEW_TL_BONE_TRANSLATE)
-            t->chan = 0;
-        else if (T->type == SINEW_TL_BONE_ROTATE)
-            t->chan = 2;
-        else if (T->type == SINEW_TL_BONE_SCALE)
-            t->chan = 4;
-    }
-    double sc, off;
-    tl_scale_offset(T, &sc, &off);
-    t->follow = t->fc > 1 && sc == 1.0 && off == 0.0;
 }
 
 /* fmod(p, d) for p >= 0, d > 0, given q = floor(p / d): when q is the true quotient, p - q d is
@@ -177,16 +147,19 @@ static inline double fmod_q(double p, double d, double q) {
     return r >= 0.0 && r < d ? r : fmod(p, d);
 }
 
-static bool set_current_time(const tl_ctx *c, tl_state *t, double passed) {
+/* The official TimelineState._setCurrentTime. T is the timeline (NULL for the action timeline and
+ * the pose timelines). Returns false when neither the time nor the play count moved. */
+static bool set_current_time(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, double passed) {
     anim_state *st = c->st;
+    const bool action = t == &st->action_tl;
     int8_t prev_state = t->play_state;
     int32_t prev_times = t->current_play_times;
     double prev_time = t->current_time;
-    if (t->follow) {
+    if (T && T->run_follow) {
         t->play_state = st->action_tl.play_state;
         t->current_play_times = st->action_tl.current_play_times;
         t->current_time = st->action_tl.current_time;
-    } else if (t->kind != TLK_ACTION && t->fc <= 1) {
+    } else if (!action && (!T || T->grid_key_count <= 1)) {
         t->play_state = st->action_tl.play_state >= 0 ? 1 : -1;
         t->current_play_times = 1;
         t->current_time = st->action_tl.current_time;
@@ -195,7 +168,7 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, double passed) {
         double duration = st->duration > 0.0 ? st->duration : 1e-9;
         double total = play_times * duration;
         double tscale, toffset;
-        tl_scale_offset(t->kind == TLK_ACTION ? NULL : t->T, &tscale, &toffset);
+        tl_scale_offset(action ? NULL : T, &tscale, &toffset);
         if (tscale != 1.0)
             passed *= tscale;
         if (toffset != 0.0)
@@ -235,10 +208,11 @@ static inline uint32_t frame_key(const tl_ctx *c, const uint32_t *table, double 
     return table[fi];
 }
 
-/* Moves the timeline to the key at its current time. Returns true on arrival at a key. */
-static inline bool tl_seek(const tl_ctx *c, tl_state *t) {
-    if (t->fc > 1) {
-        uint32_t k = t->follow ? t->T->frame_keys[c->follow_frame] : frame_key(c, t->T->frame_keys, t->current_time);
+/* Moves the timeline (not the action timeline) to the key at its current time. Returns true on
+ * arrival at a key. */
+static inline bool tl_seek(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T) {
+    if (T && T->grid_key_count > 1) {
+        uint32_t k = T->run_follow ? T->frame_keys[c->follow_frame] : frame_key(c, T->frame_keys, t->current_time);
         if (t->frame_index != (int32_t)k) {
             t->frame_index = (int32_t)k;
             return true;
@@ -254,72 +228,56 @@ static inline bool tl_seek(const tl_ctx *c, tl_state *t) {
 
 /* ---- keyframe arrival and frame update (tween timelines) ---------------------------------- */
 
-static void tween_arrive(const tl_ctx *c, tl_state *t) {
-    anim_state *st = c->st;
-    uint32_t fc = t->fc;
-    if (t->T && fc > 1 &&
-        ((uint32_t)t->frame_index != fc - 1 || st->play_times == 0 ||
-         st->action_tl.current_play_times < st->play_times - 1)) {
+/* The official TweenTimelineState._onArriveAtFrame: the key's tween (run_keys), unless it is the
+ * last key of the last play. */
+static inline void tween_arrive(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T) {
+    const anim_state *st = c->st;
+    uint32_t tw = 1;
+    if (T && T->grid_key_count > 1) {
         uint32_t fi = (uint32_t)t->frame_index;
-        const sinew_model_keyframe *keys = c->anim->keys + t->T->first_key;
-        const sinew_model_keyframe *k = &keys[fi];
-        uint8_t type = k->frame_span > 0 ? k->tween : SINEW_TWEEN_NONE;
-        if (type == SINEW_TWEEN_CURVE && k->sample_count == 0)
-            type = SINEW_TWEEN_LINEAR;
-        t->tween_type = type;
-        t->tween_state = type == SINEW_TWEEN_NONE ? 1 : 2;
-        t->easing = (float)key_strength(k);
-        double rate_r = 1.0 / c->frame_rate;
-        t->frame_pos = k->frame_start * rate_r;
-        if (fi == fc - 1) {
-            t->dur_r = 1.0 / (c->anim_duration - t->frame_pos);
-        } else {
-            double fd = keys[fi + 1].frame_start * rate_r - t->frame_pos;
-            t->dur_r = fd > 0.0 ? 1.0 / fd : 0.0;
-        }
-    } else {
-        t->tween_state = 1;
+        if (fi != T->grid_key_count - 1 || st->play_times == 0 ||
+            st->action_tl.current_play_times < st->play_times - 1)
+            tw = T->run_keys[fi].tween == SINEW_TWEEN_NONE ? 1u : 2u;
     }
-    t->has_delta = t->tween_state == 2;
+    t->bits = (uint8_t)((t->bits & ~(TLB_TWEEN | TLB_DELTA)) | tw | (tw == 2 ? TLB_DELTA : 0u));
 }
 
-static inline void tween_update_frame(const tl_ctx *c, tl_state *t) {
-    if (t->tween_state == 2) {
-        double p = (t->current_time - t->frame_pos) * t->dur_r;
-        if (t->tween_type == SINEW_TWEEN_CURVE) {
-            const sinew_model_keyframe *k = &c->anim->keys[t->T->first_key + (uint32_t)t->frame_index];
+/* The official _onUpdateFrame's progress at time `now` (the timeline's own, or its clock's). */
+static inline void tween_update_frame(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, double now) {
+    if (tl_tween(t) == 2) {
+        const sinew_model_run_key *k = &T->run_keys[t->frame_index];
+        double p = (now - k->frame_pos) * k->dur_r;
+        if (k->tween == SINEW_TWEEN_CURVE)
             p = curve_value(p, c->anim->samples + k->sample_first, k->sample_count);
-        } else if (t->tween_type != SINEW_TWEEN_LINEAR) {
-            p = easing_value(t->tween_type, p, t->easing);
-        }
+        else if (k->tween != SINEW_TWEEN_LINEAR)
+            p = easing_value(k->tween, p, k->easing);
         t->progress = (float)p;
     } else {
         t->progress = 0.0f;
-        t->tween_state = 0;
+        t->bits &= (uint8_t)~TLB_TWEEN;
     }
-    t->dirty = 1;
+    t->bits |= TLB_DIRTY;
 }
 
 static inline const float *key_values(const sinew_model_timeline *T, uint32_t k) {
     return T->run_values + (size_t)k * T->values_per_key;
 }
 
-static inline uint32_t next_key(const tl_state *t) {
+static inline uint32_t next_key(const tl_state *t, const sinew_model_timeline *T) {
     uint32_t fi = (uint32_t)t->frame_index;
-    return fi == t->fc - 1 ? 0 : fi + 1;
+    return fi == T->grid_key_count - 1 ? 0 : fi + 1;
 }
 
 /* ---- IK, display, colour, deform, z-order --------------------------------------------------- */
 
-static void ik_apply(const tl_ctx *c, const tl_state *t, uint32_t ik, bool arrived) {
+static void ik_apply(const tl_ctx *c, const tl_state *t, const sinew_model_timeline *T, uint32_t ik, bool arrived) {
     arm_inst *arm = c->arm;
-    const sinew_model_timeline *T = t->T;
     double cur, delta = 0.0;
     if (T) {
         const float *v = key_values(T, (uint32_t)t->frame_index);
         cur = v[0] * 0.01;
-        if (t->has_delta)
-            delta = key_values(T, next_key(t))[0] * 0.01 - cur;
+        if (t->bits & TLB_DELTA)
+            delta = key_values(T, next_key(t, T))[0] * 0.01 - cur;
         if (arrived)
             arm->ik_bend[ik] = v[1] != 0.0f;
     } else {
@@ -338,12 +296,12 @@ static void ik_apply(const tl_ctx *c, const tl_state *t, uint32_t ik, bool arriv
         arm->bone_dirty[K->bone] = 1;
 }
 
-static void color_result(const tl_ctx *c, const tl_state *t, uint32_t slot, float res[8]) {
-    const sinew_model_timeline *T = t->T;
+static void color_result(const tl_ctx *c, const tl_state *t, const sinew_model_timeline *T, uint32_t slot,
+                         float res[8]) {
     double cur[8], nxt[8];
     if (T) {
         const float *v = key_values(T, (uint32_t)t->frame_index);
-        const float *w = t->has_delta ? key_values(T, next_key(t)) : v;
+        const float *w = (t->bits & TLB_DELTA) ? key_values(T, next_key(t, T)) : v;
         for (int i = 0; i < 8; ++i) {
             cur[i] = v[i];
             nxt[i] = w[i];
@@ -368,38 +326,40 @@ static void color_result(const tl_ctx *c, const tl_state *t, uint32_t slot, floa
         res[i] = (float)(cur[i] + (nxt[i] - cur[i]) * p);
 }
 
-/* Applies a colour / deform timeline's value to one slot (the official update tail). */
-static void slot_tl_apply(const tl_ctx *c, tl_state *t, uint32_t slot, uint32_t mesh, bool last_target) {
+/* Applies a colour / deform timeline's value to one slot (the official update tail). `kind` is
+ * TLK_SLOT_COLOR or TLK_DEFORM; T NULL for the pose timelines. */
+static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, uint8_t kind, uint32_t slot,
+                          uint32_t mesh, bool last_target) {
     arm_inst *arm = c->arm;
-    if (t->tween_state == 0 && !t->dirty)
+    const bool dirty = (t->bits & TLB_DIRTY) != 0;
+    if (tl_tween(t) == 0 && !dirty)
         return;
     bool fading = c->st->fade_state != 0 || c->st->sub_fade_state != 0;
-    if (t->kind == TLK_SLOT_COLOR) {
+    if (kind == TLK_SLOT_COLOR) {
         float res[8];
-        color_result(c, t, slot, res);
+        color_result(c, t, T, slot, res);
         float *cv = &arm->color[slot].a_mul;
         if (fading) {
             double fp = pow(c->st->fade_progress, 4.0);
             for (int i = 0; i < 8; ++i)
                 cv[i] += (float)((res[i] - cv[i]) * fp);
-        } else if (t->dirty) {
+        } else if (dirty) {
             for (int i = 0; i < 8; ++i)
                 cv[i] = res[i];
             if (last_target)
-                t->dirty = 0;
+                t->bits &= (uint8_t)~TLB_DIRTY;
         }
-    } else if (t->kind == TLK_DEFORM) {
+    } else if (kind == TLK_DEFORM) {
         const sinew_model_mesh *m = &arm->data->meshes[mesh];
         uint32_t n = 2 * m->vertex_count;
         if (n > arm->deform_cap[slot])
             n = arm->deform_cap[slot];
         float *dv = arm->deform + arm->deform_first[slot];
-        const sinew_model_timeline *T = t->T;
         const float *v0 = NULL, *v1 = NULL;
         if (T && t->frame_index >= 0 && T->values_per_key >= n) {
             v0 = key_values(T, (uint32_t)t->frame_index);
-            if (t->has_delta)
-                v1 = key_values(T, next_key(t));
+            if (t->bits & TLB_DELTA)
+                v1 = key_values(T, next_key(t, T));
         }
         double p = t->progress;
         if (v0)
@@ -411,7 +371,7 @@ static void slot_tl_apply(const tl_ctx *c, tl_state *t, uint32_t slot, uint32_t 
                 dv[i] += (float)((r - dv[i]) * fp);
             }
             arm->deform_dirty[slot] = 1;
-        } else if (t->dirty) {
+        } else if (dirty) {
             /* the same values as v0 + (v1 - v0) * p per element, with the cases hoisted */
             if (v0 && v1) {
                 uint32_t i = 0;
@@ -438,17 +398,16 @@ static void slot_tl_apply(const tl_ctx *c, tl_state *t, uint32_t slot, uint32_t 
             }
             arm->deform_dirty[slot] = 1;
             if (last_target)
-                t->dirty = 0;
+                t->bits &= (uint8_t)~TLB_DIRTY;
         }
     }
 }
 
-static void display_arrive(const tl_ctx *c, const tl_state *t, uint32_t slot) {
+static void display_arrive(const tl_ctx *c, const tl_state *t, const sinew_model_timeline *T, uint32_t slot) {
     arm_inst *arm = c->arm;
     if (t->play_state < 0)
         return;
-    int32_t idx = t->T ? (int32_t)key_values(t->T, (uint32_t)t->frame_index)[0]
-                       : arm->data->slots[slot].display_index;
+    int32_t idx = T ? (int32_t)key_values(T, (uint32_t)t->frame_index)[0] : arm->data->slots[slot].display_index;
     /* a value equal to the animation's last one is skipped, as officially */
     if (arm->display_index[slot] != idx && arm->anim_display_index[slot] != idx) {
         arm->anim_display_index[slot] = idx;
@@ -458,153 +417,205 @@ static void display_arrive(const tl_ctx *c, const tl_state *t, uint32_t slot) {
 
 static void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
     arm_inst *arm = c->arm;
-    uint32_t slot = t->target;
-    if (t->kind == TLK_DEFORM && arm->cur_mesh[slot] != t->T->mesh)
+    const sinew_model_timeline *T = tl_T(c, t);
+    const uint32_t slot = T->target;
+    const uint8_t kind = T->run_kind;
+    if (kind == TLK_DEFORM && arm->cur_mesh[slot] != T->mesh)
         return;
-    if (set_current_time(c, t, time)) {
-        if (tl_seek(c, t)) {
-            if (t->kind == TLK_SLOT_DISPLAY) {
-                display_arrive(c, t, slot);
+    if (set_current_time(c, t, T, time)) {
+        if (tl_seek(c, t, T)) {
+            if (kind == TLK_SLOT_DISPLAY) {
+                display_arrive(c, t, T, slot);
                 return;
             }
-            tween_arrive(c, t);
+            tween_arrive(c, t, T);
         }
-        if (t->kind == TLK_SLOT_DISPLAY)
+        if (kind == TLK_SLOT_DISPLAY)
             return;
-        if (t->tween_state != 0)
-            tween_update_frame(c, t);
+        if (tl_tween(t) != 0)
+            tween_update_frame(c, t, T, t->current_time);
     }
-    if (t->kind != TLK_SLOT_DISPLAY)
-        slot_tl_apply(c, t, slot, t->T ? t->T->mesh : SINEW_INVALID_INDEX, true);
+    if (kind != TLK_SLOT_DISPLAY)
+        slot_tl_apply(c, t, T, kind, slot, T->mesh, true);
 }
 
 static void ik_tl_update(const tl_ctx *c, tl_state *t, double time) {
-    if (!set_current_time(c, t, time))
+    const sinew_model_timeline *T = tl_T(c, t);
+    if (!set_current_time(c, t, T, time))
         return;
-    if (tl_seek(c, t)) {
-        tween_arrive(c, t);
+    if (tl_seek(c, t, T)) {
+        tween_arrive(c, t, T);
         t->progress = 0.0f;
-        ik_apply(c, t, t->target, true);
+        ik_apply(c, t, T, T->target, true);
     }
-    if (t->tween_state != 0) {
-        tween_update_frame(c, t);
-        ik_apply(c, t, t->target, false);
+    if (tl_tween(t) != 0) {
+        tween_update_frame(c, t, T, t->current_time);
+        ik_apply(c, t, T, T->target, false);
     }
 }
 
-/* At a key arrival of a 2-channel bone timeline: its key values and the tween's deltas, as
- * bone_tl_result computes them. */
-static void bone_tl_cache(tl_state *t) {
-    const sinew_model_timeline *T = t->T;
-    uint32_t fi = (uint32_t)t->frame_index;
-    const float *v0 = key_values(T, fi);
-    const float *v1 = t->has_delta ? key_values(T, next_key(t)) : v0;
-    t->v0 = v0;
-    t->d0 = (double)v1[0] - v0[0];
-    t->d1 = (double)v1[1] - v0[1];
-    if (t->chan == 2 && t->has_delta && fi == t->fc - 1 && !T->rotation_plain)
-        t->d0 = sinew__normalize_radian(t->d0);
+/* One step of the clock the bone timelines following the animation share (the official
+ * _setCurrentTime of each, which all give the same answer): whether they moved, and whether they
+ * start over (frame_index reset). */
+typedef struct follow_step {
+    bool step, reset;
+    double time;
+} follow_step;
+
+static inline follow_step bone_clock_step(anim_state *st) {
+    follow_step f = {false, false, 0.0};
+    tl_clock *g = &st->bone_clock;
+    const tl_state *a = &st->action_tl;
+    if (g->play_state > 0 || (a->current_play_times == g->play_times && a->current_time == g->time))
+        return f;
+    f.reset = (g->play_state < 0 && a->play_state != g->play_state) ||
+              (a->play_state <= 0 && a->current_play_times != g->play_times);
+    g->play_state = a->play_state;
+    g->play_times = a->current_play_times;
+    g->time = a->current_time;
+    f.step = true;
+    f.time = a->current_time;
+    return f;
 }
 
-/* set_current_time for a timeline that follows the action timeline (inlined: most do). */
-static inline bool follow_time(const tl_ctx *c, tl_state *t) {
-    const tl_state *a = &c->st->action_tl;
-    if (a->current_play_times == t->current_play_times && a->current_time == t->current_time)
-        return false;
-    int8_t prev_state = t->play_state;
-    int32_t prev_times = t->current_play_times;
-    t->play_state = a->play_state;
-    t->current_play_times = a->current_play_times;
-    t->current_time = a->current_time;
-    if ((prev_state < 0 && t->play_state != prev_state) ||
-        (t->play_state <= 0 && t->current_play_times != prev_times))
-        t->frame_index = -1;
+const sinew_model_run_key sinew__no_key = {0};
+
+/* The official _onArriveAtFrame of a following bone timeline at key k (t->key). */
+static inline void follow_arrive(const anim_state *st, tl_state *t, const sinew_model_run_key *k) {
+    uint32_t tw = 1;
+    if (!k->last || st->play_times == 0 || st->action_tl.current_play_times < st->play_times - 1)
+        tw = k->tween == SINEW_TWEEN_NONE ? 1u : 2u;
+    t->bits = (uint8_t)((t->bits & ~(TLB_TWEEN | TLB_DELTA)) | tw | (tw == 2 ? TLB_DELTA : 0u));
+}
+
+/* The eased progress of a tween at time `now` in key k (tween_update_frame's, for a timeline
+ * known to tween). */
+static inline float tween_progress(const tl_ctx *c, const sinew_model_run_key *k, double now) {
+    double p = (now - k->frame_pos) * k->dur_r;
+    if (k->tween == SINEW_TWEEN_CURVE)
+        p = curve_value(p, c->anim->samples + k->sample_first, k->sample_count);
+    else if (k->tween != SINEW_TWEEN_LINEAR)
+        p = easing_value(k->tween, p, k->easing);
+    return (float)p;
+}
+
+/* One step of a bone timeline that follows the animation's clock: the key at the clock's frame
+ * (arriving when the frame left the current key's range), the tween's progress. Returns true if
+ * its value may have changed. */
+static inline bool follow_bone_step(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, double now) {
+    const sinew_model_run_key *k = t->key;
+    const uint32_t ff = c->follow_frame;
+    bool arrived = ff - k->frame_first >= k->frame_end - k->frame_first;
+    if (arrived) {
+        uint32_t fi = T->frame_keys[ff]; /* follow: more than one key */
+        t->frame_index = (int32_t)fi;
+        t->key = k = T->run_keys + fi;
+        follow_arrive(c->st, t, k);
+    }
+    uint32_t tw = tl_tween(t);
+    if (tw == 2) {
+        t->progress = tween_progress(c, k, now);
+    } else if (tw == 1) {
+        t->progress = 0.0f;
+        t->bits &= (uint8_t)~TLB_TWEEN;
+    } else {
+        return arrived;
+    }
     return true;
 }
 
-/* Returns true if the timeline's value may have changed. */
-static inline bool bone_tl_update(const tl_ctx *c, tl_state *t, double time) {
-    if (t->follow ? !follow_time(c, t) : !set_current_time(c, t, time))
-        return false;
-    bool arrived = tl_seek(c, t);
-    if (arrived) {
-        tween_arrive(c, t);
-        if (t->chan != 0xff)
-            bone_tl_cache(t);
+/* Returns true if the bone timeline's value may have changed. */
+static inline bool bone_tl_update(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, double time,
+                                  const follow_step *fs) {
+    if (T->run_follow) {
+        if (!fs->step)
+            return false;
+        if (fs->reset) {
+            t->frame_index = -1;
+            t->key = &sinew__no_key;
+        }
+        return follow_bone_step(c, t, T, fs->time);
     }
-    if (t->tween_state != 0) {
-        tween_update_frame(c, t);
+    if (!set_current_time(c, t, T, time))
+        return false;
+    bool arrived = tl_seek(c, t, T);
+    if (arrived)
+        tween_arrive(c, t, T);
+    if (tl_tween(t) != 0) {
+        tween_update_frame(c, t, T, t->current_time);
         return true;
     }
     return arrived;
 }
 
-/* Writes a 2-channel bone timeline's values straight into the pose (a lone state at weight 1:
- * the same float as the blend would store). The timeline updated its frame, so the bone is
- * dirty (the official _transformDirty); a changed value also invalidates its local matrix. */
-static inline void bone_tl_write(double *pose, uint8_t *bone_dirty, uint8_t *local_ok, const tl_state *t) {
-    double *p = pose + (size_t)t->target * 6 + t->chan;
-    double pr = t->progress;
-    double v[2] = {t->v0[0] + t->d0 * pr, t->v0[1] + t->d1 * pr};
-    bone_dirty[t->target] = 1;
+/* Writes a 2-channel bone timeline's values (key k) straight into the pose of bone b (a lone
+ * state at weight 1: the same float as the blend would store). The timeline updated its frame,
+ * so the bone is dirty (the official _transformDirty); a changed value also invalidates its local
+ * matrix. */
+static inline void bone_tl_write(double *pose, uint8_t *bone_dirty, uint8_t *local_ok, const tl_state *t,
+                                 const sinew_model_run_key *k, uint32_t b) {
+    double *p = pose + (size_t)b * 6 + k->chan;
+    double v[2];
+    if (t->bits & TLB_DELTA) {
+        double pr = t->progress;
+        v[0] = k->value[0] + k->delta[0] * pr;
+        v[1] = k->value[1] + k->delta[1] * pr;
+    } else { /* the key's values (as v0 + 0 * 0: a zero comes out positive) */
+        v[0] = k->value[0] + 0.0;
+        v[1] = k->value[1] + 0.0;
+    }
+    bone_dirty[b] = 1;
     if (memcmp(p, v, sizeof v) != 0) {
         memcpy(p, v, sizeof v);
-        local_ok[t->target] = 0;
+        local_ok[b] = 0;
     }
 }
 
-/* The bone timelines of a lone state at weight 1 with direct writes (bones_direct). A timeline
- * that follows the action timeline takes its time, play count and state from it (follow_time and
- * tl_seek, inlined with the action timeline's values and the pose arrays held in locals: the
- * stores through t and the byte flags would otherwise make the compiler reload them). */
-static void bones_direct_advance(const tl_ctx *c, double time) {
+/* The bone timelines of a lone state at weight 1 with direct writes (bones_direct). The pose
+ * arrays are held in locals (the stores through t and the byte flags would otherwise make the
+ * compiler reload them). */
+static void bones_direct_advance(const tl_ctx *c, double time, const follow_step *fs) {
     anim_state *st = c->st;
     double *pose = c->arm->pose;
     uint8_t *bone_dirty = c->arm->bone_dirty, *local_ok = c->arm->local_ok;
-    const int8_t a_state = st->action_tl.play_state;
-    const int32_t a_times = st->action_tl.current_play_times;
-    const double a_time = st->action_tl.current_time;
-    const uint32_t ff = c->follow_frame;
+    const sinew_model_timeline *base = c->tls_base;
     tl_state *t = st->tls, *end = st->tls + st->bone_tl_count;
+    const bool step = fs->step;
+    const double now = fs->time;
+    if (step && fs->reset)
+        for (tl_state *r = t; r < end; ++r)
+            if (r->bits & TLB_FOLLOW) {
+                r->frame_index = -1;
+                r->key = &sinew__no_key;
+            }
+    if (st->bones_follow) { /* they move together or not at all */
+        if (!step)
+            return;
+        for (; t < end; ++t)
+            if (follow_bone_step(c, t, base + t->tl, now))
+                bone_tl_write(pose, bone_dirty, local_ok, t, t->key, t->bone);
+        return;
+    }
     for (; t < end; ++t) {
-        if (t->play_state > 0)
-            continue;
-        if (!t->follow) {
-            if (bone_tl_update(c, t, time))
-                bone_tl_write(pose, bone_dirty, local_ok, t);
-            continue;
+        if (t->bits & TLB_FOLLOW) {
+            if (step && follow_bone_step(c, t, base + t->tl, now))
+                bone_tl_write(pose, bone_dirty, local_ok, t, t->key, t->bone);
+        } else if (t->play_state <= 0) {
+            const sinew_model_timeline *T = base + t->tl;
+            if (bone_tl_update(c, t, T, time, fs))
+                bone_tl_write(pose, bone_dirty, local_ok, t, T->run_keys + t->frame_index, T->target);
         }
-        if (a_times == t->current_play_times && a_time == t->current_time)
-            continue;
-        if ((t->play_state < 0 && a_state != t->play_state) ||
-            (a_state <= 0 && a_times != t->current_play_times))
-            t->frame_index = -1;
-        t->play_state = a_state;
-        t->current_play_times = a_times;
-        t->current_time = a_time;
-        uint32_t k = t->T->frame_keys[ff]; /* follow: more than one key */
-        bool arrived = t->frame_index != (int32_t)k;
-        if (arrived) {
-            t->frame_index = (int32_t)k;
-            tween_arrive(c, t);
-            bone_tl_cache(t);
-        }
-        if (t->tween_state != 0)
-            tween_update_frame(c, t);
-        else if (!arrived)
-            continue;
-        bone_tl_write(pose, bone_dirty, local_ok, t);
     }
 }
 
 /* Adds one bone timeline's channels to res (identity-initialised by the caller). */
-static inline void bone_tl_result(const tl_state *t, double res[6]) {
-    const sinew_model_timeline *T = t->T;
+static inline void bone_tl_result(const tl_state *t, const sinew_model_timeline *T, double res[6]) {
     if (t->frame_index < 0)
         return;
     uint32_t fi = (uint32_t)t->frame_index;
+    const bool delta = (t->bits & TLB_DELTA) != 0;
     const float *v0 = key_values(T, fi);
-    const float *v1 = t->has_delta ? key_values(T, next_key(t)) : v0;
+    const float *v1 = delta ? key_values(T, next_key(t, T)) : v0;
     double p = t->progress;
     switch (T->type) {
     case SINEW_TL_BONE_ALL:
@@ -617,7 +628,7 @@ static inline void bone_tl_result(const tl_state *t, double res[6]) {
         break;
     case SINEW_TL_BONE_ROTATE: {
         double dr = (double)v1[0] - v0[0];
-        if (t->has_delta && fi == t->fc - 1 && !T->rotation_plain) /* XML rigs: plain numbers */
+        if (delta && fi == T->grid_key_count - 1 && !T->rotation_plain) /* XML rigs: plain numbers */
             dr = sinew__normalize_radian(dr);
         res[2] = v0[0] + dr * p;
         res[3] = v0[1] + ((double)v1[1] - v0[1]) * p;
@@ -748,7 +759,7 @@ static void action_tl_update(const tl_ctx *c, double time) {
     int8_t prev_state = t->play_state;
     int32_t prev_times = t->current_play_times;
     double prev_time = t->current_time;
-    if (!set_current_time(c, t, time))
+    if (!set_current_time(c, t, NULL, time))
         return;
     if (prev_state < 0) {
         if (t->play_state != prev_state) {
@@ -767,7 +778,7 @@ static void action_tl_update(const tl_ctx *c, double time) {
         if (t->play_state > 0)
             complete = true;
     }
-    uint32_t fc = t->fc;
+    uint32_t fc = c->anim->run_action_frame_count;
     const uint32_t *table = c->anim->action_frame_keys;
     if (fc > 1 && table) {
         uint32_t k = frame_key(c, table, t->current_time);
@@ -829,10 +840,10 @@ static void action_tl_update(const tl_ctx *c, double time) {
 
 static void zorder_tl_update(const tl_ctx *c, double time) {
     tl_state *t = &c->st->zorder_tl;
-    const sinew_model_timeline *T = t->T;
-    if (!T || !set_current_time(c, t, time))
+    const sinew_model_timeline *T = tl_T(c, t);
+    if (!T || !set_current_time(c, t, T, time))
         return;
-    if (tl_seek(c, t) && t->play_state >= 0) {
+    if (tl_seek(c, t, T) && t->play_state >= 0) {
         if (T->values_per_key >= c->arm->slot_count && T->values_per_key > 0)
             sinew__sort_zorder(c->arm, key_values(T, (uint32_t)t->frame_index));
         else
@@ -842,19 +853,22 @@ static void zorder_tl_update(const tl_ctx *c, double time) {
 
 /* ---- state set-up ---------------------------------------------------------------------------- */
 
-enum { COV_BONE = 1, COV_DISPLAY = 2, COV_COLOR = 4, COV_IK = 8, COV_SURFACE = 16 };
-
-static void push_tl(anim_state *st, uint8_t kind, const sinew_model_timeline *T, uint32_t target) {
-    uint32_t n = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count + st->surface_tl_count;
-    if (n >= st->tl_cap)
+static void push_tl(arm_inst *arm, anim_state *st, const sinew_model_timeline *T) {
+    uint32_t n = (uint32_t)st->bone_tl_count + st->slot_tl_count + st->ik_tl_count + st->surface_tl_count;
+    if (n >= arm->tl_cap)
         return;
     tl_state *t = &st->tls[n];
-    tl_reset(t, kind, T, st->anim, target);
-    if (kind == TLK_BONE)
+    tl_reset(t, (uint32_t)(T - (arm->data->timelines + st->anim->first_timeline)));
+    if (T->run_kind == TLK_BONE && T->run_follow) {
+        t->key = &sinew__no_key;
+        t->bone = T->target;
+        t->bits = TLB_FOLLOW;
+    }
+    if (T->run_kind == TLK_BONE)
         st->bone_tl_count++;
-    else if (kind == TLK_IK)
+    else if (T->run_kind == TLK_IK)
         st->ik_tl_count++;
-    else if (kind == TLK_SURFACE)
+    else if (T->run_kind == TLK_SURFACE)
         st->surface_tl_count++;
     else
         st->slot_tl_count++;
@@ -865,38 +879,23 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
     const sinew_model_animation *anim = st->anim;
     st->bone_tl_count = st->slot_tl_count = st->ik_tl_count = st->surface_tl_count = 0;
     uint32_t nb = arm->bone_count, ns = arm->slot_count, nk = d->ik_count;
-    memset(st->covered, 0, (size_t)nb + ns + nk);
+    const uint8_t *cov = st->covered;
     uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
-    for (uint32_t t = t0; t < t0 + tn; ++t) {
-        const sinew_model_timeline *T = &d->timelines[t];
-        if (T->key_count == 0)
-            continue;
-        if (T->type <= SINEW_TL_BONE_SCALE && T->target < nb)
-            st->covered[T->target] |= COV_BONE;
-        else if (T->type == SINEW_TL_SLOT_DISPLAY && T->target < ns)
-            st->covered[nb + T->target] |= COV_DISPLAY;
-        else if (T->type == SINEW_TL_SLOT_COLOR && T->target < ns)
-            st->covered[nb + T->target] |= COV_COLOR;
-        else if (T->type == SINEW_TL_IK && T->target < nk)
-            st->covered[nb + ns + T->target] |= COV_IK;
-        else if (T->type == SINEW_TL_SURFACE && T->target < nb)
-            st->covered[T->target] |= COV_SURFACE;
-    }
     /* bones, in update order, each bone's timelines together */
     for (uint32_t i = 0; i < nb; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
-        if (!(st->covered[b] & COV_BONE))
+        if (!(cov[b] & COV_BONE))
             continue;
         for (uint32_t t = t0; t < t0 + tn; ++t) {
             const sinew_model_timeline *T = &d->timelines[t];
             if (T->type <= SINEW_TL_BONE_SCALE && T->target == b && T->key_count > 0)
-                push_tl(st, TLK_BONE, T, b);
+                push_tl(arm, st, T);
         }
     }
     /* slots, in draw order */
     for (uint32_t i = 0; i < ns; ++i) {
         uint32_t s = arm->draw_order[i];
-        if (!(st->covered[nb + s] & (COV_DISPLAY | COV_COLOR))) {
+        if (!(cov[nb + s] & (COV_DISPLAY | COV_COLOR))) {
             bool any = false;
             for (uint32_t t = t0; t < t0 + tn && !any; ++t)
                 any = d->timelines[t].type == SINEW_TL_FFD && d->timelines[t].target == s;
@@ -907,52 +906,59 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
             const sinew_model_timeline *T = &d->timelines[t];
             if (T->target != s || T->key_count == 0)
                 continue;
-            if (T->type == SINEW_TL_SLOT_DISPLAY)
-                push_tl(st, TLK_SLOT_DISPLAY, T, s);
-            else if (T->type == SINEW_TL_SLOT_COLOR)
-                push_tl(st, TLK_SLOT_COLOR, T, s);
-            else if (T->type == SINEW_TL_FFD && T->mesh < d->mesh_count)
-                push_tl(st, TLK_DEFORM, T, s);
+            if (T->type == SINEW_TL_SLOT_DISPLAY || T->type == SINEW_TL_SLOT_COLOR ||
+                (T->type == SINEW_TL_FFD && T->mesh < d->mesh_count))
+                push_tl(arm, st, T);
         }
     }
     for (uint32_t k = 0; k < nk; ++k)
         for (uint32_t t = t0; t < t0 + tn; ++t) {
             const sinew_model_timeline *T = &d->timelines[t];
             if (T->type == SINEW_TL_IK && T->target == k && T->key_count > 0)
-                push_tl(st, TLK_IK, T, k);
+                push_tl(arm, st, T);
         }
     for (uint32_t i = 0; d->surface_count && i < nb; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
-        if (!(st->covered[b] & COV_SURFACE))
+        if (!(cov[b] & COV_SURFACE))
             continue;
         for (uint32_t t = t0; t < t0 + tn; ++t) {
             const sinew_model_timeline *T = &d->timelines[t];
             if (T->type == SINEW_TL_SURFACE && T->target == b && T->key_count > 0)
-                push_tl(st, TLK_SURFACE, T, b);
+                push_tl(arm, st, T);
         }
     }
     /* the direct bone path: 2-channel timelines only, no channel of a bone written twice */
+    const sinew_model_timeline *base = d->timelines + t0;
+    st->bones_follow = true;
+    for (uint32_t i = 0; i < st->bone_tl_count; ++i)
+        st->bones_follow &= base[st->tls[i].tl].run_follow != 0;
     st->bones_direct = true;
     for (uint32_t i = 0; i < st->bone_tl_count && st->bones_direct; ++i) {
-        const tl_state *t = &st->tls[i];
-        if (t->chan == 0xff)
+        const sinew_model_timeline *T = base + st->tls[i].tl;
+        if (T->run_chan == 0xff)
             st->bones_direct = false;
-        for (uint32_t j = i + 1; j < st->bone_tl_count && st->tls[j].target == t->target; ++j)
-            if (st->tls[j].chan == t->chan)
+        for (uint32_t j = i + 1; j < st->bone_tl_count && base[st->tls[j].tl].target == T->target; ++j)
+            if (base[st->tls[j].tl].run_chan == T->run_chan)
                 st->bones_direct = false;
     }
+    st->bone_clock.time = -1.0;
+    st->bone_clock.play_times = -1;
+    st->bone_clock.play_state = -1;
     st->pose_active = st->reset_to_pose;
     for (uint8_t k = 0; k <= TLK_IK; ++k)
-        tl_reset(&st->pose_tl[k], k, NULL, anim, 0);
-    tl_reset(&st->pose_surface_tl, TLK_SURFACE, NULL, anim, 0);
+        tl_reset(&st->pose_tl[k], TL_NONE);
+    tl_reset(&st->pose_surface_tl, TL_NONE);
 }
 
 /* True if the state has a deform timeline for (slot, mesh). */
-static bool deform_covered(const anim_state *st, uint32_t slot, uint32_t mesh) {
-    uint32_t end = st->bone_tl_count + st->slot_tl_count;
-    for (uint32_t i = st->bone_tl_count; i < end; ++i)
-        if (st->tls[i].kind == TLK_DEFORM && st->tls[i].target == slot && st->tls[i].T->mesh == mesh)
+static bool deform_covered(const tl_ctx *c, uint32_t slot, uint32_t mesh) {
+    const anim_state *st = c->st;
+    uint32_t end = (uint32_t)st->bone_tl_count + st->slot_tl_count;
+    for (uint32_t i = st->bone_tl_count; i < end; ++i) {
+        const sinew_model_timeline *T = tl_T(c, &st->tls[i]);
+        if (T->run_kind == TLK_DEFORM && T->target == slot && T->mesh == mesh)
             return true;
+    }
     return false;
 }
 
@@ -984,11 +990,11 @@ static void pose_bones(const tl_ctx *c) {
 }
 
 static void pose_tween_step(const tl_ctx *c, tl_state *t, double time) {
-    if (set_current_time(c, t, time)) {
-        if (tl_seek(c, t))
-            tween_arrive(c, t);
-        if (t->tween_state != 0)
-            tween_update_frame(c, t);
+    if (set_current_time(c, t, NULL, time)) {
+        if (tl_seek(c, t, NULL))
+            tween_arrive(c, t, NULL);
+        if (tl_tween(t) != 0)
+            tween_update_frame(c, t, NULL, t->current_time);
     }
 }
 
@@ -997,11 +1003,11 @@ static void pose_slots(const tl_ctx *c, double time) {
     anim_state *st = c->st;
     uint32_t nb = arm->bone_count;
     tl_state *t = &st->pose_tl[TLK_SLOT_DISPLAY];
-    if (t->play_state <= 0 && set_current_time(c, t, time) && tl_seek(c, t))
+    if (t->play_state <= 0 && set_current_time(c, t, NULL, time) && tl_seek(c, t, NULL))
         for (uint32_t i = 0; i < arm->slot_count; ++i) {
             uint32_t s = arm->draw_order[i];
             if (!(st->covered[nb + s] & COV_DISPLAY))
-                display_arrive(c, t, s);
+                display_arrive(c, t, NULL, s);
         }
     t = &st->pose_tl[TLK_SLOT_COLOR];
     if (t->play_state <= 0) {
@@ -1012,14 +1018,14 @@ static void pose_slots(const tl_ctx *c, double time) {
                 last = s;
         for (uint32_t s = 0; s < arm->slot_count; ++s)
             if (!(st->covered[nb + s] & COV_COLOR))
-                slot_tl_apply(c, t, s, SINEW_INVALID_INDEX, s == last);
+                slot_tl_apply(c, t, NULL, TLK_SLOT_COLOR, s, SINEW_INVALID_INDEX, s == last);
     }
     t = &st->pose_tl[TLK_DEFORM];
     if (t->play_state <= 0) {
         uint32_t last = SINEW_INVALID_INDEX;
         for (uint32_t s = 0; s < arm->slot_count; ++s) {
             uint32_t m = arm->cur_mesh[s];
-            if (m != SINEW_INVALID_INDEX && !deform_covered(st, s, m))
+            if (m != SINEW_INVALID_INDEX && !deform_covered(c, s, m))
                 last = s;
         }
         if (last == SINEW_INVALID_INDEX)
@@ -1027,8 +1033,8 @@ static void pose_slots(const tl_ctx *c, double time) {
         pose_tween_step(c, t, time);
         for (uint32_t s = 0; s <= last; ++s) {
             uint32_t m = arm->cur_mesh[s];
-            if (m != SINEW_INVALID_INDEX && !deform_covered(st, s, m))
-                slot_tl_apply(c, t, s, m, s == last);
+            if (m != SINEW_INVALID_INDEX && !deform_covered(c, s, m))
+                slot_tl_apply(c, t, NULL, TLK_DEFORM, s, m, s == last);
         }
     }
 }
@@ -1044,11 +1050,12 @@ static bool surface_tl_step(const tl_ctx *c, tl_state *t, uint32_t b, bool updat
     arm->blend_touched = true;
     int bs = blend_update(&arm->blend[b], st->weight_result, st->layer);
     bool frame = false;
-    if (update && t->play_state <= 0 && set_current_time(c, t, time)) {
-        if (tl_seek(c, t))
-            tween_arrive(c, t);
-        if (t->tween_state != 0) {
-            tween_update_frame(c, t);
+    const sinew_model_timeline *T = tl_T(c, t);
+    if (update && t->play_state <= 0 && set_current_time(c, t, T, time)) {
+        if (tl_seek(c, t, T))
+            tween_arrive(c, t, T);
+        if (tl_tween(t) != 0) {
+            tween_update_frame(c, t, T, t->current_time);
             arm->bone_dirty[b] = 1;
             frame = true;
         }
@@ -1056,12 +1063,11 @@ static bool surface_tl_step(const tl_ctx *c, tl_state *t, uint32_t b, bool updat
     if (bs == 0 || !arm->surfaces)
         return frame;
     surface_rt *sf = &arm->surfaces[arm->data->run_surface[b]];
-    const sinew_model_timeline *T = t->T;
     const float *v0 = NULL, *v1 = NULL;
     if (T && t->frame_index >= 0 && T->values_per_key >= sf->n) {
         v0 = key_values(T, (uint32_t)t->frame_index);
-        if (t->has_delta)
-            v1 = key_values(T, next_key(t));
+        if (t->bits & TLB_DELTA)
+            v1 = key_values(T, next_key(t, T));
     }
     double p = t->progress, w = arm->blend[b].blend_weight;
     for (uint32_t i = 0; i < sf->n; ++i) {
@@ -1082,9 +1088,9 @@ static bool surface_tl_step(const tl_ctx *c, tl_state *t, uint32_t b, bool updat
  * the surfaces it does not animate. */
 static void surfaces_advance(const tl_ctx *c, double time) {
     anim_state *st = c->st;
-    uint32_t s0 = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
+    uint32_t s0 = (uint32_t)st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
     for (uint32_t i = s0; i < s0 + st->surface_tl_count; ++i)
-        surface_tl_step(c, &st->tls[i], st->tls[i].target, true, time);
+        surface_tl_step(c, &st->tls[i], tl_T(c, &st->tls[i])->target, true, time);
     if (!st->pose_active || !c->arm->data->surface_count)
         return;
     /* the pose timelines share one record: it is updated with the first surface */
@@ -1110,19 +1116,19 @@ static void pose_iks(const tl_ctx *c, double time) {
     anim_state *st = c->st;
     tl_state *t = &st->pose_tl[TLK_IK];
     uint32_t base = arm->bone_count + arm->slot_count;
-    if (t->play_state > 0 || !set_current_time(c, t, time))
+    if (t->play_state > 0 || !set_current_time(c, t, NULL, time))
         return;
-    bool arrived = tl_seek(c, t);
+    bool arrived = tl_seek(c, t, NULL);
     if (arrived) {
-        tween_arrive(c, t);
+        tween_arrive(c, t, NULL);
         t->progress = 0.0f;
     }
-    if (arrived || t->tween_state != 0) {
-        if (t->tween_state != 0)
-            tween_update_frame(c, t);
+    if (arrived || tl_tween(t) != 0) {
+        if (tl_tween(t) != 0)
+            tween_update_frame(c, t, NULL, t->current_time);
         for (uint32_t k = 0; k < arm->data->ik_count; ++k)
             if (!(st->covered[base + k] & COV_IK))
-                ik_apply(c, t, k, arrived);
+                ik_apply(c, t, NULL, k, arrived);
     }
 }
 
@@ -1156,7 +1162,7 @@ static void advance_fade_time(sinew_instance *inst, uint32_t ai, anim_state *st,
     }
 }
 
-static void state_fade_out(anim_state *st, double t, bool pause) {
+static void state_fade_out(const arm_inst *arm, anim_state *st, double t, bool pause) {
     if (t < 0.0)
         t = 0.0;
     if (pause)
@@ -1169,18 +1175,16 @@ static void state_fade_out(anim_state *st, double t, bool pause) {
         st->sub_fade_state = -1;
         if (t <= 0.0 || st->fade_progress <= 0.0)
             st->fade_progress = 0.000001;
-        uint32_t total = st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
+        const sinew_model_timeline *base = arm->data->timelines + st->anim->first_timeline;
+        uint32_t total = (uint32_t)st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
         for (uint32_t i = st->bone_tl_count; i < total; ++i) {
             tl_state *tl = &st->tls[i];
-            if (tl->kind == TLK_SLOT_COLOR || tl->kind == TLK_DEFORM) {
-                tl->tween_state = 0;
-                tl->dirty = 0;
-            }
+            uint8_t kind = base[tl->tl].run_kind;
+            if (kind == TLK_SLOT_COLOR || kind == TLK_DEFORM)
+                tl->bits &= (uint8_t)~(TLB_TWEEN | TLB_DIRTY);
         }
-        for (int k = TLK_SLOT_COLOR; k <= TLK_DEFORM; ++k) {
-            st->pose_tl[k].tween_state = 0;
-            st->pose_tl[k].dirty = 0;
-        }
+        for (int k = TLK_SLOT_COLOR; k <= TLK_DEFORM; ++k)
+            st->pose_tl[k].bits &= (uint8_t)~(TLB_TWEEN | TLB_DIRTY);
     }
     st->display_control = false;
     st->fade_total_time = st->fade_progress > 0.000001 ? t / st->fade_progress : 0.0;
@@ -1203,7 +1207,8 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     }
     if (st->weight == 0.0)
         return;
-    tl_ctx c = {inst, ai, arm, st, st->anim, (double)arm->data->frame_rate, anim_seconds(arm, st->anim), 0};
+    tl_ctx c = {inst, ai, arm, st, st->anim, arm->data->timelines + st->anim->first_timeline,
+                (double)arm->data->frame_rate, anim_seconds(arm, st->anim), 0};
     double time = st->time;
     st->weight_result = st->weight * st->fade_progress;
     if (st->action_tl.play_state <= 0)
@@ -1246,18 +1251,22 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     bool fading = st->fade_state != 0 || st->sub_fade_state != 0;
     bool steady = arm->state_count == 1 && st->bones_applied && !st->pose_active && !fading &&
                   st->weight_result == st->applied_weight;
+    follow_step fs = {false, false, 0.0};
+    if (nb > 0)
+        fs = bone_clock_step(st);
     if (steady && st->bones_direct && st->weight_result == 1.0 && nb > 0) {
         /* each changed timeline writes its own two channels into the pose */
-        bones_direct_advance(&c, time);
+        bones_direct_advance(&c, time, &fs);
         nb = 0;
     }
+    const sinew_model_timeline *base = c.tls_base;
     for (uint32_t i = 0; i < nb;) {
-        uint32_t bone = st->tls[i].target;
+        uint32_t bone = base[st->tls[i].tl].target;
         uint32_t j = i;
         bool changed = false;
-        while (j < nb && st->tls[j].target == bone) {
+        while (j < nb && base[st->tls[j].tl].target == bone) {
             if (st->tls[j].play_state <= 0)
-                changed |= bone_tl_update(&c, &st->tls[j], time);
+                changed |= bone_tl_update(&c, &st->tls[j], base + st->tls[j].tl, time, &fs);
             j++;
         }
         /* The official bone update recomputes a bone only when it is dirty: a timeline of it
@@ -1276,7 +1285,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
                 arm->bone_dirty[bone] = 1;
             double r[6] = {0, 0, 0, 0, 1, 1};
             for (uint32_t k = i; k < j; ++k)
-                bone_tl_result(&st->tls[k], r);
+                bone_tl_result(&st->tls[k], base + st->tls[k].tl, r);
             if (fading_out) {
                 r[2] = sinew__normalize_radian(r[2]);
                 r[3] = sinew__normalize_radian(r[3]);
@@ -1316,7 +1325,7 @@ timelines_done:
             st->pose_active = false;
         }
         if (st->action_tl.play_state > 0 && st->auto_fade_out_time >= 0.0)
-            state_fade_out(st, st->auto_fade_out_time, true);
+            state_fade_out(arm, st, st->auto_fade_out_time, true);
     }
 }
 
@@ -1324,14 +1333,10 @@ static void remove_state(sinew_instance *inst, arm_inst *arm, uint32_t i) {
     sinew__state_buffered(inst, arm->states[i].serial);
     /* keep the timeline storage attached to its slot in the array: swap storage pointers */
     tl_state *keep = arm->states[i].tls;
-    uint32_t cap = arm->states[i].tl_cap;
-    uint8_t *covered = arm->states[i].covered;
     for (uint32_t k = i; k + 1 < arm->state_count; ++k)
         arm->states[k] = arm->states[k + 1];
     arm->state_count--;
     arm->states[arm->state_count].tls = keep;
-    arm->states[arm->state_count].tl_cap = cap;
-    arm->states[arm->state_count].covered = covered;
     if (arm->last_state == (int32_t)i)
         arm->last_state = -1;
     else if (arm->last_state > (int32_t)i)
@@ -1496,7 +1501,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
             break;
         }
         if (hit)
-            state_fade_out(o, fade_out_time, true);
+            state_fade_out(arm, o, fade_out_time, true);
     }
     /* make room (counted: sinew_instance_states_dropped): the state with the least weight left,
      * preferring ones fading out */
@@ -1522,8 +1527,6 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
             break;
         }
     tl_state *store = arm->states[arm->state_count].tls;
-    uint32_t cap = arm->states[arm->state_count].tl_cap;
-    uint8_t *covered = arm->states[arm->state_count].covered;
     for (uint32_t k = arm->state_count; k > at; --k)
         arm->states[k] = arm->states[k - 1];
     arm->state_count++;
@@ -1532,8 +1535,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     anim_state *st = &arm->states[at];
     memset(st, 0, sizeof *st);
     st->tls = store;
-    st->tl_cap = cap;
-    st->covered = covered;
+    st->covered = anim->run_covered;
     st->anim = anim;
     st->serial = ++inst->next_serial;
     sinew__state_reused(inst, ai, st);
@@ -1567,14 +1569,14 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     st->fade_state = -1;
     st->sub_fade_state = -1;
     st->timeline_dirty = 2;
-    tl_reset(&st->action_tl, TLK_ACTION, NULL, anim, 0);
+    tl_reset(&st->action_tl, TL_NONE);
     st->action_tl.current_time = st->time;
     if (st->action_tl.current_time < 0.0)
         st->action_tl.current_time = st->duration - st->action_tl.current_time;
     st->has_zorder = false;
     for (uint32_t t = anim->first_timeline; t < anim->first_timeline + anim->timeline_count; ++t)
         if (arm->data->timelines[t].type == SINEW_TL_ZORDER && arm->data->timelines[t].key_count > 0) {
-            tl_reset(&st->zorder_tl, TLK_ZORDER, &arm->data->timelines[t], anim, 0);
+            tl_reset(&st->zorder_tl, t - anim->first_timeline);
             st->has_zorder = true;
             break;
         }

@@ -195,17 +195,14 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->mesh_out = carve(cv, deform_total, sizeof(float));
     a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
     a->display_region = carve(cv, d->display_count, sizeof(uint32_t));
-    uint32_t tl_cap = d->max_anim_timelines + 1;
+    uint32_t tl_cap = d->max_anim_timelines ? d->max_anim_timelines : 1;
     a->state_cap = lc->state_cap;
+    a->tl_cap = tl_cap;
     a->states = carve(cv, lc->state_cap, sizeof(anim_state));
     for (uint32_t i = 0; i < lc->state_cap; ++i) {
         tl_state *tls = carve(cv, tl_cap, sizeof(tl_state));
-        uint8_t *covered = carve(cv, (size_t)nb + ns + nk + 1, 1);
-        if (lc->arms) {
+        if (lc->arms)
             a->states[i].tls = tls;
-            a->states[i].tl_cap = tl_cap;
-            a->states[i].covered = covered;
-        }
     }
     if (lc->arms)
         for (uint32_t i = 0; i < d->display_count; ++i)

@@ -752,6 +752,152 @@ static sinew_status prepare_bone_steps(sinew_arena *arena, sinew_model_armature 
     return SINEW_OK;
 }
 
+/* The official tween strength of a key: its tweenEasing as the parser stores it (rounded to 0.01),
+ * else the quad strength given. */
+static double key_strength(const sinew_model_keyframe *k) {
+    double te = k->tween_easing;
+    if (!isfinite(te))
+        return k->strength;
+    switch (k->tween) {
+    case SINEW_TWEEN_QUAD_IN:
+        return sinew__js_round(-te * 100.0) * 0.01;
+    case SINEW_TWEEN_QUAD_OUT:
+        return sinew__js_round(te * 100.0) * 0.01;
+    case SINEW_TWEEN_QUAD_IN_OUT:
+        return sinew__js_round(te * 100.0 - 100.0) * 0.01;
+    default:
+        return 0.0;
+    }
+}
+
+/* What the runtime reads of a timeline while it plays (after prepare_timeline and prepare_curves):
+ * its kind, channels and clock, and per key the tween's start, rate, easing and (2-channel bone
+ * timelines) the change towards the next key, as the official TweenTimelineState computes them
+ * on arriving at the key. */
+static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armature *arm,
+                                     const sinew_model_animation *anim, sinew_model_timeline *T, sinew_error *err) {
+    T->run_keys = NULL;
+    switch (T->type) {
+    case SINEW_TL_BONE_ALL:
+    case SINEW_TL_BONE_TRANSLATE:
+    case SINEW_TL_BONE_ROTATE:
+    case SINEW_TL_BONE_SCALE:
+        T->run_kind = TLK_BONE;
+        break;
+    case SINEW_TL_SLOT_DISPLAY:
+        T->run_kind = TLK_SLOT_DISPLAY;
+        break;
+    case SINEW_TL_SLOT_COLOR:
+        T->run_kind = TLK_SLOT_COLOR;
+        break;
+    case SINEW_TL_FFD:
+        T->run_kind = TLK_DEFORM;
+        break;
+    case SINEW_TL_IK:
+        T->run_kind = TLK_IK;
+        break;
+    case SINEW_TL_ZORDER:
+        T->run_kind = TLK_ZORDER;
+        break;
+    default:
+        T->run_kind = TLK_SURFACE;
+        break;
+    }
+    T->run_chan = 0xff;
+    if (T->run_kind == TLK_BONE && T->values_per_key >= 2) {
+        if (T->type == SINEW_TL_BONE_TRANSLATE)
+            T->run_chan = 0;
+        else if (T->type == SINEW_TL_BONE_ROTATE)
+            T->run_chan = 2;
+        else if (T->type == SINEW_TL_BONE_SCALE)
+            T->run_chan = 4;
+    }
+    /* the official timeline scale and offset: stored as round(x * 100), used as 100/s and o/100 */
+    double s100 = sinew__js_round((double)T->scale * 100.0);
+    double scale = s100 != 0.0 ? 100.0 / s100 : 1.0;
+    double offset = sinew__js_round((double)T->offset * 100.0) * 0.01;
+    uint32_t fc = T->grid_key_count;
+    T->run_follow = fc > 1 && scale == 1.0 && offset == 0.0;
+    if (fc == 0)
+        return SINEW_OK;
+    sinew_model_run_key *rk = sinew__arena_array(arena, fc, sizeof *rk);
+    if (!rk)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    memset(rk, 0, (size_t)fc * sizeof *rk);
+    const sinew_model_keyframe *keys = anim->keys + T->first_key;
+    const double rate = (double)arm->frame_rate, rate_r = 1.0 / rate;
+    const double duration = (double)anim->frame_count / rate;
+    for (uint32_t fi = 0; fi < fc; ++fi) {
+        const sinew_model_keyframe *k = &keys[fi];
+        sinew_model_run_key *r = &rk[fi];
+        uint8_t type = k->frame_span > 0 ? k->tween : SINEW_TWEEN_NONE;
+        if (type == SINEW_TWEEN_CURVE && k->sample_count == 0)
+            type = SINEW_TWEEN_LINEAR;
+        r->tween = type;
+        r->easing = (float)key_strength(k);
+        r->sample_first = k->sample_first;
+        r->sample_count = k->sample_count;
+        r->frame_pos = k->frame_start * rate_r;
+        if (fi == fc - 1) {
+            r->dur_r = 1.0 / (duration - r->frame_pos);
+        } else {
+            double fd = keys[fi + 1].frame_start * rate_r - r->frame_pos;
+            r->dur_r = fd > 0.0 ? 1.0 / fd : 0.0;
+        }
+        r->chan = T->run_chan;
+        r->last = fi == fc - 1;
+        if (T->run_chan != 0xff && T->run_values) {
+            const float *v0 = T->run_values + (size_t)fi * T->values_per_key;
+            const float *v1 = T->run_values + (size_t)(fi == fc - 1 ? 0 : fi + 1) * T->values_per_key;
+            r->value[0] = v0[0];
+            r->value[1] = v0[1];
+            r->delta[0] = (double)v1[0] - v0[0];
+            r->delta[1] = (double)v1[1] - v0[1];
+            if (T->run_chan == 2 && fi == fc - 1 && !T->rotation_plain)
+                r->delta[0] = sinew__normalize_radian(r->delta[0]);
+        }
+    }
+    if (T->frame_keys)
+        for (uint32_t f = 0; f <= anim->frame_count; ++f) {
+            uint32_t k = T->frame_keys[f];
+            if (k >= fc)
+                continue;
+            if (rk[k].frame_end == 0)
+                rk[k].frame_first = f;
+            rk[k].frame_end = f + 1;
+        }
+    T->run_keys = rk;
+    return SINEW_OK;
+}
+
+/* Per bone, slot and IK constraint: which kinds of timeline the animation has for it. */
+static sinew_status prepare_covered(sinew_arena *arena, const sinew_model_armature *d, sinew_model_animation *anim,
+                                    sinew_error *err) {
+    uint32_t nb = d->bone_count, ns = d->slot_count, nk = d->ik_count;
+    uint8_t *cov = sinew__arena_array(arena, (size_t)nb + ns + nk + 1, 1);
+    if (!cov)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    memset(cov, 0, (size_t)nb + ns + nk + 1);
+    uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
+    for (uint32_t t = t0; t < t0 + tn; ++t) {
+        const sinew_model_timeline *T = &d->timelines[t];
+        if (T->key_count == 0)
+            continue;
+        if (T->type <= SINEW_TL_BONE_SCALE && T->target < nb)
+            cov[T->target] |= COV_BONE;
+        else if (T->type == SINEW_TL_SLOT_DISPLAY && T->target < ns)
+            cov[nb + T->target] |= COV_DISPLAY;
+        else if (T->type == SINEW_TL_SLOT_COLOR && T->target < ns)
+            cov[nb + T->target] |= COV_COLOR;
+        else if (T->type == SINEW_TL_IK && T->target < nk)
+            cov[nb + ns + T->target] |= COV_IK;
+        else if (T->type == SINEW_TL_SURFACE && T->target < nb)
+            cov[T->target] |= COV_SURFACE;
+    }
+    anim->run_covered = cov;
+    return SINEW_OK;
+}
+
 sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
     if (!data)
         return sinew__fail(err, SINEW_E_ARG, NULL, "no data");
@@ -789,6 +935,17 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
                     return st;
             }
             st = prepare_curves(arena, anim, err);
+            if (st != SINEW_OK)
+                return st;
+            if (anim->timeline_count > SINEW_ANIM_TIMELINE_MAX)
+                return sinew__fail(err, SINEW_E_LIMIT, NULL, "animation '%s' has %u timelines (sinew plays at most %u)",
+                                   anim->name, anim->timeline_count, (unsigned)SINEW_ANIM_TIMELINE_MAX);
+            for (uint32_t t = 0; t < anim->timeline_count; ++t) {
+                st = prepare_run_keys(arena, arm, anim, &arm->timelines[anim->first_timeline + t], err);
+                if (st != SINEW_OK)
+                    return st;
+            }
+            st = prepare_covered(arena, arm, anim, err);
             if (st != SINEW_OK)
                 return st;
             st = prepare_actions(arena, arm, anim, err);

@@ -36,63 +36,86 @@ enum {
     TLK_KIND_COUNT
 };
 
-/* The playback state of one timeline inside one animation state. Pose timelines (what a state
- * applies to targets it has no timeline for while it fades in) share one record per kind. */
+/* What an animation has timelines for, per bone / slot / IK constraint
+ * (sinew_model_animation.run_covered). */
+enum { COV_BONE = 1, COV_DISPLAY = 2, COV_COLOR = 4, COV_IK = 8, COV_SURFACE = 16 };
+
+#define SINEW_ANIM_TIMELINE_MAX 65535u /* timelines in one animation (tl_state.tl is 16 bits) */
+#define TL_NONE 0xffffu            /* tl_state.tl of the action, pose and missing timelines */
+
+/* tl_state.bits */
+#define TLB_TWEEN 3u               /* tween state: 0 none, 1 once, 2 always */
+#define TLB_DELTA 4u               /* arrived with a tween towards the next key */
+#define TLB_DIRTY 8u               /* a slot timeline's value waits to be applied */
+#define TLB_FOLLOW 16u             /* a bone timeline following the animation's clock (key, bone) */
+
+/* The playback state of one timeline inside one animation state: what changes while it plays.
+ * What the timeline is (its keys, their spans, easing and deltas, its kind and target) is in the
+ * model (sinew_model_timeline and its run_keys), shared by every instance. Pose timelines (what
+ * a state applies to targets it has no timeline for while it fades in) share one record per
+ * kind. A bone timeline that follows the animation's clock (run_follow) takes its time from the
+ * state's bone_clock and keeps its current key and bone where the others keep their clock. */
 typedef struct tl_state {
-    double current_time;
-    double frame_pos, dur_r;   /* tween: current key start (s) and 1 / its span (s) */
-    const sinew_model_timeline *T; /* NULL: the action timeline or a pose timeline */
-    float progress;            /* eased tween progress of the last frame update */
-    float easing;
-    int32_t current_play_times;
+    union {
+        struct {               /* a timeline with its own clock */
+            double current_time;
+            int32_t current_play_times;
+        };
+        struct {               /* a bone timeline following the animation's clock */
+            const sinew_model_run_key *key; /* the key it is on (sinew__no_key: none yet) */
+            uint32_t bone;
+        };
+    };
     int32_t frame_index;       /* key index, -1 = not arrived */
-    uint32_t fc;               /* keys on the frame grid */
-    uint32_t target;           /* bone / slot / IK index */
-    int8_t play_state;         /* -1 not started, 0 playing, 1 complete */
-    uint8_t tween_state;       /* 0 none, 1 once, 2 always */
-    uint8_t kind;
-    uint8_t has_delta;         /* arrived with a tween towards the next key */
-    uint8_t dirty;
-    uint8_t tween_type;
-    uint8_t follow;            /* takes its time from the action timeline */
-    uint8_t chan;              /* bone timelines of 2 channels: first pose channel (0 translate,
-                                  2 rotate/skew, 4 scale); 0xff otherwise */
-    const float *v0;           /* bone timelines (chan != 0xff): values of the current key */
-    double d0, d1;             /* ... and the tween's deltas towards the next key (0 if none) */
+    float progress;            /* eased tween progress of the last frame update */
+    uint16_t tl;               /* index among the animation's timelines, or TL_NONE */
+    int8_t play_state;         /* -1 not started, 0 playing, 1 complete (own clock) */
+    uint8_t bits;              /* TLB_* */
 } tl_state;
+
+/* The key of a following bone timeline that has not arrived anywhere (no frame is in its range). */
+extern const sinew_model_run_key sinew__no_key;
+
+/* The clock the bone timelines following the animation share (the action timeline's time, play
+ * count and state when they last moved). */
+typedef struct tl_clock {
+    double time;
+    int32_t play_times;
+    int8_t play_state;
+} tl_clock;
 
 typedef struct anim_state {
     const sinew_model_animation *anim;
+    tl_state *tls;             /* room for tl_cap timelines (the armature's largest animation):
+                                  bone timelines (grouped per bone, bone order), then slot
+                                  timelines (draw order), then IK, then surfaces (bone order) */
+    const uint8_t *covered;    /* anim->run_covered */
+    double time_scale, weight, auto_fade_out_time;
+    double fade_total_time;
+    double position, duration, fade_time, time, fade_progress, weight_result;
+    double applied_weight;     /* weight_result of the last advance that applied the bones */
+    tl_state action_tl;
+    tl_state zorder_tl;
+    tl_state pose_tl[TLK_IK + 1]; /* shared pose timeline per kind */
+    tl_state pose_surface_tl;  /* ... and of surfaces */
+    tl_clock bone_clock;
     uint32_t serial;           /* unique per instance, for events */
     uint32_t anim_index;
+    int32_t play_times;
+    int32_t layer;
+    uint16_t bone_tl_count, slot_tl_count, ik_tl_count, surface_tl_count;
+    int8_t fade_state, sub_fade_state;
+    uint8_t playhead_state;
+    uint8_t timeline_dirty;
     bool action_enabled, display_control, reset_to_pose;
     bool pose_active;          /* pose timelines still in place (until the fade-in completes) */
     bool pose_bones_started;   /* the bone pose timelines had their first update */
     bool bones_applied;        /* the last advance applied every bone timeline as the only state */
     bool bones_direct;         /* every bone timeline has 2 channels and no two of a bone share one:
                                   a lone state at weight 1 writes them straight into the pose */
-    double applied_weight;     /* weight_result of that advance */
-    int8_t fade_state, sub_fade_state;
-    uint8_t playhead_state;
-    uint8_t timeline_dirty;
-    int32_t play_times;
-    int32_t layer;
-    double time_scale, weight, auto_fade_out_time;
-    double fade_total_time;
-    double position, duration, fade_time, time, fade_progress, weight_result;
-    char group[32];
-    tl_state action_tl;
-    tl_state zorder_tl;
-    tl_state pose_tl[TLK_IK + 1]; /* shared pose timeline per kind */
-    tl_state pose_surface_tl;  /* ... and of surfaces */
     bool has_zorder;
-    uint32_t bone_tl_count, slot_tl_count, ik_tl_count, surface_tl_count;
-    tl_state *tls;             /* tl_cap entries: bone timelines (grouped per bone, bone order),
-                                  then slot timelines (draw order), then IK, then surfaces (bone
-                                  order) */
-    uint32_t tl_cap;
-    uint8_t *covered;          /* per bone / slot / IK: which kinds have a timeline (bit per kind);
-                                  bones first, then slots, then IK constraints */
+    bool bones_follow;         /* every bone timeline follows the animation's clock */
+    char group[32];
 } anim_state;
 
 typedef struct blend_state {
@@ -236,6 +259,7 @@ typedef struct arm_inst {
     /* animation */
     anim_state *states;        /* state_cap records (each with its own timeline storage) */
     uint32_t state_count, state_cap;
+    uint32_t tl_cap;           /* timelines each state's storage holds */
     int32_t last_state;        /* index into states or -1 */
     pending_action actions[SINEW_ACTION_CAP];
     uint32_t action_count;

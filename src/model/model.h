@@ -341,7 +341,35 @@ typedef struct sinew_model_timeline {
                                   NULL when grid_key_count < 2 */
     float *run_values;         /* values_per_key * key_count, as played: rotations unwrapped, colour
                                   multipliers x100 and offsets rounded, IK weight x100 rounded */
+    struct sinew_model_run_key *run_keys; /* grid_key_count: each key as the runtime plays it */
+    uint8_t run_kind;          /* the runtime's timeline kind (TLK_* in anim/runtime_internal.h) */
+    uint8_t run_chan;          /* bone timelines of 2 values: their first pose channel (0 translate,
+                                  2 rotate/skew, 4 scale); 0xff otherwise */
+    uint8_t run_follow;        /* plays on its animation's clock: more than one grid key, no
+                                  timeline scale or offset (as stored, see the runtime) */
 } sinew_model_timeline;
+
+/* A key as the runtime plays it (derived by sinew__model_prepare): what the official
+ * TweenTimelineState computes on arriving at the key, and where it is current. One cache line. */
+typedef struct sinew_model_run_key {
+    double frame_pos;          /* start in seconds: frame_start / frame rate */
+    double dur_r;              /* 1 / its span in seconds (the last key: to the animation end); 0
+                                  for a key without span */
+    double delta[2];           /* 2-channel bone timelines (run_chan != 0xff): the tween's change
+                                  of the two values towards the next key, (double)next - this
+                                  (the first key's after the last: the rotation normalised unless
+                                  rotation_plain); 0 otherwise */
+    float value[2];            /* 2-channel bone timelines: the key's two values (run_values) */
+    float easing;              /* the quad strength as the official runtime rounds tweenEasing */
+    uint32_t frame_first, frame_end; /* the whole frames at which the key is current: frame_keys
+                                  holds it in [frame_first, frame_end) (both 0 when it never is) */
+    uint32_t sample_first;     /* CURVE: its easing samples in the animation's samples */
+    uint32_t sample_count;
+    uint8_t tween;             /* the tween played: NONE for a key without span, LINEAR for a CURVE
+                                  without samples */
+    uint8_t chan;              /* the timeline's run_chan */
+    uint8_t last;              /* the last key on the frame grid */
+} sinew_model_run_key;
 
 typedef struct sinew_model_action_frame {
     float position;            /* in frames */
@@ -390,6 +418,9 @@ typedef struct sinew_model_animation {
                                   first_action/action_count index run_action_index */
     uint32_t *run_action_index;  /* action indices (into the armature's actions) of run_action_frames */
     uint32_t *action_frame_keys; /* frame_count + 1 entries, NULL if run_action_frame_count < 2 */
+    uint8_t *run_covered;       /* bone_count + slot_count + ik_count of the armature: per bone, slot
+                                  and IK constraint, the kinds of timeline this animation has for
+                                  it (the runtime's COV_* bits) */
 } sinew_model_animation;
 
 typedef struct sinew_model_armature {
