@@ -464,8 +464,22 @@ SINEW_API sinew_status sinew_instance_replace_display_region(sinew_instance *ins
  * Fills *out with the current frame (see drawlist.h), child armatures flattened in place with
  * their parent's colour multiplied in. The arrays live inside the instance until the next call.
  * Images need the atlas given at creation (without it they are drawn untextured, size 0).
+ *
+ * The draw list's storage is allocated by the first call (one allocation through the instance's
+ * allocator, on the calling thread; an instance never drawn carries none), or beforehand by
+ * sinew_instance_reserve_drawlist; if that allocation fails, the list is empty. Later calls never
+ * allocate. What does not change from frame to frame (a display's UVs and indices, its texture
+ * region) is written again only when the command at its place changes (another display, or an
+ * earlier one grew or went): most frames write colours and positions only.
  */
 SINEW_API void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out);
+
+/**
+ * Allocates the draw list's storage now (see sinew_instance_drawlist), so that no draw list
+ * allocates later: for an allocator that must not be called from the threads that build draw
+ * lists (sinew_crowd_update), or to learn of an allocation failure. Nothing happens if it exists.
+ */
+sinew_status sinew_instance_reserve_drawlist(sinew_instance *inst, sinew_error *err);
 
 #ifdef __cplusplus
 }

@@ -27,28 +27,6 @@ static double anim_seconds(const arm_inst *arm, const sinew_model_animation *ani
 
 void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const anim_state *st,
                  const sinew_model_action *action, double time) {
-    const arm_inst *arm = &inst->arms[ai];
-    sinew_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.type = type;
-    ev.name = "";
-    ev.armature = arm->data->name ? arm->data->name : "";
-    ev.animation = st && st->anim ? st->anim->name : "";
-    ev.armature_index = ai;
-    ev.time = time;
-    if (action) {
-        ev.name = action->name ? action->name : "";
-        if (action->bone < arm->data->bone_count)
-            ev.bone = arm->data->bones[action->bone].name;
-        if (action->slot < arm->data->slot_count)
-            ev.slot = arm->data->slots[action->slot].name;
-        ev.ints = action->ints;
-        ev.floats = action->floats;
-        ev.strings = action->strings;
-        ev.int_count = action->int_count;
-        ev.float_count = action->float_count;
-        ev.string_count = action->string_count;
-    }
     if (inst->event_count == inst->event_cap) {
         inst->event_head = (inst->event_head + 1) % inst->event_cap;
         inst->event_count--;
@@ -56,10 +34,15 @@ void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const
         if (inst->ev_unsealed > inst->event_count)
             inst->ev_unsealed = inst->event_count;
     }
-    uint32_t slot = (inst->event_head + inst->event_count) % inst->event_cap;
-    inst->events[slot] = ev;
-    inst->ev_serial[slot] = st ? st->serial : 0;
-    inst->ev_state_arm[slot] = ai;
+    event_rec *e = &inst->events[(inst->event_head + inst->event_count) % inst->event_cap];
+    e->action = action;
+    e->animation = st && st->anim ? st->anim->name : "";
+    e->time = time;
+    e->serial = st ? st->serial : 0;
+    e->arm = (uint16_t)ai;
+    e->state_arm = (uint16_t)ai;
+    e->type = (uint8_t)type;
+    e->state_ended = 0;
     inst->event_count++;
     inst->ev_unsealed++;
 }
@@ -352,9 +335,9 @@ static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeli
     } else if (kind == TLK_DEFORM) {
         const sinew_model_mesh *m = &arm->data->meshes[mesh];
         uint32_t n = 2 * m->vertex_count;
-        if (n > arm->deform_cap[slot])
-            n = arm->deform_cap[slot];
-        float *dv = arm->deform + arm->deform_first[slot];
+        if (n > sinew__deform_cap(arm, slot))
+            n = sinew__deform_cap(arm, slot);
+        float *dv = arm->deform + sinew__deform_first(arm, slot);
         const float *v0 = NULL, *v1 = NULL;
         if (T && t->frame_index >= 0 && T->values_per_key >= n) {
             v0 = key_values(T, (uint32_t)t->frame_index);

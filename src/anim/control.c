@@ -284,6 +284,14 @@ sinew_status sinew_instance_set_bone_offset(sinew_instance *inst, uint32_t armat
     if (a->cache)
         return sinew__fail(err, SINEW_E_UNSUPPORTED, NULL,
                            "bone offsets need an instance without a frame cache (cached poses are shared)");
+    if (!a->offset && !offset)
+        return SINEW_OK; /* none to remove */
+    if (!a->offset) { /* the armature's first offset: its storage (an instance without offsets carries none) */
+        a->offset = sinew__calloc(inst->allocator, sinew__offset_bytes(a), 1);
+        if (!a->offset)
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory for bone offsets");
+        a->offset_on = (uint8_t *)(a->offset + (size_t)a->bone_count * 6);
+    }
     double *o = a->offset + (size_t)b * 6;
     if (offset) {
         o[0] = offset->x, o[1] = offset->y, o[2] = offset->rotation_rad, o[3] = offset->skew_rad;
@@ -323,8 +331,8 @@ sinew_status sinew_instance_bone_follow(sinew_instance *inst, uint32_t armature_
     }
     /* offset = wanted - (setup + animation); rotation, skew and scale are left as they are */
     const double *su = a->data->run_bone_setup + (size_t)b * 6, *p = a->pose + (size_t)b * 6;
-    const double *old = a->offset + (size_t)b * 6;
-    bool had = a->offset_on[b] != 0;
+    const double *old = a->offset ? a->offset + (size_t)b * 6 : NULL;
+    bool had = old && a->offset_on[b] != 0;
     sinew_bone_offset o = {(float)(lx - su[0] - p[0]), (float)(ly - su[1] - p[1]), had ? (float)old[2] : 0.0f,
                            had ? (float)old[3] : 0.0f, had ? (float)old[4] : 1.0f, had ? (float)old[5] : 1.0f};
     return sinew_instance_set_bone_offset(inst, armature_index, bone, &o, err);
@@ -372,9 +380,12 @@ static sinew_status rep_storage(sinew_instance *inst, arm_inst *a, sinew_error *
 
 /* Shows slot s's replacement from now on: at `index` (-1 = the display index it shows now, 0 when
  * hidden), as the official Slot.replaceDisplayData / replaceDisplay place it. */
-static void put_replacement(arm_inst *a, uint32_t s, int32_t index) {
-    a->replaced[s] = REPLACED(a, s);
-    a->replaced_at[s] = index >= 0 ? index : a->display_index[s] < 0 ? 0 : a->display_index[s];
+static void put_replacement(sinew_instance *inst, arm_inst *a, uint32_t s, int32_t index) {
+    slot_rep *rep = &a->rep[s];
+    rep->active = true;
+    rep->at = index >= 0 ? index : a->display_index[s] < 0 ? 0 : a->display_index[s];
+    inst->dl_valid = 0; /* the same display index may now have another texture */
+    sinew__transform_matrix(&rep->display.transform, rep->matrix);
     a->cur_display[s] = SINEW_INVALID_INDEX; /* a replacement of a replacement is a change too */
     sinew__slot_update_display_data(a, s);
 }
@@ -388,7 +399,9 @@ sinew_status sinew_instance_replace_display_from(sinew_instance *inst, uint32_t 
     if (st != SINEW_OK)
         return st;
     if (!display) { /* back to the skin's own display */
-        a->replaced[s] = SINEW_INVALID_INDEX;
+        if (a->rep)
+            a->rep[s].active = false;
+        inst->dl_valid = 0;
         sinew__slot_update_display_data(a, s);
         return SINEW_OK;
     }
@@ -430,7 +443,7 @@ sinew_status sinew_instance_replace_display_from(sinew_instance *inst, uint32_t 
         rep->tscale = sinew__page_texture_scale(inst->atlas, &rep->region);
         rep->textured = REP_ATLAS;
     }
-    put_replacement(a, s, display_index);
+    put_replacement(inst, a, s, display_index);
     return SINEW_OK;
 }
 
@@ -479,6 +492,6 @@ sinew_status sinew_instance_replace_display_region(sinew_instance *inst, uint32_
     rep->page_h = (float)u->page_height;
     rep->tscale = 1.0f;
     rep->textured = REP_USER;
-    put_replacement(a, s, display_index);
+    put_replacement(inst, a, s, display_index);
     return SINEW_OK;
 }

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "anim/runtime_internal.h"
+#include "base/alloc.h"
+#include "base/error.h"
 
 typedef struct dl_build {
     sinew_instance *inst;
@@ -91,8 +93,9 @@ void sinew__image_pivot(const arm_inst *a, uint32_t s, const sinew_model_display
     float dw = r->rotated ? r->height : r->width, dh = r->rotated ? r->width : r->height;
     float fw = r->has_frame ? r->frame_width : dw;
     float fh = r->has_frame ? r->frame_height : dh;
-    *px = (dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f)) * tscale + a->pivot_shift[2 * s];
-    *py = (dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f)) * tscale + a->pivot_shift[2 * s + 1];
+    float sx = a->rep ? a->rep[s].pivot_shift[0] : 0.0f, sy = a->rep ? a->rep[s].pivot_shift[1] : 0.0f;
+    *px = (dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f)) * tscale + sx;
+    *py = (dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f)) * tscale + sy;
 }
 
 /* Region-relative (u, v) -> page UV. */
@@ -119,138 +122,219 @@ void sinew__affine_concat(const float *p, const float *c, float *out) {
     out[5] = p[1] * c[4] + p[3] * c[5] + p[5];
 }
 
+/* ---- storage ----------------------------------------------------------------------------------- */
+
+/* The draw list's arrays, made by the first draw list (an instance never drawn carries none): one
+ * allocation holding the positions, UVs, indices, commands and the record of what each command
+ * wrote (dl_entry). */
+enum { WRITTEN = 0, NOT_DRAWN, FULL };
+static size_t dl_layout(const sinew_instance *inst, size_t off[5]) {
+    size_t sizes[5] = {(size_t)inst->dl_vertex_cap * 2 * sizeof(float), (size_t)inst->dl_vertex_cap * 2 * sizeof(float),
+                       (size_t)inst->dl_index_cap * sizeof(uint32_t), (size_t)inst->dl_cmd_cap * sizeof(sinew_draw_cmd),
+                       (size_t)inst->dl_cmd_cap * sizeof(dl_entry)};
+    size_t at = 0;
+    for (int i = 0; i < 5; ++i) {
+        off[i] = at;
+        at += (sizes[i] + 15u) & ~(size_t)15u;
+    }
+    return at;
+}
+
+size_t sinew__drawlist_bytes(const sinew_instance *inst) {
+    size_t off[5];
+    return inst->dl_block ? dl_layout(inst, off) : 0;
+}
+
+sinew_status sinew_instance_reserve_drawlist(sinew_instance *inst, sinew_error *err) {
+    if (!inst)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "instance is NULL");
+    if (inst->dl_block)
+        return SINEW_OK;
+    size_t off[5];
+    size_t bytes = dl_layout(inst, off);
+    char *block = sinew__alloc(inst->allocator, bytes ? bytes : 16);
+    if (!block)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory for the draw list (%zu bytes)", bytes);
+    memset(block, 0, bytes);
+    inst->dl_block = block;
+    inst->dl_positions = (float *)(void *)(block + off[0]);
+    inst->dl_uvs = (float *)(void *)(block + off[1]);
+    inst->dl_indices = (uint32_t *)(void *)(block + off[2]);
+    inst->dl_cmds = (sinew_draw_cmd *)(void *)(block + off[3]);
+    inst->dl_entries = (dl_entry *)(void *)(block + off[4]);
+    inst->dl_valid = 0;
+    return SINEW_OK;
+}
+
+void sinew__drawlist_free(sinew_instance *inst) {
+    size_t off[5];
+    if (inst->dl_block)
+        sinew__free(inst->allocator, inst->dl_block, dl_layout(inst, off));
+    inst->dl_block = NULL;
+}
+
+/* ---- building ----------------------------------------------------------------------------------- */
+
+/* A command's texture, region, counts, UVs and indices, written when the command at this place of
+ * the list is not the one the last draw list wrote here (e): the same slot of the same armature
+ * showing the same display from the same first vertex and index. Returns WRITTEN, NOT_DRAWN (a
+ * missing texture is not drawn) or FULL. */
+static int write_command(dl_build *b, uint32_t ai, uint32_t s, uint32_t disp, uint32_t depth, dl_entry *e) {
+    sinew_instance *inst = b->inst;
+    const arm_inst *a = &inst->arms[ai];
+    const sinew_model_display *dd = sinew__arm_display(a, disp);
+    float pw = 1.0f, ph = 1.0f, tscale = 1.0f;
+    const sinew_model_region *r = sinew__slot_region(inst, a, s, &pw, &ph, &tscale);
+    if (!r && inst->atlas)
+        return NOT_DRAWN;
+    const uint32_t v0 = b->nv, i0 = b->ni;
+    uint32_t vc, ni;
+    const sinew_model_mesh *mesh = NULL;
+    if (dd->type == SINEW_DISPLAY_IMAGE) {
+        vc = 4;
+        ni = 6;
+    } else {
+        mesh = &a->data->meshes[a->cur_mesh[s]];
+        vc = mesh->vertex_count;
+        ni = 3 * mesh->triangle_count;
+    }
+    if (v0 + vc > inst->dl_vertex_cap || i0 + ni > inst->dl_index_cap)
+        return FULL;
+    sinew_draw_cmd *cmd = &inst->dl_cmds[b->nc];
+    memset(cmd, 0, sizeof *cmd);
+    cmd->page = r ? r->page : SINEW_INVALID_INDEX;
+    cmd->blend = a->data->slots[s].blend;
+    cmd->slot = s;
+    cmd->depth = depth;
+    cmd->armature = ai;
+    cmd->first_vertex = v0;
+    cmd->vertex_count = vc;
+    cmd->first_index = i0;
+    cmd->index_count = ni;
+    if (r) {
+        cmd->region[0] = r->x / pw;
+        cmd->region[1] = r->y / ph;
+        cmd->region[2] = (r->x + r->width) / pw;
+        cmd->region[3] = (r->y + r->height) / ph;
+    }
+    float *uv = inst->dl_uvs + 2 * (size_t)v0;
+    uint32_t *ix = inst->dl_indices + i0;
+    if (!mesh) {
+        float dw = 0.0f, dh = 0.0f, pivx = 0.0f, pivy = 0.0f;
+        if (r) { /* the image's size in armature units: its pixels over the atlas's scale */
+            dw = (r->rotated ? r->height : r->width) * tscale;
+            dh = (r->rotated ? r->width : r->height) * tscale;
+            sinew__image_pivot(a, s, dd, r, tscale, &pivx, &pivy);
+        }
+        /* the corners (0,0) (1,0) (1,1) (0,1) of the image, u along its width, v its height */
+        e->corner[0] = -pivx + 0.0f * dw;
+        e->corner[1] = -pivx + 1.0f * dw;
+        e->corner[2] = -pivy + 0.0f * dh;
+        e->corner[3] = -pivy + 1.0f * dh;
+        if (r) {
+            static const float cu[4] = {0, 1, 1, 0}, cvv[4] = {0, 0, 1, 1};
+            for (int i = 0; i < 4; ++i)
+                region_uv(r, pw, ph, cu[i], cvv[i], uv + 2 * i);
+        } else {
+            memset(uv, 0, 8 * sizeof(float));
+        }
+        ix[0] = v0;
+        ix[1] = v0 + 1;
+        ix[2] = v0 + 2;
+        ix[3] = v0;
+        ix[4] = v0 + 2;
+        ix[5] = v0 + 3;
+    } else {
+        const float *mu = mesh->uvs;
+        if (!r) {
+            memset(uv, 0, (size_t)vc * 2 * sizeof(float));
+        } else if (r->rotated) { /* region_uv's two cases, the branch taken out of the loop */
+            for (uint32_t i = 0; i < vc; ++i) {
+                uv[2 * i] = (r->x + (1.0f - mu[2 * i + 1]) * r->width) / pw;
+                uv[2 * i + 1] = (r->y + mu[2 * i] * r->height) / ph;
+            }
+        } else {
+            for (uint32_t i = 0; i < vc; ++i) {
+                uv[2 * i] = (r->x + mu[2 * i] * r->width) / pw;
+                uv[2 * i + 1] = (r->y + mu[2 * i + 1] * r->height) / ph;
+            }
+        }
+        const uint32_t *tri = mesh->triangles;
+        for (uint32_t i = 0; i < ni; ++i) /* each < vc (the loader checks); kept in range regardless */
+            ix[i] = v0 + (tri[i] < vc ? tri[i] : 0);
+    }
+    e->arm = ai;
+    e->slot = s;
+    e->disp = disp;
+    e->first_vertex = v0;
+    e->first_index = i0;
+    return WRITTEN;
+}
+
 /* `xf`: the matrix from this armature's space to the top armature's (NULL for the top one): a
- * child armature's pose is in its own space, placed by its parent slot's world matrix. */
+ * child armature's pose is in its own space, placed by its parent slot's world matrix. Per
+ * command, what changes from frame to frame (the colour and the positions) is written every time;
+ * the rest only when the command differs from the one the last list had at its place. */
 static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *parent_color, const float *xf,
                      uint32_t depth) {
     sinew_instance *inst = b->inst;
     const arm_inst *a = &inst->arms[ai];
-    const sinew_model_armature *d = a->data;
-    const struct sinew_atlas *atlas = inst->atlas;
     for (uint32_t k = 0; k < a->slot_count; ++k) {
         uint32_t s = a->draw_order[k];
         uint32_t disp = a->cur_display[s];
         if (disp == SINEW_INVALID_INDEX || a->display_index[s] < 0)
             continue;
         const sinew_model_display *dd = sinew__arm_display(a, disp);
-        sinew_color_transform col = color_concat(a->color[s], parent_color);
         if (dd->type == SINEW_DISPLAY_ARMATURE) {
             if (a->cur_child[s] != SINEW_INVALID_INDEX) {
+                sinew_color_transform col = color_concat(a->color[s], parent_color);
                 float cm[6];
                 sinew__affine_concat(xf, a->slot_world + (size_t)s * 6, cm);
                 emit_arm(b, a->cur_child[s], &col, cm, depth + 1);
             }
             continue;
         }
-        if (dd->type != SINEW_DISPLAY_IMAGE && dd->type != SINEW_DISPLAY_MESH)
+        if (dd->type != SINEW_DISPLAY_IMAGE && (dd->type != SINEW_DISPLAY_MESH || a->cur_mesh[s] == SINEW_INVALID_INDEX))
             continue;
-        float pw = 1.0f, ph = 1.0f, tscale = 1.0f;
-        const sinew_model_region *r = sinew__slot_region(inst, a, s, &pw, &ph, &tscale);
-        if (!r && atlas)
-            continue; /* a missing texture is not drawn */
         if (b->nc >= inst->dl_cmd_cap)
             return;
-        sinew_draw_cmd *cmd = &inst->dl_cmds[b->nc];
-        memset(cmd, 0, sizeof *cmd);
-        cmd->page = r ? r->page : SINEW_INVALID_INDEX;
-        cmd->blend = a->blend_mode[s];
-        cmd->color = col;
-        cmd->slot = s;
-        cmd->depth = depth;
-        cmd->armature = ai;
-        if (r) {
-            float dw = r->rotated ? r->height : r->width, dh = r->rotated ? r->width : r->height;
-            cmd->region[0] = r->x / pw;
-            cmd->region[1] = r->y / ph;
-            cmd->region[2] = (r->x + r->width) / pw;
-            cmd->region[3] = (r->y + r->height) / ph;
-            (void)dw;
-            (void)dh;
-        }
-        uint32_t v0 = b->nv;
-        if (dd->type == SINEW_DISPLAY_IMAGE) {
-            if (b->nv + 4 > inst->dl_vertex_cap || b->ni + 6 > inst->dl_index_cap)
+        dl_entry *e = &inst->dl_entries[b->nc];
+        bool same = b->nc < inst->dl_valid && e->arm == ai && e->slot == s && e->disp == disp &&
+                    e->first_vertex == b->nv && e->first_index == b->ni;
+        if (!same) {
+            int w = write_command(b, ai, s, disp, depth, e);
+            if (w == FULL)
                 return;
-            float dw = 0.0f, dh = 0.0f, pivx = 0.0f, pivy = 0.0f;
-            if (r) { /* the image's size in armature units: its pixels over the atlas's scale */
-                dw = (r->rotated ? r->height : r->width) * tscale;
-                dh = (r->rotated ? r->width : r->height) * tscale;
-                sinew__image_pivot(a, s, dd, r, tscale, &pivx, &pivy);
-            }
+            if (w == NOT_DRAWN)
+                continue;
+        }
+        sinew_draw_cmd *cmd = &inst->dl_cmds[b->nc];
+        cmd->color = color_concat(a->color[s], parent_color);
+        float *pos = inst->dl_positions + 2 * (size_t)b->nv;
+        if (dd->type == SINEW_DISPLAY_IMAGE) {
             float m[6];
             sinew__affine_concat(xf, a->slot_world + (size_t)s * 6, m);
-            /* the corners (0,0) (1,0) (1,1) (0,1) of the image, u along its width, v its height */
-            float x0 = -pivx + 0.0f * dw, x1 = -pivx + 1.0f * dw;
-            float y0 = -pivy + 0.0f * dh, y1 = -pivy + 1.0f * dh;
-            float *pos = inst->dl_positions + 2 * (size_t)v0, *uv = inst->dl_uvs + 2 * (size_t)v0;
+            const float x0 = e->corner[0], x1 = e->corner[1], y0 = e->corner[2], y1 = e->corner[3];
             const float cx[4] = {x0, x1, x1, x0}, cy[4] = {y0, y0, y1, y1};
             for (int i = 0; i < 4; ++i) {
                 pos[2 * i] = m[0] * cx[i] + m[2] * cy[i] + m[4];
                 pos[2 * i + 1] = m[1] * cx[i] + m[3] * cy[i] + m[5];
             }
-            if (r) {
-                static const float cu[4] = {0, 1, 1, 0}, cvv[4] = {0, 0, 1, 1};
-                for (int i = 0; i < 4; ++i)
-                    region_uv(r, pw, ph, cu[i], cvv[i], uv + 2 * i);
-            } else {
-                memset(uv, 0, 8 * sizeof(float));
-            }
-            uint32_t *ix = inst->dl_indices + b->ni;
-            cmd->first_index = b->ni;
-            ix[0] = v0;
-            ix[1] = v0 + 1;
-            ix[2] = v0 + 2;
-            ix[3] = v0;
-            ix[4] = v0 + 2;
-            ix[5] = v0 + 3;
-            b->ni += 6;
-            cmd->index_count = 6;
-            cmd->vertex_count = 4;
-            b->nv += 4;
         } else {
-            if (a->cur_mesh[s] == SINEW_INVALID_INDEX)
-                continue;
-            const sinew_model_mesh *mesh = &d->meshes[a->cur_mesh[s]];
-            uint32_t vc = mesh->vertex_count;
-            if (b->nv + vc > inst->dl_vertex_cap || b->ni + 3 * mesh->triangle_count > inst->dl_index_cap)
-                return;
-            const float *wv = a->mesh_out + a->deform_first[s];
-            memcpy(inst->dl_positions + 2 * (size_t)v0, wv, (size_t)vc * 2 * sizeof(float));
+            uint32_t vc = cmd->vertex_count;
+            const float *wv = a->mesh_out + sinew__deform_first(a, s);
             if (xf) {
                 for (uint32_t i = 0; i < vc; ++i) {
-                    float *q = inst->dl_positions + 2 * (size_t)(v0 + i);
-                    float x = q[0], y = q[1];
-                    q[0] = xf[0] * x + xf[2] * y + xf[4];
-                    q[1] = xf[1] * x + xf[3] * y + xf[5];
-                }
-            }
-            float *uv = inst->dl_uvs + 2 * (size_t)v0;
-            const float *mu = mesh->uvs;
-            if (!r) {
-                memset(uv, 0, (size_t)vc * 2 * sizeof(float));
-            } else if (r->rotated) { /* region_uv's two cases, the branch taken out of the loop */
-                for (uint32_t i = 0; i < vc; ++i) {
-                    uv[2 * i] = (r->x + (1.0f - mu[2 * i + 1]) * r->width) / pw;
-                    uv[2 * i + 1] = (r->y + mu[2 * i] * r->height) / ph;
+                    float x = wv[2 * i], y = wv[2 * i + 1];
+                    pos[2 * i] = xf[0] * x + xf[2] * y + xf[4];
+                    pos[2 * i + 1] = xf[1] * x + xf[3] * y + xf[5];
                 }
             } else {
-                for (uint32_t i = 0; i < vc; ++i) {
-                    uv[2 * i] = (r->x + mu[2 * i] * r->width) / pw;
-                    uv[2 * i + 1] = (r->y + mu[2 * i + 1] * r->height) / ph;
-                }
+                memcpy(pos, wv, (size_t)vc * 2 * sizeof(float));
             }
-            uint32_t ni = 3 * mesh->triangle_count;
-            uint32_t *ix = inst->dl_indices + b->ni;
-            const uint32_t *tri = mesh->triangles;
-            cmd->first_index = b->ni;
-            for (uint32_t i = 0; i < ni; ++i) /* each < vc (the loader checks); kept in range regardless */
-                ix[i] = v0 + (tri[i] < vc ? tri[i] : 0);
-            b->ni += ni;
-            cmd->index_count = ni;
-            cmd->vertex_count = vc;
-            b->nv += vc;
         }
-        cmd->first_vertex = v0;
+        b->nv += cmd->vertex_count;
+        b->ni += cmd->index_count;
         b->nc++;
     }
 }
@@ -259,10 +343,11 @@ void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out) {
     if (!out)
         return;
     memset(out, 0, sizeof *out);
-    if (!inst)
+    if (!inst || (!inst->dl_block && sinew_instance_reserve_drawlist(inst, NULL) != SINEW_OK))
         return;
     dl_build b = {inst, 0, 0, 0};
     emit_arm(&b, 0, NULL, NULL, 0);
+    inst->dl_valid = b.nc; /* the entries past the list may no longer hold what they say */
     out->positions = inst->dl_positions;
     out->uvs = inst->dl_uvs;
     out->indices = inst->dl_indices;

@@ -54,28 +54,6 @@ static uint32_t find_skin(const sinew_model_armature *arm, const char *name) {
     return SINEW_INVALID_INDEX;
 }
 
-static uint32_t slot_deform_cap(const sinew_model_armature *arm, uint32_t slot, uint32_t *max_tris) {
-    uint32_t cap = 0, tris = 2;
-    for (uint32_t k = 0; k < arm->skin_slot_count; ++k) {
-        const sinew_model_skin_slot *ss = &arm->skin_slots[k];
-        if (ss->slot != slot)
-            continue;
-        for (uint32_t i = 0; i < ss->display_count; ++i) {
-            const sinew_model_display *d = &arm->displays[ss->first_display + i];
-            if (d->type == SINEW_DISPLAY_MESH && d->mesh < arm->mesh_count) {
-                uint32_t v = arm->meshes[d->mesh].vertex_count;
-                if (2 * v > cap)
-                    cap = 2 * v;
-                if (arm->meshes[d->mesh].triangle_count > tris)
-                    tris = arm->meshes[d->mesh].triangle_count;
-            }
-        }
-    }
-    if (max_tris)
-        *max_tris = tris;
-    return cap;
-}
-
 typedef struct layout_ctx {
     const struct sinew_data *data;
     carver *cv;
@@ -110,15 +88,10 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->computed = carve(cv, nb, 1);
     a->bone_dirty = carve(cv, nb, 1);
     a->bone_changed = carve(cv, nb, 1);
-    a->offset = carve(cv, (size_t)nb * 6, sizeof(double));
-    a->offset_on = carve(cv, nb, 1);
-    if (a->offset_on)
-        memset(a->offset_on, 0, nb);
-    a->bone_has_tl = carve(cv, nb, 1);
     a->blend = carve(cv, nb, sizeof(blend_state));
-    a->slot_gxy = carve(cv, (size_t)ns * 4, sizeof(double));
-    a->slot_gxy_new = carve(cv, ns, 1);
     if (d->surface_count) {
+        a->slot_gxy = carve(cv, (size_t)ns * 4, sizeof(double));
+        a->slot_gxy_new = carve(cv, ns, 1);
         a->surfaces = carve(cv, d->surface_count, sizeof(surface_rt));
         for (uint32_t b = 0; b < nb; ++b) {
             const sinew_model_bone *bd = &d->bones[b];
@@ -157,42 +130,23 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->zorder = carve(cv, ns, sizeof(int32_t));
     a->draw_order = carve(cv, ns, sizeof(uint32_t));
     a->color = carve(cv, ns, sizeof(sinew_color_transform));
-    a->blend_mode = carve(cv, ns, sizeof(sinew_blend_mode));
     a->list_first = carve(cv, ns, sizeof(uint32_t));
-    a->replaced = carve(cv, ns, sizeof(uint32_t));
-    a->replaced_at = carve(cv, ns, sizeof(int32_t));
-    a->pivot_shift = carve(cv, (size_t)ns * 2, sizeof(float));
-    if (a->pivot_shift)
-        memset(a->pivot_shift, 0, (size_t)ns * 2 * sizeof(float));
-    for (uint32_t s = 0; a->replaced && s < ns; ++s)
-        a->replaced[s] = SINEW_INVALID_INDEX;
     a->list_count = carve(cv, ns, sizeof(uint32_t));
     a->cur_display = carve(cv, ns, sizeof(uint32_t));
+    a->slot_origin = carve(cv, ns, sizeof(uint32_t));
     a->cur_mesh = carve(cv, ns, sizeof(uint32_t));
     a->cur_child = carve(cv, ns, sizeof(uint32_t));
     a->display_dirty = carve(cv, ns, 1);
     a->deform_dirty = carve(cv, ns, 1);
     a->deform_nz = carve(cv, ns, 1);
     a->slot_changed = carve(cv, ns, 1);
-    a->slot_local = carve(cv, (size_t)ns * 6, sizeof(double));
     a->slot_world = carve(cv, (size_t)ns * 6, sizeof(float));
-    a->deform_first = carve(cv, ns, sizeof(uint32_t));
-    a->deform_cap = carve(cv, ns, sizeof(uint32_t));
-    size_t deform_total = 0;
-    for (uint32_t s = 0; s < ns; ++s) {
-        uint32_t tris = 2;
-        uint32_t cap = slot_deform_cap(d, s, &tris);
-        if (lc->arms) {
-            a->deform_first[s] = (uint32_t)deform_total;
-            a->deform_cap[s] = cap;
-        }
-        deform_total += cap;
-        lc->dl_vertices += cap / 2 > 4 ? cap / 2 : 4;
-        lc->dl_indices += 3 * tris;
-        lc->dl_cmds += 1;
-    }
-    a->deform = carve(cv, deform_total, sizeof(float));
-    a->mesh_out = carve(cv, deform_total, sizeof(float));
+    a->slot_deform = d->run_slot_deform;
+    lc->dl_vertices += d->run_dl_vertices;
+    lc->dl_indices += d->run_dl_indices;
+    lc->dl_cmds += ns;
+    a->deform = carve(cv, d->run_deform_floats, sizeof(float));
+    a->mesh_out = carve(cv, d->run_deform_floats, sizeof(float));
     a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
     a->display_region = carve(cv, d->display_count, sizeof(uint32_t));
     uint32_t tl_cap = d->max_anim_timelines ? d->max_anim_timelines : 1;
@@ -295,20 +249,17 @@ static void reset_arm(arm_inst *a) {
         a->zorder[s] = (int32_t)s;
         a->draw_order[s] = s;
         a->color[s] = sd->color;
-        a->blend_mode[s] = sd->blend;
         a->cur_display[s] = SINEW_INVALID_INDEX;
         a->cur_mesh[s] = SINEW_INVALID_INDEX;
         a->cur_child[s] = SINEW_INVALID_INDEX;
         a->display_dirty[s] = 0;
-        memset(a->slot_gxy + 4 * (size_t)s, 0, 4 * sizeof(double));
-        a->slot_gxy_new[s] = 0;
-        double *l = a->slot_local + (size_t)s * 6;
-        l[0] = 1.0;
-        l[1] = l[2] = 0.0;
-        l[3] = 1.0;
-        l[4] = l[5] = 0.0;
-        if (a->deform_cap[s])
-            memset(a->deform + a->deform_first[s], 0, a->deform_cap[s] * sizeof(float));
+        if (a->slot_gxy) {
+            memset(a->slot_gxy + 4 * (size_t)s, 0, 4 * sizeof(double));
+            a->slot_gxy_new[s] = 0;
+        }
+        a->slot_origin[s] = SINEW_INVALID_INDEX;
+        if (sinew__deform_cap(a, s))
+            memset(a->deform + sinew__deform_first(a, s), 0, sinew__deform_cap(a, s) * sizeof(float));
         a->deform_nz[s] = 0;
         /* the official build: _setDisplayIndex(setup, true) */
         a->anim_display_index[s] = sd->display_index;
@@ -493,14 +444,8 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
                             : SINEW_EVENT_CAP + SINEW_EVENT_CAP_CHILD * (lc.next > 1 ? lc.next - 1 : 0);
         if (ecap > SINEW_EVENT_MAX)
             ecap = SINEW_EVENT_MAX;
-        sinew_event *events = carve(c, ecap, sizeof(sinew_event));
-        uint32_t *ev_serial = carve(c, ecap, sizeof(uint32_t));
-        uint32_t *ev_state_arm = carve(c, ecap, sizeof(uint32_t));
+        event_rec *events = carve(c, ecap, sizeof(event_rec));
         uint32_t *clock = carve(c, lc.next, sizeof(uint32_t));
-        float *dl_pos = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
-        float *dl_uv = carve(c, (size_t)lc.dl_vertices * 2, sizeof(float));
-        uint32_t *dl_idx = carve(c, lc.dl_indices, sizeof(uint32_t));
-        sinew_draw_cmd *dl_cmd = carve(c, lc.dl_cmds, sizeof(sinew_draw_cmd));
         if (!cv.ok || cv.off > UINT32_MAX)
             return sinew__fail(err, SINEW_E_LIMIT, NULL, "instance too large");
         if (pass == 0) {
@@ -514,15 +459,9 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         inst->arm_count = lc.next;
         inst->arms = arms;
         inst->events = events;
-        inst->ev_serial = ev_serial;
-        inst->ev_state_arm = ev_state_arm;
         inst->event_cap = ecap;
         inst->clock = clock;
         inst->clock_count = 0;
-        inst->dl_positions = dl_pos;
-        inst->dl_uvs = dl_uv;
-        inst->dl_indices = dl_idx;
-        inst->dl_cmds = dl_cmd;
         inst->dl_vertex_cap = lc.dl_vertices;
         inst->dl_index_cap = lc.dl_indices;
         inst->dl_cmd_cap = lc.dl_cmds;
@@ -572,9 +511,14 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
 void sinew_instance_destroy(sinew_instance *inst) {
     if (!inst)
         return;
-    for (uint32_t i = 0; i < inst->arm_count; ++i)
-        if (inst->arms[i].rep)
-            sinew__free(inst->allocator, inst->arms[i].rep, inst->arms[i].slot_count * sizeof(slot_rep));
+    for (uint32_t i = 0; i < inst->arm_count; ++i) {
+        arm_inst *a = &inst->arms[i];
+        if (a->rep)
+            sinew__free(inst->allocator, a->rep, a->slot_count * sizeof(slot_rep));
+        if (a->offset)
+            sinew__free(inst->allocator, a->offset, sinew__offset_bytes(a));
+    }
+    sinew__drawlist_free(inst);
     sinew__free(inst->allocator, inst, inst->size);
 }
 
@@ -582,10 +526,14 @@ size_t sinew_instance_memory(const sinew_instance *inst) {
     if (!inst)
         return 0;
     size_t n = inst->size;
-    for (uint32_t i = 0; i < inst->arm_count; ++i)
-        if (inst->arms[i].rep)
-            n += inst->arms[i].slot_count * sizeof(slot_rep);
-    return n;
+    for (uint32_t i = 0; i < inst->arm_count; ++i) {
+        const arm_inst *a = &inst->arms[i];
+        if (a->rep)
+            n += a->slot_count * sizeof(slot_rep);
+        if (a->offset)
+            n += sinew__offset_bytes(a);
+    }
+    return n + sinew__drawlist_bytes(inst);
 }
 
 sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sinew_error *err) {
@@ -620,8 +568,8 @@ void sinew__state_buffered(sinew_instance *inst, uint32_t serial) {
 void sinew__state_recycled(sinew_instance *inst, uint32_t serial) {
     for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
         uint32_t slot = (inst->event_head + k) % inst->event_cap;
-        if (inst->ev_serial[slot] == serial)
-            inst->events[slot].state_ended = true;
+        if (inst->events[slot].serial == serial)
+            inst->events[slot].state_ended = 1;
     }
     if (inst->recycled_count == SINEW_RECYCLE_CAP) {
         memmove(inst->recycled, inst->recycled + 1, (SINEW_RECYCLE_CAP - 1) * sizeof *inst->recycled);
@@ -636,12 +584,13 @@ void sinew__state_reused(sinew_instance *inst, uint32_t ai, const anim_state *st
     uint32_t old = inst->recycled[--inst->recycled_count];
     for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
         uint32_t slot = (inst->event_head + k) % inst->event_cap;
-        if (inst->ev_serial[slot] != old)
+        event_rec *e = &inst->events[slot];
+        if (e->serial != old)
             continue;
-        inst->ev_serial[slot] = st->serial;
-        inst->ev_state_arm[slot] = ai;
-        inst->events[slot].state_ended = false;
-        inst->events[slot].animation = st->anim && st->anim->name ? st->anim->name : "";
+        e->serial = st->serial;
+        e->state_arm = (uint16_t)ai;
+        e->state_ended = 0;
+        e->animation = st->anim && st->anim->name ? st->anim->name : "";
     }
 }
 
@@ -649,14 +598,15 @@ void sinew__state_reused(sinew_instance *inst, uint32_t ai, const anim_state *st
 static void mark_ended(sinew_instance *inst) {
     for (uint32_t k = inst->event_count - inst->ev_unsealed; k < inst->event_count; ++k) {
         uint32_t slot = (inst->event_head + k) % inst->event_cap;
-        if (inst->ev_serial[slot] == 0)
+        event_rec *e = &inst->events[slot];
+        if (e->serial == 0)
             continue;
-        const arm_inst *a = &inst->arms[inst->ev_state_arm[slot]];
+        const arm_inst *a = &inst->arms[e->state_arm];
         bool alive = false;
         for (uint32_t i = 0; i < a->state_count && !alive; ++i)
-            alive = a->states[i].serial == inst->ev_serial[slot];
+            alive = a->states[i].serial == e->serial;
         if (!alive)
-            inst->events[slot].state_ended = true;
+            e->state_ended = 1;
     }
 }
 
@@ -922,8 +872,32 @@ void sinew_instance_set_event_callback(sinew_instance *inst, sinew_event_fn fn, 
 bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out) {
     if (!inst || inst->event_count == 0)
         return false;
-    if (out)
-        *out = inst->events[inst->event_head];
+    if (out) {
+        const event_rec *e = &inst->events[inst->event_head];
+        const arm_inst *arm = &inst->arms[e->arm];
+        const sinew_model_action *action = e->action;
+        memset(out, 0, sizeof *out);
+        out->type = (sinew_event_type)e->type;
+        out->name = "";
+        out->armature = arm->data->name ? arm->data->name : "";
+        out->animation = e->animation ? e->animation : "";
+        out->armature_index = e->arm;
+        out->time = e->time;
+        out->state_ended = e->state_ended != 0;
+        if (action) {
+            out->name = action->name ? action->name : "";
+            if (action->bone < arm->data->bone_count)
+                out->bone = arm->data->bones[action->bone].name;
+            if (action->slot < arm->data->slot_count)
+                out->slot = arm->data->slots[action->slot].name;
+            out->ints = action->ints;
+            out->floats = action->floats;
+            out->strings = action->strings;
+            out->int_count = action->int_count;
+            out->float_count = action->float_count;
+            out->string_count = action->string_count;
+        }
+    }
     inst->event_head = (inst->event_head + 1) % inst->event_cap;
     inst->event_count--;
     if (inst->ev_unsealed > inst->event_count)
@@ -1025,8 +999,8 @@ bool sinew_instance_slot(sinew_instance *inst, uint32_t ai, uint32_t draw_index,
     out->visible = true;
     out->draw_index = draw_index;
     out->color = a->color[s];
-    out->blend = a->blend_mode[s];
-    if (a->slot_gxy_new[s]) {
+    out->blend = sd->blend;
+    if (a->slot_gxy_new && a->slot_gxy_new[s]) {
         /* a read takes the slot's new place over, as the official Slot.updateGlobalTransform does;
          * a surface parent chooses the slot's cell by it (pose.c) */
         a->slot_gxy_new[s] = 0;
@@ -1041,7 +1015,7 @@ bool sinew_instance_slot(sinew_instance *inst, uint32_t ai, uint32_t draw_index,
     out->world.tx = m[4];
     out->world.ty = m[5];
     if (a->cur_mesh[s] != SINEW_INVALID_INDEX) {
-        out->mesh_vertices = a->mesh_out + a->deform_first[s];
+        out->mesh_vertices = a->mesh_out + sinew__deform_first(a, s);
         out->mesh_vertex_count = a->data->meshes[a->cur_mesh[s]].vertex_count;
         out->mesh_weighted = a->data->meshes[a->cur_mesh[s]].weighted;
     }

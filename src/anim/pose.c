@@ -99,6 +99,10 @@ static inline void tf_matrix(double rot, double skew, double sx, double sy, doub
     m[5] = y;
 }
 
+void sinew__transform_matrix(const sinew_transform *t, double *m) {
+    tf_matrix(t->rotation, t->skew, t->scale_x, t->scale_y, t->x, t->y, m);
+}
+
 /* out = l followed by p: the official `l.concat(p)`, term by term in its order. out may alias l. */
 static inline void mat_concat(const double *l, const double *p, double *out) {
     double a = l[0] * p[0], b = 0.0, c = 0.0, d = l[3] * p[3];
@@ -913,28 +917,29 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
      * at that index (the raw display) and moves the image's pivot by the difference of the two
      * displays' origins (Slot._updateDisplayData, "replace pivot") */
     uint32_t raw = disp;
-    if (idx >= 0 && arm->replaced[s] != SINEW_INVALID_INDEX && idx == arm->replaced_at[s])
-        disp = arm->replaced[s];
+    if (idx >= 0 && arm->rep && arm->rep[s].active && idx == arm->rep[s].at)
+        disp = REPLACED(arm, s);
     uint32_t mesh = SINEW_INVALID_INDEX;
     const sinew_model_display *dd = disp != SINEW_INVALID_INDEX ? sinew__arm_display(arm, disp) : NULL;
     if (dd && dd->type == SINEW_DISPLAY_MESH && dd->mesh < d->mesh_count)
         mesh = dd->mesh;
     if (disp != arm->cur_display[s] || mesh != arm->cur_mesh[s]) {
         /* a different mesh (or none) starts from an empty deform, as officially */
-        if (mesh != arm->cur_mesh[s] && arm->deform_cap[s]) {
-            memset(arm->deform + arm->deform_first[s], 0, arm->deform_cap[s] * sizeof(float));
+        if (mesh != arm->cur_mesh[s] && sinew__deform_cap(arm, s)) {
+            memset(arm->deform + sinew__deform_first(arm, s), 0, sinew__deform_cap(arm, s) * sizeof(float));
             arm->deform_nz[s] = 0;
         }
         arm->deform_dirty[s] = 1;
         arm->slot_changed[s] = 1;
         arm->cur_display[s] = disp;
         arm->cur_mesh[s] = mesh;
-        double *l = arm->slot_local + (size_t)s * 6;
-        arm->pivot_shift[2 * s] = arm->pivot_shift[2 * s + 1] = 0.0f;
+        if (arm->rep)
+            arm->rep[s].pivot_shift[0] = arm->rep[s].pivot_shift[1] = 0.0f;
+        arm->slot_origin[s] = SINEW_INVALID_INDEX;
         if (disp != SINEW_INVALID_INDEX) {
             uint32_t origin = raw != SINEW_INVALID_INDEX ? raw : disp;
             const sinew_transform *t = &sinew__arm_display(arm, origin)->transform;
-            tf_matrix(t->rotation, t->skew, t->scale_x, t->scale_y, t->x, t->y, l);
+            arm->slot_origin[s] = origin; /* its matrix: the data's, or the replacement's */
             /* a user's image region has no display data of its own: it keeps the raw display's
              * transform and its own pivot, as an engine display given to the official
              * Slot.replaceDisplay does */
@@ -949,21 +954,17 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
                     p[k][0] = det != 0.0 ? (m[2] * m[5] - m[3] * m[4]) / det : 0.0;
                     p[k][1] = det != 0.0 ? (m[1] * m[4] - m[0] * m[5]) / det : 0.0;
                 }
-                arm->pivot_shift[2 * s] = (float)(p[1][0] - p[0][0]);
-                arm->pivot_shift[2 * s + 1] = (float)(p[1][1] - p[0][1]);
+                arm->rep[s].pivot_shift[0] = (float)(p[1][0] - p[0][0]);
+                arm->rep[s].pivot_shift[1] = (float)(p[1][1] - p[0][1]);
             }
-        } else {
-            l[0] = 1.0;
-            l[1] = 0.0;
-            l[2] = 0.0;
-            l[3] = 1.0;
-            l[4] = 0.0;
-            l[5] = 0.0;
         }
         /* the official slot keeps its new local transform in Slot.global until it is next read:
          * the point by which a surface parent chooses the cell */
-        arm->slot_gxy[4 * (size_t)s] = l[4];
-        arm->slot_gxy[4 * (size_t)s + 1] = l[5];
+        if (arm->slot_gxy) {
+            const double *l = sinew__slot_local(arm, s);
+            arm->slot_gxy[4 * (size_t)s] = l[4];
+            arm->slot_gxy[4 * (size_t)s + 1] = l[5];
+        }
     }
     arm->display_dirty[s] = 1;
 }
@@ -1086,10 +1087,10 @@ static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
 
 static void update_mesh(arm_inst *arm, uint32_t s) {
     const sinew_model_mesh *mesh = &arm->data->meshes[arm->cur_mesh[s]];
-    const float *deform = arm->deform + arm->deform_first[s];
-    float *out = arm->mesh_out + arm->deform_first[s];
+    const float *deform = arm->deform + sinew__deform_first(arm, s);
+    float *out = arm->mesh_out + sinew__deform_first(arm, s);
     uint32_t vc = mesh->vertex_count;
-    if (2 * vc > arm->deform_cap[s])
+    if (2 * vc > sinew__deform_cap(arm, s))
         return;
     if (!mesh->weighted) {
         uint32_t bone = arm->data->slots[s].parent;
@@ -1247,7 +1248,7 @@ static void slot_on_surface(arm_inst *arm, uint32_t s, uint32_t bone) {
     double *gxy = arm->slot_gxy + (size_t)s * 4;
     double cell[6], w[6];
     memcpy(cell, surface_matrix(arm, bone, gxy[0], gxy[1]), sizeof cell);
-    mat_concat(arm->slot_local + (size_t)s * 6, cell, w);
+    mat_concat(sinew__slot_local(arm, s), cell, w);
     sinew__mat_to_float(w, arm->slot_world + (size_t)s * 6);
     gxy[2] = w[4];
     gxy[3] = w[5];
@@ -1282,7 +1283,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
                 deferred = true;
         } else if (moved && bone < nb) {
             double w[6];
-            mat_concat(arm->slot_local + (size_t)s * 6, arm->world + (size_t)bone * 6, w);
+            mat_concat(sinew__slot_local(arm, s), arm->world + (size_t)bone * 6, w);
             sinew__mat_to_float(w, arm->slot_world + (size_t)s * 6);
         }
         uint32_t m = cur_mesh[s];

@@ -870,6 +870,58 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
     return SINEW_OK;
 }
 
+/* Per display its matrix; per slot where its deform and mesh vertices go in an instance and how
+ * many (the largest mesh any skin gives it); the largest draw list the armature can make. */
+static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err) {
+    arm->run_display_matrix = NULL;
+    arm->run_slot_deform = NULL;
+    arm->run_deform_floats = arm->run_dl_vertices = arm->run_dl_indices = 0;
+    if (arm->display_count) {
+        double *m = sinew__arena_array(arena, (size_t)arm->display_count * 6, sizeof(double));
+        if (!m)
+            return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+        for (uint32_t i = 0; i < arm->display_count; ++i)
+            sinew__transform_matrix(&arm->displays[i].transform, m + (size_t)i * 6);
+        arm->run_display_matrix = m;
+    }
+    if (!arm->slot_count)
+        return SINEW_OK;
+    uint32_t *sd = sinew__arena_array(arena, (size_t)arm->slot_count * 2, sizeof(uint32_t));
+    if (!sd)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    uint64_t total = 0, vertices = 0, indices = 0;
+    for (uint32_t s = 0; s < arm->slot_count; ++s) {
+        uint32_t cap = 0, tris = 2;
+        for (uint32_t k = 0; k < arm->skin_slot_count; ++k) {
+            const sinew_model_skin_slot *ss = &arm->skin_slots[k];
+            if (ss->slot != s)
+                continue;
+            for (uint32_t i = 0; i < ss->display_count; ++i) {
+                const sinew_model_display *d = &arm->displays[ss->first_display + i];
+                if (d->type != SINEW_DISPLAY_MESH || d->mesh >= arm->mesh_count)
+                    continue;
+                const sinew_model_mesh *mesh = &arm->meshes[d->mesh];
+                if (2 * mesh->vertex_count > cap)
+                    cap = 2 * mesh->vertex_count;
+                if (mesh->triangle_count > tris)
+                    tris = mesh->triangle_count;
+            }
+        }
+        sd[2 * s] = (uint32_t)total;
+        sd[2 * s + 1] = cap;
+        total += cap;
+        vertices += cap / 2 > 4 ? cap / 2 : 4;
+        indices += 3 * (uint64_t)tris;
+    }
+    if (total > UINT32_MAX || vertices > UINT32_MAX || indices > UINT32_MAX)
+        return sinew__fail(err, SINEW_E_LIMIT, NULL, "armature '%s': too many mesh vertices", arm->name);
+    arm->run_slot_deform = sd;
+    arm->run_deform_floats = (uint32_t)total;
+    arm->run_dl_vertices = (uint32_t)vertices;
+    arm->run_dl_indices = (uint32_t)indices;
+    return SINEW_OK;
+}
+
 /* Per bone, slot and IK constraint: which kinds of timeline the animation has for it. */
 static sinew_status prepare_covered(sinew_arena *arena, const sinew_model_armature *d, sinew_model_animation *anim,
                                     sinew_error *err) {
@@ -914,6 +966,9 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
         if (st != SINEW_OK)
             return st;
         st = prepare_bone_steps(arena, arm, err);
+        if (st != SINEW_OK)
+            return st;
+        st = prepare_slots(arena, arm, err);
         if (st != SINEW_OK)
             return st;
         arm->max_anim_timelines = 0;

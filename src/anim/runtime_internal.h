@@ -57,14 +57,13 @@ enum { COV_BONE = 1, COV_DISPLAY = 2, COV_COLOR = 4, COV_IK = 8, COV_SURFACE = 1
  * state's bone_clock and keeps its current key and bone where the others keep their clock. */
 typedef struct tl_state {
     union {
-        struct {               /* a timeline with its own clock */
-            double current_time;
-            int32_t current_play_times;
-        };
-        struct {               /* a bone timeline following the animation's clock */
-            const sinew_model_run_key *key; /* the key it is on (sinew__no_key: none yet) */
-            uint32_t bone;
-        };
+        double current_time;   /* a timeline with its own clock */
+        const sinew_model_run_key *key; /* a following bone timeline: the key it is on
+                                           (sinew__no_key: none yet) */
+    };
+    union {
+        int32_t current_play_times; /* own clock */
+        uint32_t bone;         /* a following bone timeline: its bone */
     };
     int32_t frame_index;       /* key index, -1 = not arrived */
     float progress;            /* eased tween progress of the last frame update */
@@ -210,16 +209,17 @@ typedef struct arm_inst {
     uint8_t *computed;
     uint8_t *bone_dirty;       /* animation pose changed since the last bone update */
     uint8_t *bone_changed;     /* world matrix recomputed in the last bone update */
-    double *offset;            /* the user's bone offsets (control.c): x y rot skew sx sy */
-    uint8_t *offset_on;        /* per bone: an offset is set */
+    double *offset;            /* the user's bone offsets (control.c): x y rot skew sx sy; allocated
+                                  by the first sinew_instance_set_bone_offset (NULL until then) */
+    uint8_t *offset_on;        /* per bone: an offset is set (in the same allocation) */
     bool any_offset;
     blend_state *blend;
     bool blend_touched;        /* some blend[].dirty may be set (cleared by the bone update) */
-    uint8_t *bone_has_tl;      /* scratch for state set-up */
     /* surfaces (NULL without): one per surface of the data, numbered by data->run_surface */
     surface_rt *surfaces;
     double help[6];            /* a cell matrix the cache has no room for */
-    double *slot_gxy;          /* 4 per slot on a surface: the point by which the surface chooses
+    double *slot_gxy;          /* armatures with surfaces (NULL otherwise): 4 per slot, the point by
+                                  which a surface chooses
                                   the slot's cell (the official Slot.global x and y: the display's
                                   local position, or where the slot was when last read), then where
                                   it was last placed, taken over when it is read */
@@ -234,25 +234,22 @@ typedef struct arm_inst {
     int32_t *zorder;
     uint32_t *draw_order;
     sinew_color_transform *color;
-    sinew_blend_mode *blend_mode;
     uint32_t *list_first, *list_count; /* current display list (into data->displays) */
-    /* sinew_instance_replace_display*: per slot, INVALID or REPLACED(a, s), the display index that
-     * stands for rep[s].display, shown at display index replaced_at[s] */
-    uint32_t *replaced;
-    int32_t *replaced_at;
-    struct slot_rep *rep;      /* per slot, allocated by the first replacement (NULL until then) */
-    float *pivot_shift;        /* 2 per slot: the official "replace pivot" of a replaced image */
+    struct slot_rep *rep;      /* per slot, allocated by the first replacement (NULL until then):
+                                  sinew_instance_replace_display* */
     uint32_t *cur_display;     /* data display index, REPLACED(a, s), or INVALID */
+    uint32_t *slot_origin;     /* the display whose transform places the slot: a data display
+                                  (data->run_display_matrix), REPLACED(a, s) (rep[s].matrix), or
+                                  INVALID (identity) */
     uint32_t *cur_mesh;        /* mesh index or INVALID */
     uint32_t *cur_child;       /* armature index of the displayed child or INVALID */
     uint8_t *display_dirty;
     uint8_t *deform_dirty;     /* deform written since the last mesh update */
     uint8_t *deform_nz;        /* deform may be non-zero (0: all zero, the skinning fast path) */
     uint8_t *slot_changed;     /* display switched: the local matrix changed */
-    double *slot_local;        /* 6 per slot */
     float *slot_world;         /* 6 per slot */
-    uint32_t *deform_first;    /* into deform (floats), capacity 2*max vertices of the slot */
-    uint32_t *deform_cap;
+    const uint32_t *slot_deform; /* data->run_slot_deform: per slot, its first float in deform and
+                                    mesh_out, and how many it may use */
     float *deform;
     float *mesh_out;           /* world vertices, same offsets as deform */
     uint32_t *display_child;   /* per data display: armature index or INVALID */
@@ -265,8 +262,17 @@ typedef struct arm_inst {
     uint32_t action_count;
 } arm_inst;
 
+/* A queued event, as compact as it goes: the public sinew_event is made from it when it is
+ * delivered (sinew_instance_poll_event). */
 typedef struct event_rec {
-    sinew_event ev;
+    const sinew_model_action *action; /* frame events and sounds: the action (NULL otherwise) */
+    const char *animation;     /* the name the official event would report (see `recycled`) */
+    double time;               /* frame events: the frame's time in seconds */
+    uint32_t serial;           /* the state that fired it, or took its object since (0: none) */
+    uint16_t arm;              /* the armature that fired it */
+    uint16_t state_arm;        /* the armature holding that state */
+    uint8_t type;              /* sinew_event_type */
+    uint8_t state_ended;
 } event_rec;
 
 struct sinew_instance {
@@ -281,9 +287,7 @@ struct sinew_instance {
     uint32_t clock_count;
     uint32_t clock_pos, clock_end; /* during a tick: the next entry to advance, and the end of those
                                       that were on the clock when the tick began (0, 0 otherwise) */
-    sinew_event *events;       /* ring of event_cap */
-    uint32_t *ev_serial;       /* event_cap: state serial of each queued event */
-    uint32_t *ev_state_arm;    /* event_cap: the armature holding that state */
+    event_rec *events;         /* ring of event_cap */
     uint32_t event_cap;        /* sinew_instance_options.max_events, or SINEW_EVENT_CAP +
                                   SINEW_EVENT_CAP_CHILD per child armature */
     /* The official runtime recycles an AnimationState object (its pool: last in, first out) and
@@ -303,12 +307,24 @@ struct sinew_instance {
     sinew_event_fn event_fn;
     void *event_user;
     bool updating;
-    /* draw list storage */
+    /* the draw list (drawlist.c): its storage, one allocation made by the first draw list (NULL
+     * until then), and how many of its commands are as dl_entries says */
+    void *dl_block;
     float *dl_positions, *dl_uvs;
     uint32_t *dl_indices;
     sinew_draw_cmd *dl_cmds;
+    struct dl_entry *dl_entries;
     uint32_t dl_vertex_cap, dl_index_cap, dl_cmd_cap;
+    uint32_t dl_valid;
 };
+
+/* What the draw list wrote at a command's place: which slot's display, from which first vertex
+ * and index (its UVs and indices are still there while this holds), and an image's corners in
+ * slot space (x0, x1, y0, y1). */
+typedef struct dl_entry {
+    uint32_t arm, slot, disp, first_vertex, first_index;
+    float corner[4];
+} dl_entry;
 
 enum { REP_NONE = 0, REP_ATLAS, REP_USER }; /* slot_rep.textured */
 
@@ -317,10 +333,29 @@ enum { REP_NONE = 0, REP_ATLAS, REP_USER }; /* slot_rep.textured */
 typedef struct slot_rep {
     sinew_model_display display;
     sinew_model_region region;
+    double matrix[6];          /* the display's transform, when the slot is placed by it */
     float page_w, page_h;
     float tscale;              /* armature units per texture pixel */
+    float pivot_shift[2];      /* the official "replace pivot" of a replaced image */
+    int32_t at;                /* the display index it is shown at */
+    bool active;               /* the slot has a replacement (REPLACED(a, s) stands for `display`) */
     uint8_t textured;
 } slot_rep;
+
+/* The bytes of an armature's bone offsets (arm_inst.offset and offset_on, one allocation). */
+static inline size_t sinew__offset_bytes(const arm_inst *a) { return (size_t)a->bone_count * (6 * sizeof(double) + 1); }
+
+static inline uint32_t sinew__deform_first(const arm_inst *a, uint32_t s) { return a->slot_deform[2 * s]; }
+static inline uint32_t sinew__deform_cap(const arm_inst *a, uint32_t s) { return a->slot_deform[2 * s + 1]; }
+
+/* The local matrix of slot s (its display's transform). */
+static inline const double *sinew__slot_local(const arm_inst *a, uint32_t s) {
+    static const double identity[6] = {1.0, 0.0, 0.0, 1.0, 0.0, 0.0};
+    uint32_t o = a->slot_origin[s];
+    if (o < a->data->display_count)
+        return a->data->run_display_matrix + (size_t)o * 6;
+    return o == SINEW_INVALID_INDEX ? identity : a->rep[s].matrix;
+}
 
 /* The display index that stands for slot s's replacement (past the data's own displays). */
 #define REPLACED(a, s) ((a)->data->display_count + (s))
@@ -348,6 +383,9 @@ static inline const sinew_model_display *sinew__arm_display(const arm_inst *a, u
     return disp < a->data->display_count ? &a->data->displays[disp] : &a->rep[disp - a->data->display_count].display;
 }
 
+/* drawlist.c: the bytes of the draw list's storage (0 before the first draw list), and freeing it */
+size_t sinew__drawlist_bytes(const sinew_instance *inst);
+void sinew__drawlist_free(sinew_instance *inst);
 /* drawlist.c: out = p ∘ c (c applied first; p NULL means identity), single precision as the
  * draw list places child armatures */
 void sinew__affine_concat(const float *p, const float *c, float *out);
@@ -376,6 +414,8 @@ void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const
 uint32_t sinew__find_animation(const sinew_model_armature *arm, const char *name);
 
 /* pose.c */
+/* the official Transform.toMatrix of a display's (float) transform, in double */
+void sinew__transform_matrix(const sinew_transform *t, double *m);
 void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai);
 void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai);
 void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t slot, int32_t index);

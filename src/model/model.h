@@ -464,6 +464,15 @@ typedef struct sinew_model_armature {
     double *run_bone_setup;    /* bone_count x 6 (x y rotation skew scale_x scale_y), by bone index */
     uint32_t surface_count;    /* bones that are surfaces */
     uint32_t *run_surface;     /* per bone: its index among the surfaces, or INVALID */
+    double *run_display_matrix; /* display_count x 6: each display's transform as a matrix (a b c d
+                                  tx ty; the local matrix of a slot showing it) */
+    uint32_t *run_slot_deform; /* slot_count x 2: where a slot's deform and mesh vertices start in
+                                  an instance's arrays (floats), and how many it may hold (2 per
+                                  vertex of the largest mesh any skin gives it) */
+    uint32_t run_deform_floats; /* the sum of those capacities */
+    uint32_t run_dl_vertices, run_dl_indices; /* the most vertices and indices one draw list of the
+                                  armature's slots can hold (4 and 6 per image, its vertices and
+                                  3 per triangle per mesh: the largest display of each slot) */
 } sinew_model_armature;
 
 /* One bone of the runtime's bone loop (derived by sinew__model_prepare). */
