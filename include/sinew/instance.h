@@ -77,9 +77,13 @@ typedef struct sinew_instance_options {
     const char *skin;                  /**< skin overlaid on the default skin; NULL/"" = none */
     const struct sinew_atlas *atlas;   /**< optional: texture regions for the draw list */
     const sinew_allocator *allocator;  /**< NULL = libc */
-    uint32_t max_states;               /**< animation states each armature may hold, fading ones
-                                            included; 0 = 16 (at most 1024). Each costs memory
-                                            for the largest animation's timelines. */
+    uint32_t max_states;               /**< animation states each armature may hold at once,
+                                            fading ones included; 0 = 16 (at most 1024). A
+                                            new state past it takes the place of the one with
+                                            the least weight left (counted:
+                                            sinew_instance_states_dropped). Each state needs
+                                            storage for the largest animation's timelines
+                                            (24 bytes a timeline): see reserved_states */
     sinew_frame_cache *frame_cache;    /**< optional: a cache made for the same data (NULL = none) */
     uint32_t max_events;               /**< events the queue holds between polls; 0 = 64 and 16
                                             more per child armature (at most 65536). Past it the
@@ -89,6 +93,16 @@ typedef struct sinew_instance_options {
                                             at creation. Off by default: the official factory runs
                                             them only for child armatures it builds, never for the
                                             armature a game asks for */
+    uint32_t reserved_states;          /**< states per armature whose storage comes with the
+                                            instance; 0 = 2 (at most max_states). A call that
+                                            starts a state past them (play, fade_in) allocates
+                                            its storage through the allocator, kept until the
+                                            instance is destroyed, up to max_states; updates
+                                            never allocate: a state started inside an update
+                                            (a frame action) past the storage held, or one
+                                            whose allocation failed, is handled as past
+                                            max_states (and counted). A crowd that cross-fades
+                                            often can reserve more */
 } sinew_instance_options;
 
 /**
@@ -269,9 +283,10 @@ SINEW_API bool sinew_instance_poll_event(sinew_instance *inst, sinew_event *out)
 SINEW_API uint64_t sinew_instance_events_dropped(const sinew_instance *inst);
 
 /**
- * Animation states ended early because an armature already held max_states of them (a new
- * state then takes the place of the faded-out-most one, which changes the pose: raise
- * sinew_instance_options.max_states if this is ever non-zero).
+ * Animation states ended early because an armature already held max_states of them, or had no
+ * storage for one more inside an update or after a failed allocation (see
+ * sinew_instance_options.reserved_states). A new state then takes the place of the faded-out-most
+ * one, which changes the pose: raise max_states or reserved_states if this is ever non-zero.
  */
 SINEW_API uint64_t sinew_instance_states_dropped(const sinew_instance *inst);
 /** The max_states the instance was created with. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "anim/runtime_internal.h"
+#include "base/alloc.h"
 
 enum { FADE_NONE = 0, FADE_SAME_LAYER, FADE_SAME_GROUP, FADE_SAME_LAYER_AND_GROUP, FADE_ALL, FADE_SINGLE };
 
@@ -1486,9 +1487,16 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
         if (hit)
             state_fade_out(arm, o, fade_out_time, true);
     }
+    /* storage for one more state: allocated by a call (never inside an update), up to max_states */
+    if (arm->state_count == arm->state_held && arm->state_held < arm->state_cap && !inst->updating) {
+        tl_state *more = sinew__alloc(inst->allocator, arm->tl_cap * sizeof(tl_state));
+        if (more)
+            arm->states[arm->state_held++].tls = more;
+    }
     /* make room (counted: sinew_instance_states_dropped): the state with the least weight left,
-     * preferring ones fading out */
-    if (arm->state_count == arm->state_cap) {
+     * preferring ones fading out. Past max_states, or inside an update past the storage held, or
+     * when the allocation failed. */
+    if (arm->state_count == arm->state_held) {
         uint32_t victim = 0;
         double best = INFINITY;
         for (uint32_t i = 0; i < arm->state_count; ++i) {

@@ -57,11 +57,22 @@ static uint32_t find_skin(const sinew_model_armature *arm, const char *name) {
 typedef struct layout_ctx {
     const struct sinew_data *data;
     carver *cv;
-    uint32_t state_cap;
+    uint32_t state_cap, state_reserve;
     arm_inst *arms;            /* NULL while planning */
     uint32_t next;
     uint32_t dl_vertices, dl_indices, dl_cmds;
 } layout_ctx;
+
+/* Whether the armature has actions besides its defaultActions (which run at creation) that may
+ * start one of its own animations inside an update (frame actions without a child slot). */
+static bool plays_itself(const sinew_model_armature *d) {
+    for (uint32_t k = 0; k < d->action_count; ++k)
+        if ((k < d->first_default_action || k - d->first_default_action >= d->default_action_count) &&
+            ((d->actions[k].type == SINEW_ACTION_PLAY || d->actions[k].type == SINEW_ACTION_FADE_IN) &&
+            d->actions[k].slot == SINEW_INVALID_INDEX))
+            return true;
+    return false;
+}
 
 static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent, uint32_t depth) {
     uint32_t me = lc->next++;
@@ -153,7 +164,10 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->state_cap = lc->state_cap;
     a->tl_cap = tl_cap;
     a->states = carve(cv, lc->state_cap, sizeof(anim_state));
-    for (uint32_t i = 0; i < lc->state_cap; ++i) {
+    /* an armature whose states may begin inside an update (a child armature, or one whose frames
+     * play its own animations) holds storage for all of them from the start */
+    a->state_held = parent != SINEW_INVALID_INDEX || plays_itself(d) ? lc->state_cap : lc->state_reserve;
+    for (uint32_t i = 0; i < a->state_held; ++i) {
         tl_state *tls = carve(cv, tl_cap, sizeof(tl_state));
         if (lc->arms)
             a->states[i].tls = tls;
@@ -437,7 +451,10 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         uint32_t cap = opt && opt->max_states ? opt->max_states : SINEW_STATE_DEFAULT;
         if (cap > SINEW_STATE_MAX)
             cap = SINEW_STATE_MAX;
-        layout_ctx lc = {data, c, cap, arms, 0, 0, 0, 0};
+        uint32_t reserve = opt && opt->reserved_states ? opt->reserved_states : SINEW_STATE_RESERVE;
+        if (reserve > cap)
+            reserve = cap;
+        layout_ctx lc = {data, c, cap, reserve, arms, 0, 0, 0, 0};
         layout_arm(&lc, ai, SINEW_INVALID_INDEX, 0);
         uint32_t ecap = opt && opt->max_events
                             ? opt->max_events
@@ -517,6 +534,9 @@ void sinew_instance_destroy(sinew_instance *inst) {
             sinew__free(inst->allocator, a->rep, a->slot_count * sizeof(slot_rep));
         if (a->offset)
             sinew__free(inst->allocator, a->offset, sinew__offset_bytes(a));
+        for (uint32_t k = 0; k < a->state_held; ++k)
+            if (sinew__state_storage_grown(inst, a->states[k].tls))
+                sinew__free(inst->allocator, a->states[k].tls, a->tl_cap * sizeof(tl_state));
     }
     sinew__drawlist_free(inst);
     sinew__free(inst->allocator, inst, inst->size);
@@ -532,6 +552,9 @@ size_t sinew_instance_memory(const sinew_instance *inst) {
             n += a->slot_count * sizeof(slot_rep);
         if (a->offset)
             n += sinew__offset_bytes(a);
+        for (uint32_t k = 0; k < a->state_held; ++k)
+            if (sinew__state_storage_grown(inst, a->states[k].tls))
+                n += a->tl_cap * sizeof(tl_state);
     }
     return n + sinew__drawlist_bytes(inst);
 }

@@ -11,6 +11,7 @@
 #define SINEW_PI 3.14159265358979323846
 #define SINEW_STATE_DEFAULT 16 /* animation states per armature (fading ones included), default */
 #define SINEW_STATE_MAX 1024   /* ... and the most an instance option may ask for */
+#define SINEW_STATE_RESERVE 2  /* states whose timeline storage comes with the instance, default */
 #define SINEW_ACTION_CAP 16    /* queued play actions per armature per update */
 #define SINEW_EVENT_CAP 64     /* queued events per instance by default (sinew_instance_options.max_events), */
 #define SINEW_EVENT_CAP_CHILD 16 /* and this many more per child armature in it (a rig with 26
@@ -254,8 +255,10 @@ typedef struct arm_inst {
     float *mesh_out;           /* world vertices, same offsets as deform */
     uint32_t *display_child;   /* per data display: armature index or INVALID */
     /* animation */
-    anim_state *states;        /* state_cap records (each with its own timeline storage) */
-    uint32_t state_count, state_cap;
+    anim_state *states;        /* state_cap records; the first state_held have timeline storage
+                                  (tls): state_reserve of them inside the instance, the others
+                                  allocated one by one when a call outside an update needed them */
+    uint32_t state_count, state_cap, state_held;
     uint32_t tl_cap;           /* timelines each state's storage holds */
     int32_t last_state;        /* index into states or -1 */
     pending_action actions[SINEW_ACTION_CAP];
@@ -341,6 +344,12 @@ typedef struct slot_rep {
     bool active;               /* the slot has a replacement (REPLACED(a, s) stands for `display`) */
     uint8_t textured;
 } slot_rep;
+
+/* A state's timeline storage that was allocated after the instance (not inside its block). */
+static inline bool sinew__state_storage_grown(const sinew_instance *inst, const void *tls) {
+    uintptr_t p = (uintptr_t)tls, base = (uintptr_t)inst;
+    return tls && (p < base || p >= base + inst->size);
+}
 
 /* The bytes of an armature's bone offsets (arm_inst.offset and offset_on, one allocation). */
 static inline size_t sinew__offset_bytes(const arm_inst *a) { return (size_t)a->bone_count * (6 * sizeof(double) + 1); }

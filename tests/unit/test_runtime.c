@@ -426,7 +426,9 @@ static void test_update_never_allocates(void) {
     sinew_allocator al = {c_alloc, NULL, c_free, &cnt};
     sinew_instance *inst = make(&r, &al);
     CHECK(cnt.allocs == 1); /* one allocation, sized at creation */
-    long before = cnt.allocs;
+    CHECK(sinew_instance_reserve_drawlist(inst, NULL) == SINEW_OK);
+    CHECK(cnt.allocs == 2); /* the draw list's storage */
+    long in_updates = 0;
     sinew_fade_options fo = sinew_fade_defaults();
     fo.fade_in_time = 0.3;
     for (int i = 0; i < 500; ++i) {
@@ -436,15 +438,18 @@ static void test_update_never_allocates(void) {
             sinew_instance_fade_in(inst, 0, "twice", &fo, NULL);
         if (i % 50 == 40)
             sinew_instance_goto_and_stop(inst, 0, "curve", SINEW_GOTO_PROGRESS, 0.5, NULL);
+        long before = cnt.allocs;
         sinew_instance_update(inst, 1.0 / 60);
         sinew_drawlist dl;
         sinew_instance_drawlist(inst, &dl);
         while (sinew_instance_poll_event(inst, NULL)) {
         }
+        in_updates += cnt.allocs - before;
     }
-    CHECK(cnt.allocs == before);
+    CHECK(in_updates == 0);
+    CHECK(sinew_instance_states_dropped(inst) == 0);
     sinew_instance_destroy(inst);
-    CHECK(cnt.frees == 1);
+    CHECK(cnt.frees == cnt.allocs);
     free_rig(&r);
 }
 
@@ -467,7 +472,8 @@ static void test_surface_update_never_allocates(void) {
     sinew_instance *inst = NULL;
     CHECK(sinew_instance_create(data, &o, &inst, &err) == SINEW_OK);
     CHECK(cnt.allocs == 1);
-    long before = cnt.allocs;
+    CHECK(sinew_instance_reserve_drawlist(inst, NULL) == SINEW_OK);
+    long in_updates = 0;
     sinew_fade_options fo = sinew_fade_defaults();
     fo.fade_in_time = 0.25;
     for (int i = 0; i < 400 && inst; ++i) {
@@ -481,6 +487,7 @@ static void test_surface_update_never_allocates(void) {
             f2.weight = 0.5;
             sinew_instance_fade_in(inst, 0, "idle", &f2, NULL);
         }
+        long before = cnt.allocs;
         sinew_instance_update(inst, 1.0 / 60);
         sinew_drawlist dl;
         sinew_instance_drawlist(inst, &dl);
@@ -490,11 +497,56 @@ static void test_surface_update_never_allocates(void) {
         }
         while (sinew_instance_poll_event(inst, NULL)) {
         }
+        in_updates += cnt.allocs - before;
     }
-    CHECK(cnt.allocs == before);
+    CHECK(in_updates == 0);
+    CHECK(sinew_instance_states_dropped(inst) == 0);
     sinew_instance_destroy(inst);
-    CHECK(cnt.frees == 1);
+    CHECK(cnt.frees == cnt.allocs);
     sinew_data_destroy(data);
+}
+
+/* States past reserved_states get their storage from the call that starts them (counted by
+ * sinew_instance_memory, freed with the instance), up to max_states; past that a new state takes
+ * the place of one and is counted, never lost silently. */
+static void test_state_storage_grows_on_request(void) {
+    rig r;
+    build_rig(&r, true);
+    CHECK(sinew__model_prepare(&r.data, NULL) == SINEW_OK);
+    counter cnt = {0, 0};
+    sinew_allocator al = {c_alloc, NULL, c_free, &cnt};
+    sinew_instance_options o;
+    memset(&o, 0, sizeof o);
+    o.allocator = &al;
+    o.max_states = 5;
+    o.reserved_states = 1;
+    sinew_instance *inst = NULL;
+    CHECK(sinew_instance_create(&r.data, &o, &inst, NULL) == SINEW_OK);
+    if (!inst)
+        return;
+    size_t base = sinew_instance_memory(inst);
+    sinew_fade_options fo = sinew_fade_defaults();
+    fo.fade_in_time = 10.0; /* every earlier state is still fading out */
+    fo.fade_out_mode = SINEW_FADE_OUT_NONE;
+    static const char *const names[] = {"spin", "twice", "curve"};
+    size_t last = base;
+    for (int i = 0; i < 5; ++i) {
+        CHECK(sinew_instance_fade_in(inst, 0, names[i % 3], &fo, NULL) == SINEW_OK);
+        sinew_instance_update(inst, 1.0 / 60);
+        CHECK(sinew_instance_state_count(inst, 0) == (uint32_t)i + 1);
+        size_t now = sinew_instance_memory(inst);
+        CHECK(i == 0 ? now == base : now > last); /* the first state is reserved */
+        last = now;
+    }
+    CHECK(cnt.allocs == 5); /* the instance and 4 states' storage */
+    CHECK(sinew_instance_states_dropped(inst) == 0);
+    CHECK(sinew_instance_fade_in(inst, 0, "spin", &fo, NULL) == SINEW_OK); /* the sixth */
+    CHECK(sinew_instance_state_count(inst, 0) == 5);
+    CHECK(sinew_instance_states_dropped(inst) == 1);
+    CHECK(cnt.allocs == 5 && sinew_instance_memory(inst) == last);
+    sinew_instance_destroy(inst);
+    CHECK(cnt.frees == cnt.allocs);
+    free_rig(&r);
 }
 
 static void test_bad_input(void) {
@@ -617,6 +669,7 @@ int main(void) {
     RUN(test_drawlist_image);
     RUN(test_update_never_allocates);
     RUN(test_surface_update_never_allocates);
+    RUN(test_state_storage_grows_on_request);
     RUN(test_bad_input);
     return test_summary();
 }
