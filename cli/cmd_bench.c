@@ -16,7 +16,8 @@ const char sinew_cmd_bench_help[] = "benchmark instance updates (ns per update) 
 
 const cli_help sinew_cmd_bench_usage = {
     "sinew bench FILE --animation NAME [--armature NAME] [--skin NAME] [--instances N]\n"
-    "                   [--ticks T] [--runs R] [--drawlist [--atlas TEX]] [--cache-fps N] [--json]\n"
+    "                   [--ticks T] [--runs R] [--drawlist [--atlas TEX]] [--cache-fps N]\n"
+    "                   [--threads N] [--json]\n"
     "       sinew bench FILE --load [--atlas TEX | --no-atlas] [--runs R] [--json]",
     "Builds N instances playing NAME looping, out of phase (start at i*0.0371 s mod duration),\n"
     "warms up max(120, 20000/N) ticks, then times R runs of T ticks of update(1/60) each\n"
@@ -36,6 +37,9 @@ const cli_help sinew_cmd_bench_usage = {
     "                    (--atlas, else the one found beside FILE), timed with it\n"
     "  --cache-fps N     the instances share one frame cache at N frames per second (the\n"
     "                    official cacheFrameRate; JSON adds cache_fps and cache_memory)\n"
+    "  --threads N       advance the instances with one sinew_crowd_update call per tick on N\n"
+    "                    threads, 1..64 (0 = one per core); JSON adds threads. Without it, one\n"
+    "                    sinew_instance_update call per instance\n"
     "  --load            time loading instead of updating\n"
     "  --atlas TEX       the atlas for --drawlist or --load (default: found beside FILE)\n"
     "  --no-atlas        --load: the skeleton alone\n"
@@ -255,6 +259,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     int rc;
     bool json = false, load = false, no_atlas = false, drawlist = false;
     double cache_fps = 0.0;
+    long threads = -1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         bool v = i + 1 < argc;
@@ -285,6 +290,9 @@ int sinew_cmd_bench(int argc, char **argv) {
         } else if (strcmp(a, "--cache-fps") == 0 && v) {
             if ((rc = cli_number("bench", a, argv[++i], &cache_fps)))
                 return rc;
+        } else if (strcmp(a, "--threads") == 0 && v) {
+            if ((rc = cli_whole("bench", a, argv[++i], &threads)))
+                return rc;
         } else if (strcmp(a, "--drawlist") == 0) {
             drawlist = true;
         } else if (strcmp(a, "--json") == 0) {
@@ -304,8 +312,8 @@ int sinew_cmd_bench(int argc, char **argv) {
             return cli_usage_error("bench", "--load takes no --animation, --armature or --skin");
         if (atlas && no_atlas)
             return cli_usage_error("bench", "--atlas and --no-atlas exclude each other");
-        if (drawlist)
-            return cli_usage_error("bench", "--drawlist does not go with --load");
+        if (drawlist || threads >= 0)
+            return cli_usage_error("bench", "--drawlist and --threads do not go with --load");
         return bench_load(file, atlas, no_atlas, runs > 0 ? runs : 20, json);
     }
     if (no_atlas || (atlas && !drawlist))
@@ -351,9 +359,11 @@ int sinew_cmd_bench(int argc, char **argv) {
     double duration = (ni.frames >= 1.0f ? floor((double)ni.frames) : 1.0) / (double)info.frame_rate;
     sinew_instance **inst = calloc((size_t)n, sizeof *inst);
     double *run_ns = calloc((size_t)runs, sizeof *run_ns);
-    if (!inst || !run_ns) {
+    sinew_drawlist *dls = calloc((size_t)n, sizeof *dls);
+    if (!inst || !run_ns || !dls) {
         free(inst);
         free(run_ns);
+        free(dls);
         sinew_data_destroy(data);
         fprintf(stderr, "sinew bench: out of memory\n");
         return SINEW_EXIT_INTERNAL;
@@ -394,7 +404,16 @@ int sinew_cmd_bench(int argc, char **argv) {
         unsigned long long events = 0, dl_vertices = 0;
         for (long r = 0; r < runs; ++r) {
             double s = now_ns();
-            for (long t = 0; t < ticks; ++t)
+            for (long t = 0; t < ticks && threads >= 0; ++t) {
+                sinew_crowd_update(inst, (size_t)n, dt, (uint32_t)threads, drawlist ? dls : NULL, NULL);
+                for (long i = 0; i < n; ++i) {
+                    if (drawlist)
+                        dl_vertices += dls[i].vertex_count;
+                    while (sinew_instance_poll_event(inst[i], NULL))
+                        events++;
+                }
+            }
+            for (long t = 0; t < ticks && threads < 0; ++t)
                 for (long i = 0; i < n; ++i) {
                     sinew_instance_update(inst[i], dt);
                     if (drawlist) {
@@ -409,6 +428,8 @@ int sinew_cmd_bench(int argc, char **argv) {
                 }
             run_ns[r] = (now_ns() - s) / ((double)ticks * (double)n);
         }
+        /* what an instance holds once it has run (with the draw list's storage if it drew) */
+        mem = sinew_instance_memory(inst[n - 1]);
         double mn, med;
         min_median(run_ns, runs, &mn, &med);
         double ev_per_update = (double)events / ((double)runs * (double)ticks * (double)n);
@@ -423,13 +444,19 @@ int sinew_cmd_bench(int argc, char **argv) {
                    drawlist ? dl_per_update : 0.0);
             if (cache)
                 printf(",\"cache_fps\":%g,\"cache_memory\":%zu", cache_fps, sinew_frame_cache_memory(cache));
+            if (threads >= 0)
+                printf(",\"threads\":%ld", threads);
             printf("}\n");
         } else {
             printf("%s %s/%s: %ld instances, %ld runs x %ld ticks of update(1/60)%s\n", file, info.name, ni.name,
                    n, runs, ticks, drawlist ? " + draw list" : "");
             printf("  ns per update: min %.1f, median %.1f\n", mn, med);
             printf("  ns per bone:   %.2f (%u bones)\n", per_bone, bones);
-            printf("  instances at 60 fps on one core: ~%.0f\n", mn > 0 ? 16.6667e6 / mn : 0.0);
+            if (threads >= 0)
+                printf("  instances at 60 fps with sinew_crowd_update on %ld thread(s)%s: ~%.0f\n", threads,
+                       threads == 0 ? " (one per core)" : "", mn > 0 ? 16.6667e6 / mn : 0.0);
+            else
+                printf("  instances at 60 fps on one core: ~%.0f\n", mn > 0 ? 16.6667e6 / mn : 0.0);
             printf("  memory per instance: %zu bytes\n", mem);
             printf("  events made per update: %.4f (polled and dropped)\n", ev_per_update);
             if (drawlist)
@@ -446,6 +473,7 @@ int sinew_cmd_bench(int argc, char **argv) {
     sinew_frame_cache_destroy(cache);
     free(inst);
     free(run_ns);
+    free(dls);
     sinew_atlas_destroy(at);
     sinew_data_destroy(data);
     return rc;

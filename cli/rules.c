@@ -36,6 +36,7 @@ static const bound bounds[] = {
     {"--instances", 1, 1000000, false, true, "a whole number from 1 to 1000000"},
     {"--ticks", 1, 100000000, false, true, "a whole number from 1 to 100000000"},
     {"--runs", 1, 1000, false, true, "a whole number from 1 to 1000"},
+    {"--threads", 0, 64, false, true, "a whole number from 0 to 64"},
     {"--precision", 1, 17, false, true, "a whole number from 1 to 17"},
     {"--max-states", 1, 1024, false, true, "a whole number from 1 to 1024"},
     {"--quality", 0, 100, false, true, "a whole number from 0 to 100"},

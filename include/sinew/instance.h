@@ -496,6 +496,37 @@ SINEW_API void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out
  */
 sinew_status sinew_instance_reserve_drawlist(sinew_instance *inst, sinew_error *err);
 
+/* ---- crowds ------------------------------------------------------------------------------- */
+
+/**
+ * Advances `count` instances by dt seconds each (sinew_instance_update) and, when `drawlists` is
+ * given, fills drawlists[i] with instance i's draw list after its update (sinew_instance_drawlist),
+ * using `threads` threads: the calling thread and threads - 1 started for the call and joined
+ * before it returns (0 = one per online core; at most 64; 1 = the calling thread only). Threads
+ * take the instances in small blocks from a shared atomic counter: no lock, and no instance is
+ * touched by two threads. Every result (poses, events, draw lists) is bit-identical to calling
+ * sinew_instance_update and sinew_instance_drawlist on each instance in order on one thread, since
+ * instances share nothing an update writes.
+ *
+ * Conditions: the instances are distinct; event callbacks (sinew_instance_set_event_callback) run
+ * on the thread that updated the instance; a draw list's first build allocates through the
+ * instance's allocator on that thread (call sinew_instance_reserve_drawlist beforehand for an
+ * allocator that must stay on one thread). Instances that use a frame cache are written into a
+ * shared cache by their updates: a call with any of them runs on the calling thread alone. A
+ * thread that cannot be started leaves its share to the others. Fails with SINEW_E_ARG only for
+ * NULL `instances` with count > 0; NULL entries are skipped.
+ */
+sinew_status sinew_crowd_update(sinew_instance *const *instances, size_t count, double dt, uint32_t threads,
+                                sinew_drawlist *drawlists, sinew_error *err);
+
+/**
+ * The same work for threads a caller already has (a job system): part `part` of `parts` equal,
+ * contiguous parts of the instances (part < parts). Calling it once for every part, on any threads
+ * at the same time, does what one sinew_crowd_update does (the same conditions apply).
+ */
+void sinew_crowd_update_part(sinew_instance *const *instances, size_t count, double dt, sinew_drawlist *drawlists,
+                             uint32_t part, uint32_t parts);
+
 #ifdef __cplusplus
 }
 #endif
