@@ -388,6 +388,11 @@ int sinew_cmd_bench(int argc, char **argv) {
             rc = cli_exit_code(err.code);
             break;
         }
+        if (drawlist && sinew_instance_reserve_drawlist(inst[i], &err) != SINEW_OK) {
+            cli_print_error(file, &err);
+            rc = cli_exit_code(err.code);
+            break;
+        }
         mem = sinew_instance_memory(inst[i]);
         double start = fmod((double)i * 0.0371, duration);
         sinew_instance_goto_and_play(inst[i], 0, ni.name, SINEW_GOTO_TIME, start, 0, NULL);

@@ -312,14 +312,26 @@ static void emit_arm(dl_build *b, uint32_t ai, const sinew_color_transform *pare
         cmd->color = color_concat(a->color[s], parent_color);
         float *pos = inst->dl_positions + 2 * (size_t)b->nv;
         if (dd->type == SINEW_DISPLAY_IMAGE) {
-            float m[6];
-            sinew__affine_concat(xf, a->slot_world + (size_t)s * 6, m);
-            const float x0 = e->corner[0], x1 = e->corner[1], y0 = e->corner[2], y1 = e->corner[3];
-            const float cx[4] = {x0, x1, x1, x0}, cy[4] = {y0, y0, y1, y1};
-            for (int i = 0; i < 4; ++i) {
-                pos[2 * i] = m[0] * cx[i] + m[2] * cy[i] + m[4];
-                pos[2 * i + 1] = m[1] * cx[i] + m[3] * cy[i] + m[5];
+            /* corners (x0 y0) (x1 y0) (x1 y1) (x0 y1), each m0 x + m2 y + m4, m1 x + m3 y + m5 in that
+             * order: the 8 products are shared between corners, the sums are the same sums */
+            float cm[6];
+            const float *m = a->slot_world + (size_t)s * 6;
+            if (xf) {
+                sinew__affine_concat(xf, m, cm);
+                m = cm;
             }
+            const float m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5];
+            const float x0 = e->corner[0], x1 = e->corner[1], y0 = e->corner[2], y1 = e->corner[3];
+            const float ax0 = m0 * x0, ax1 = m0 * x1, cy0 = m2 * y0, cy1 = m2 * y1;
+            const float bx0 = m1 * x0, bx1 = m1 * x1, dy0 = m3 * y0, dy1 = m3 * y1;
+            pos[0] = ax0 + cy0 + m4;
+            pos[1] = bx0 + dy0 + m5;
+            pos[2] = ax1 + cy0 + m4;
+            pos[3] = bx1 + dy0 + m5;
+            pos[4] = ax1 + cy1 + m4;
+            pos[5] = bx1 + dy1 + m5;
+            pos[6] = ax0 + cy1 + m4;
+            pos[7] = bx0 + dy1 + m5;
         } else {
             uint32_t vc = cmd->vertex_count;
             const float *wv = a->mesh_out + sinew__deform_first(a, s);
