@@ -288,7 +288,8 @@ export class Sinew {
     this._x = exports;
     this._wasi = wasi;
     this._mounts = 0;
-    this._names = new Map();          // string pointer -> decoded string (data strings never move)
+    this._names = new Map();          // string pointer -> decoded string (data strings never move;
+                                      // cleared when a data is destroyed, whose memory is reused)
     this._instances = new Map();      // pointer -> WeakRef<Instance> (for event delivery)
     this._listPtr = 0; this._listCap = 0;
     this._out = exports.sw_out();
@@ -365,7 +366,7 @@ export class Sinew {
   }
   _finalize(kind, ptr) {
     if (kind === 'instance') { this._instances.delete(ptr); this._x.sw_instance_destroy(ptr); }
-    else if (kind === 'data') this._x.sw_data_destroy(ptr);
+    else if (kind === 'data') { this._x.sw_data_destroy(ptr); this._names.clear(); } // its strings' memory is reused
     else if (kind === 'atlas') this._x.sw_atlas_destroy(ptr);
     else if (kind === 'script') this._x.sw_script_destroy(ptr);
     else if (kind === 'cache') this._x.sw_frame_cache_destroy(ptr);
@@ -688,6 +689,7 @@ export class SkeletonData {
     if (!this._ptr) return;
     this._s._untrack(this);
     this._s._x.sw_data_destroy(this._ptr);
+    this._s._names.clear(); // the decoded names of its strings: that memory is reused
     this._ptr = 0;
   }
 }
