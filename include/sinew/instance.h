@@ -494,7 +494,7 @@ SINEW_API void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out
  * allocates later: for an allocator that must not be called from the threads that build draw
  * lists (sinew_crowd_update), or to learn of an allocation failure. Nothing happens if it exists.
  */
-sinew_status sinew_instance_reserve_drawlist(sinew_instance *inst, sinew_error *err);
+SINEW_API sinew_status sinew_instance_reserve_drawlist(sinew_instance *inst, sinew_error *err);
 
 /* ---- crowds ------------------------------------------------------------------------------- */
 
@@ -516,7 +516,7 @@ sinew_status sinew_instance_reserve_drawlist(sinew_instance *inst, sinew_error *
  * thread that cannot be started leaves its share to the others. Fails with SINEW_E_ARG only for
  * NULL `instances` with count > 0; NULL entries are skipped.
  */
-sinew_status sinew_crowd_update(sinew_instance *const *instances, size_t count, double dt, uint32_t threads,
+SINEW_API sinew_status sinew_crowd_update(sinew_instance *const *instances, size_t count, double dt, uint32_t threads,
                                 sinew_drawlist *drawlists, sinew_error *err);
 
 /**
@@ -524,7 +524,7 @@ sinew_status sinew_crowd_update(sinew_instance *const *instances, size_t count, 
  * contiguous parts of the instances (part < parts). Calling it once for every part, on any threads
  * at the same time, does what one sinew_crowd_update does (the same conditions apply).
  */
-void sinew_crowd_update_part(sinew_instance *const *instances, size_t count, double dt, sinew_drawlist *drawlists,
+SINEW_API void sinew_crowd_update_part(sinew_instance *const *instances, size_t count, double dt, sinew_drawlist *drawlists,
                              uint32_t part, uint32_t parts);
 
 #ifdef __cplusplus

@@ -35,14 +35,14 @@ static uint32_t anim_names(const sinew_data *data, const char *armature, const c
     sinew_data_get_info(data, &di);
     for (uint32_t a = 0; a < di.armature_count; ++a) {
         sinew_armature_info ai;
-        if (sinew_data_armature_info(data, a, &ai) != SINEW_OK)
+        if (sinew_data_get_armature_info(data, a, &ai) != SINEW_OK)
             continue;
         if (armature && strcmp(ai.name, armature) != 0)
             continue;
         uint32_t n = 0;
         for (uint32_t k = 0; k < ai.animation_count && n < cap; ++k) {
             sinew_animation_info ni;
-            if (sinew_data_animation_info(data, a, k, &ni) == SINEW_OK)
+            if (sinew_data_get_animation_info(data, a, k, &ni) == SINEW_OK)
                 names[n++] = ni.name;
         }
         return n;
