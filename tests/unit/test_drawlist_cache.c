@@ -25,7 +25,7 @@ static int same_list(const sinew_drawlist *a, const sinew_drawlist *b) {
 }
 
 /* The name of the first image slot in draw order (NULL if none). */
-static const char *image_slot(const sinew_instance *inst) {
+static const char *image_slot(sinew_instance *inst) {
     for (uint32_t k = 0; k < sinew_instance_slot_count(inst, 0); ++k) {
         sinew_slot_state ss;
         if (sinew_instance_slot(inst, 0, k, &ss) && ss.display_type == 0)
