@@ -1426,26 +1426,10 @@ void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt) {
         run_actions(inst, ai);
 }
 
-int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_index, double fade_in_time,
-                           int32_t play_times, int32_t layer, const char *group, int fade_out_mode,
-                           bool reset_to_pose, double time_scale, double position, double weight,
-                           bool pause_fade_in) {
-    arm_inst *arm = &inst->arms[ai];
-    if (anim_index >= arm->data->animation_count)
-        return -1;
-    const sinew_model_animation *anim = &arm->data->animations[anim_index];
-    if (fade_out_mode == FADE_SINGLE)
-        for (uint32_t i = 0; i < arm->state_count; ++i)
-            if (arm->states[i].anim_index == anim_index)
-                return (int32_t)i;
-    if (arm->state_count == 0)
-        fade_in_time = 0.0;
-    else if (fade_in_time < 0.0)
-        fade_in_time = anim->fade_in_time > 0.0 ? anim->fade_in_time : 0.0;
-    double fade_out_time = fade_in_time;
-    if (time_scale <= -100.0)
-        time_scale = anim->scale != 0.0 ? 1.0 / anim->scale : 1.0;
-    double dur = anim_seconds(arm, anim);
+/* The start position of a fade-in within the animation (wrapped into [0, duration), the end
+ * itself just before it) and its play count; a one-frame animation plays once from 0. */
+static double fade_in_position(const sinew_model_animation *anim, double dur, double position,
+                               int32_t *play_times) {
     if (anim->frame_count > 1) {
         if (position < 0.0) {
             position = fmod(position, dur);
@@ -1455,16 +1439,18 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
         } else if (position > dur) {
             position = fmod(position, dur);
         }
-        if (play_times < 0)
-            play_times = anim->play_times;
+        if (*play_times < 0)
+            *play_times = anim->play_times;
     } else {
-        play_times = 1;
+        *play_times = 1;
         position = 0.0;
     }
-    if (!isfinite(position))
-        position = 0.0;
-    const char *grp = group ? group : "";
-    /* fade out the others */
+    return isfinite(position) ? position : 0.0;
+}
+
+/* The states a fade-in of `layer`/`group` replaces, by the fade-out mode, fade out. */
+static void fade_out_others(arm_inst *arm, int fade_out_mode, int32_t layer, const char *grp,
+                            double fade_out_time) {
     for (uint32_t i = 0; i < arm->state_count; ++i) {
         anim_state *o = &arm->states[i];
         bool hit = false;
@@ -1487,15 +1473,18 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
         if (hit)
             state_fade_out(arm, o, fade_out_time, true);
     }
-    /* storage for one more state: allocated by a call (never inside an update), up to max_states */
+}
+
+/* Room for one more state. Storage is allocated by a call (never inside an update), up to
+ * max_states; otherwise the state with the least weight left goes, preferring ones fading out
+ * (counted: sinew_instance_states_dropped): past max_states, inside an update past the storage
+ * held, or when the allocation failed. */
+static void make_room(sinew_instance *inst, arm_inst *arm) {
     if (arm->state_count == arm->state_held && arm->state_held < arm->state_cap && !inst->updating) {
         tl_state *more = sinew__alloc(inst->allocator, arm->tl_cap * sizeof(tl_state));
         if (more)
             arm->states[arm->state_held++].tls = more;
     }
-    /* make room (counted: sinew_instance_states_dropped): the state with the least weight left,
-     * preferring ones fading out. Past max_states, or inside an update past the storage held, or
-     * when the allocation failed. */
     if (arm->state_count == arm->state_held) {
         uint32_t victim = 0;
         double best = INFINITY;
@@ -1510,7 +1499,11 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
         remove_state(inst, arm, victim);
         inst->states_dropped++;
     }
-    /* insert by layer (higher first; equal layers keep call order) */
+}
+
+/* A cleared state inserted by layer (higher first; equal layers keep call order), keeping the
+ * timeline storage of the free place it takes. */
+static anim_state *insert_state(arm_inst *arm, int32_t layer) {
     uint32_t at = arm->state_count;
     for (uint32_t i = 0; i < arm->state_count; ++i)
         if (layer > arm->states[i].layer) {
@@ -1526,27 +1519,14 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     anim_state *st = &arm->states[at];
     memset(st, 0, sizeof *st);
     st->tls = store;
-    st->covered = anim->run_covered;
-    st->anim = anim;
-    st->serial = ++inst->next_serial;
-    sinew__state_reused(inst, ai, st);
-    arm->cache_frame_index = -1;
-    const uint32_t serial = st->serial;
-    st->anim_index = anim_index;
-    st->reset_to_pose = reset_to_pose;
-    st->display_control = true;
-    st->action_enabled = true;
-    st->layer = layer;
-    st->play_times = play_times;
-    st->time_scale = time_scale;
-    st->fade_total_time = fade_in_time;
-    st->auto_fade_out_time = -1.0;
-    st->weight = weight;
-    size_t gl = strlen(grp);
-    if (gl >= sizeof st->group)
-        gl = sizeof st->group - 1;
-    memcpy(st->group, grp, gl);
-    st->group[gl] = 0;
+    return st;
+}
+
+/* A new state's clocks: its position (negative time scales count from the end), the fade, the
+ * action timeline and the zOrder timeline if the animation has one. */
+static void start_state(const arm_inst *arm, anim_state *st, double position, double dur, double time_scale,
+                        double fade_in_time, bool pause_fade_in) {
+    const sinew_model_animation *anim = st->anim;
     st->playhead_state = pause_fade_in ? 2 : 3;
     st->position = 0.0;
     st->duration = dur;
@@ -1571,14 +1551,19 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
             st->has_zorder = true;
             break;
         }
-    /* children with an animation of that name fade it in */
+}
+
+/* Child armatures shown in the armature's slots that have an animation of that name and do not
+ * play it yet fade it in too. */
+static void children_follow(sinew_instance *inst, uint32_t ai, const char *name) {
+    arm_inst *arm = &inst->arms[ai];
     for (uint32_t i = 0; i < arm->slot_count; ++i) {
         uint32_t s = arm->draw_order[i];
         uint32_t child = arm->cur_child[s];
         if (child == SINEW_INVALID_INDEX)
             continue;
         arm_inst *ch = &inst->arms[child];
-        uint32_t can = sinew__find_animation(ch->data, anim->name);
+        uint32_t can = sinew__find_animation(ch->data, name);
         if (can == SINEW_INVALID_INDEX)
             continue;
         bool has = false;
@@ -1587,7 +1572,58 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
         if (!has)
             sinew__arm_fade_in(inst, child, can, -1.0, -1, 0, NULL, FADE_SAME_LAYER_AND_GROUP, true,
                                -100.0, 0.0, 1.0, true);
+        arm = &inst->arms[ai];
     }
+}
+
+int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_index, double fade_in_time,
+                           int32_t play_times, int32_t layer, const char *group, int fade_out_mode,
+                           bool reset_to_pose, double time_scale, double position, double weight,
+                           bool pause_fade_in) {
+    arm_inst *arm = &inst->arms[ai];
+    if (anim_index >= arm->data->animation_count)
+        return -1;
+    const sinew_model_animation *anim = &arm->data->animations[anim_index];
+    if (fade_out_mode == FADE_SINGLE)
+        for (uint32_t i = 0; i < arm->state_count; ++i)
+            if (arm->states[i].anim_index == anim_index)
+                return (int32_t)i;
+    if (arm->state_count == 0)
+        fade_in_time = 0.0;
+    else if (fade_in_time < 0.0)
+        fade_in_time = anim->fade_in_time > 0.0 ? anim->fade_in_time : 0.0;
+    double fade_out_time = fade_in_time;
+    if (time_scale <= -100.0)
+        time_scale = anim->scale != 0.0 ? 1.0 / anim->scale : 1.0;
+    double dur = anim_seconds(arm, anim);
+    position = fade_in_position(anim, dur, position, &play_times);
+    const char *grp = group ? group : "";
+    fade_out_others(arm, fade_out_mode, layer, grp, fade_out_time);
+    make_room(inst, arm);
+    anim_state *st = insert_state(arm, layer);
+    st->covered = anim->run_covered;
+    st->anim = anim;
+    st->serial = ++inst->next_serial;
+    sinew__state_reused(inst, ai, st);
+    arm->cache_frame_index = -1;
+    const uint32_t serial = st->serial;
+    st->anim_index = anim_index;
+    st->reset_to_pose = reset_to_pose;
+    st->display_control = true;
+    st->action_enabled = true;
+    st->layer = layer;
+    st->play_times = play_times;
+    st->time_scale = time_scale;
+    st->fade_total_time = fade_in_time;
+    st->auto_fade_out_time = -1.0;
+    st->weight = weight;
+    size_t gl = strlen(grp);
+    if (gl >= sizeof st->group)
+        gl = sizeof st->group - 1;
+    memcpy(st->group, grp, gl);
+    st->group[gl] = 0;
+    start_state(arm, st, position, dur, time_scale, fade_in_time, pause_fade_in);
+    children_follow(inst, ai, anim->name);
     arm = &inst->arms[ai];
     if (fade_in_time <= 0.0)
         sinew__arm_advance(inst, ai, 0.0);

@@ -299,18 +299,14 @@ static bool has_bone_all(const sinew_model_armature *arm, const sinew_model_anim
     return false;
 }
 
-static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armature *arm,
-                                    sinew_model_animation *anim, sinew_error *err) {
-    anim->run_action_frame_count = 0;
-    anim->run_action_frames = NULL;
-    anim->run_action_index = NULL;
-    anim->action_frame_keys = NULL;
-    /* how many actions can be merged */
+/* How many actions the merge can hold: every action of the animation's frames, a frame for each
+ * recorded unit (a unit without action still adds one) and the slot display keys' actions. */
+static size_t count_actions(const sinew_model_armature *arm, const sinew_model_animation *anim) {
     size_t total = 0;
     for (uint32_t i = 0; i < anim->action_frame_count; ++i)
         total += anim->action_frames[i].action_count;
     for (uint32_t i = 0; i < anim->merge_unit_count; ++i)
-        total += anim->merge_units[i].count + 1; /* a unit without action still adds a frame */
+        total += anim->merge_units[i].count + 1;
     uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
     for (uint32_t t = t0; t < t0 + tn; ++t) {
         const sinew_model_timeline *T = &arm->timelines[t];
@@ -319,45 +315,42 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
         for (uint32_t k = 0; k < T->key_count; ++k)
             total += anim->keys[T->first_key + k].action_count;
     }
-    if (total == 0)
-        return SINEW_OK;
-    if (total > UINT32_MAX / 4)
-        return sinew__fail(err, SINEW_E_LIMIT, NULL, "too many actions");
-    merge_ctx m;
-    memset(&m, 0, sizeof m);
-    m.frame_cap = (uint32_t)total + 1;
-    m.cap = (uint32_t)total;
-    m.frames = sinew__arena_array(arena, m.frame_cap, sizeof(merge_frame));
-    m.owner = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
-    m.act = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
-    uint32_t *tmp = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
-    if (!m.frames || !m.owner || !m.act || !tmp)
-        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-    if (anim->merge_unit_count > 0) {
-        /* the loader recorded the official merges: animation frames, then bone frames, then slot
-         * display frames, each in file order; bone and slot frames at their keys' grid starts
-         * (a key past the animation end is never laid, so never merged) */
-        for (uint8_t source = 0; source < 3; ++source)
-            for (uint32_t i = 0; i < anim->merge_unit_count; ++i) {
-                const sinew_model_merge_unit *u = &anim->merge_units[i];
-                if (u->source != source)
+    return total;
+}
+
+/* A frame position as the merge's start: whole frames, 0 for a negative, huge or NaN one. */
+static int64_t frame_start_of(float p) {
+    return p > 0.0f && p < 9.0e18f ? (int64_t)p : 0; /* (a NaN fails both) */
+}
+
+/* The loader recorded the official merges: animation frames, then bone frames, then slot display
+ * frames, each in file order; bone and slot frames at their keys' grid starts (a key past the
+ * animation end is never laid, so never merged). */
+static void merge_recorded_units(merge_ctx *m, const sinew_model_armature *arm,
+                                 const sinew_model_animation *anim) {
+    for (uint8_t source = 0; source < 3; ++source)
+        for (uint32_t i = 0; i < anim->merge_unit_count; ++i) {
+            const sinew_model_merge_unit *u = &anim->merge_units[i];
+            if (u->source != source)
+                continue;
+            int64_t start;
+            if (source == 0) {
+                start = frame_start_of(u->position);
+            } else {
+                if (u->timeline >= arm->timeline_count || u->key >= arm->timelines[u->timeline].grid_key_count)
                     continue;
-                int64_t start;
-                if (source == 0) {
-                    float p = u->position;
-                    start = p > 0.0f && p < 9.0e18f ? (int64_t)p : 0; /* (a NaN fails both) */
-                } else {
-                    if (u->timeline >= arm->timeline_count || u->key >= arm->timelines[u->timeline].grid_key_count)
-                        continue;
-                    const sinew_model_timeline *T = &arm->timelines[u->timeline];
-                    start = anim->keys[T->first_key + u->key].frame_start;
-                }
-                /* (no merge index at all when every unit is empty: no offset from NULL) */
-                merge(&m, start, u->count ? anim->merge_index + u->first : NULL, u->count);
+                const sinew_model_timeline *T = &arm->timelines[u->timeline];
+                start = anim->keys[T->first_key + u->key].frame_start;
             }
-    }
-    /* 1. animation frames (and actions of no bone timeline) */
-    for (uint32_t i = 0; i < anim->action_frame_count && anim->merge_unit_count == 0; ++i) {
+            /* (no merge index at all when every unit is empty: no offset from NULL) */
+            merge(m, start, u->count ? anim->merge_index + u->first : NULL, u->count);
+        }
+}
+
+/* 1. animation frames (and actions of no bone timeline) */
+static void merge_animation_frames(merge_ctx *m, const sinew_model_armature *arm,
+                                   const sinew_model_animation *anim, uint32_t *tmp) {
+    for (uint32_t i = 0; i < anim->action_frame_count; ++i) {
         const sinew_model_action_frame *f = &anim->action_frames[i];
         uint32_t n = 0;
         for (uint32_t a = f->first_action; a < f->first_action + f->action_count && a < arm->action_count; ++a) {
@@ -370,13 +363,16 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
                 continue;
             tmp[n++] = a;
         }
-        if (n > 0 || f->action_count == 0) {
-            float p = f->position;
-            merge(&m, p > 0.0f && p < 9.0e18f ? (int64_t)p : 0, tmp, n);
-        }
+        if (n > 0 || f->action_count == 0)
+            merge(m, frame_start_of(f->position), tmp, n);
     }
-    /* 2. bone frames, per bone timeline, at their keys' grid starts */
-    for (uint32_t t = t0; t < t0 + tn && anim->merge_unit_count == 0; ++t) {
+}
+
+/* 2. bone frames, per bone timeline, at their keys' grid starts */
+static void merge_bone_frames(merge_ctx *m, const sinew_model_armature *arm, const sinew_model_animation *anim,
+                              uint32_t *tmp) {
+    uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
+    for (uint32_t t = t0; t < t0 + tn; ++t) {
         const sinew_model_timeline *T = &arm->timelines[t];
         if (T->type != SINEW_TL_BONE_ALL)
             continue;
@@ -399,11 +395,16 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
             if (n > 0 && k > 0 && anim->keys[T->first_key + k - 1].position == key->position)
                 continue;
             if (n > 0)
-                merge(&m, key->frame_start, tmp, n);
+                merge(m, key->frame_start, tmp, n);
         }
     }
-    /* 3. slot display frames, per slot timeline */
-    for (uint32_t t = t0; t < t0 + tn && anim->merge_unit_count == 0; ++t) {
+}
+
+/* 3. slot display frames, per slot timeline */
+static void merge_slot_frames(merge_ctx *m, const sinew_model_armature *arm, const sinew_model_animation *anim,
+                              uint32_t *tmp) {
+    uint32_t t0 = anim->first_timeline, tn = anim->timeline_count;
+    for (uint32_t t = t0; t < t0 + tn; ++t) {
         const sinew_model_timeline *T = &arm->timelines[t];
         if (T->type != SINEW_TL_SLOT_DISPLAY)
             continue;
@@ -414,15 +415,18 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
             uint32_t n = 0;
             for (uint32_t a = key->first_action; a < key->first_action + key->action_count && a < arm->action_count; ++a)
                 tmp[n++] = a;
-            merge(&m, key->frame_start, tmp, n);
+            merge(m, key->frame_start, tmp, n);
         }
     }
-    if (m.frame_count == 0)
-        return SINEW_OK;
-    /* group the merged actions per frame */
-    uint32_t nf = m.frame_count;
+}
+
+/* The merged actions grouped per frame, and the list laid on the frame grid like any timeline
+ * (the official runtime's action timeline): the animation's run_action_* fields. */
+static sinew_status lay_action_frames(sinew_arena *arena, const merge_ctx *m, sinew_model_animation *anim,
+                                      sinew_error *err) {
+    uint32_t nf = m->frame_count;
     sinew_model_action_frame *frames = sinew__arena_array(arena, nf, sizeof(*frames));
-    uint32_t *index = sinew__arena_array(arena, m.n ? m.n : 1, sizeof(uint32_t));
+    uint32_t *index = sinew__arena_array(arena, m->n ? m->n : 1, sizeof(uint32_t));
     uint32_t *table = NULL;
     if (nf > 1)
         table = sinew__arena_array(arena, (size_t)anim->frame_count + 1, sizeof(uint32_t));
@@ -432,13 +436,12 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
     for (uint32_t f = 0; f < nf; ++f) {
         frames[f].first_action = w;
         frames[f].action_count = 0;
-        for (uint32_t k = 0; k < m.n; ++k)
-            if (m.owner[k] == f) {
-                index[w++] = m.act[k];
+        for (uint32_t k = 0; k < m->n; ++k)
+            if (m->owner[k] == f) {
+                index[w++] = m->act[k];
                 frames[f].action_count++;
             }
     }
-    /* lay the list on the grid */
     uint32_t fc = anim->frame_count, ik = 0;
     if (nf == 1) {
         frames[0].position = 0.0f;
@@ -448,7 +451,7 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
         for (uint32_t i = 0; i <= fc; ++i) {
             if (start + span <= (int64_t)i && ik < nf) {
                 start = i;
-                span = ik == nf - 1 ? (int64_t)fc - start : m.frames[ik + 1].start - start;
+                span = ik == nf - 1 ? (int64_t)fc - start : m->frames[ik + 1].start - start;
                 frames[ik].position = (float)start;
                 ik++;
             }
@@ -460,6 +463,39 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
     anim->run_action_index = index;
     anim->action_frame_keys = table;
     return SINEW_OK;
+}
+
+static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armature *arm,
+                                    sinew_model_animation *anim, sinew_error *err) {
+    anim->run_action_frame_count = 0;
+    anim->run_action_frames = NULL;
+    anim->run_action_index = NULL;
+    anim->action_frame_keys = NULL;
+    size_t total = count_actions(arm, anim);
+    if (total == 0)
+        return SINEW_OK;
+    if (total > UINT32_MAX / 4)
+        return sinew__fail(err, SINEW_E_LIMIT, NULL, "too many actions");
+    merge_ctx m;
+    memset(&m, 0, sizeof m);
+    m.frame_cap = (uint32_t)total + 1;
+    m.cap = (uint32_t)total;
+    m.frames = sinew__arena_array(arena, m.frame_cap, sizeof(merge_frame));
+    m.owner = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
+    m.act = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
+    uint32_t *tmp = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
+    if (!m.frames || !m.owner || !m.act || !tmp)
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
+    if (anim->merge_unit_count > 0) {
+        merge_recorded_units(&m, arm, anim);
+    } else {
+        merge_animation_frames(&m, arm, anim, tmp);
+        merge_bone_frames(&m, arm, anim, tmp);
+        merge_slot_frames(&m, arm, anim, tmp);
+    }
+    if (m.frame_count == 0)
+        return SINEW_OK;
+    return lay_action_frames(arena, &m, anim, err);
 }
 
 static sinew_status prepare_bone_order(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err) {

@@ -547,16 +547,17 @@ static sinew_status validate(const sinew_drawlist *list, const sinew_texture_set
     return SINEW_OK;
 }
 
-static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, const sinew_draw_cmd *cmd,
-                             const sinew_texture_set *tex, sinew_framebuffer *fb, sinew_error *err) {
-    const uint32_t *idx = list->indices + cmd->first_index;
-    uint32_t ntri = cmd->index_count / 3u;
-    if (ntri == 0) return SINEW_OK;
-    const float *xy = r->xy;
+/* The pixels a command can touch: its finite vertices' bounding box clipped to the framebuffer;
+ * false when nothing of it is inside. */
+typedef struct cmd_box {
+    int32_t x0, y0;            /* the box's top-left pixel in the framebuffer */
+    int32_t w, h;
+} cmd_box;
 
-    /* pixel bounding box */
+static bool command_box(const float *xy, const uint32_t *idx, uint32_t index_count, const sinew_framebuffer *fb,
+                        cmd_box *box) {
     float minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
-    for (uint32_t k = 0; k < cmd->index_count; k++) {
+    for (uint32_t k = 0; k < index_count; k++) {
         const float *p = xy + 2u * idx[k];
         if (!isfinite(p[0]) || !isfinite(p[1])) continue;
         if (p[0] < minx) minx = p[0];
@@ -564,38 +565,41 @@ static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, cons
         if (p[1] < miny) miny = p[1];
         if (p[1] > maxy) maxy = p[1];
     }
-    if (!(minx <= maxx)) return SINEW_OK;
+    if (!(minx <= maxx)) return false;
     float fw = (float)fb->width, fh = (float)fb->height;
-    if (maxx <= 0.0f || maxy <= 0.0f || minx >= fw || miny >= fh) return SINEW_OK;
+    if (maxx <= 0.0f || maxy <= 0.0f || minx >= fw || miny >= fh) return false;
     int32_t bx0 = minx <= 0.0f ? 0 : (int32_t)floorf(minx);
     int32_t by0 = miny <= 0.0f ? 0 : (int32_t)floorf(miny);
     int32_t bx1 = maxx >= fw ? (int32_t)fb->width : (int32_t)ceilf(maxx);
     int32_t by1 = maxy >= fh ? (int32_t)fb->height : (int32_t)ceilf(maxy);
-    int32_t bw = bx1 - bx0, bh = by1 - by0;
-    if (bw <= 0 || bh <= 0) return SINEW_OK;
+    box->x0 = bx0;
+    box->y0 = by0;
+    box->w = bx1 - bx0;
+    box->h = by1 - by0;
+    return box->w > 0 && box->h > 0;
+}
 
+/* Scratch for a box of bw x bh pixels and ntri triangles, rows emptied. */
+static bool command_scratch(sinew_renderer *r, int32_t bw, int32_t bh, uint32_t ntri) {
     size_t cells = (size_t)(bw + 2) * (size_t)bh, pixels = (size_t)bw * (size_t)bh;
     if (!grow(r->allocator, (void **)&r->acc, &r->acc_cap, cells, sizeof(float), true) ||
         !grow(r->allocator, (void **)&r->owner, &r->owner_cap, pixels, sizeof(uint32_t), false) ||
         !grow_rows(r, (size_t)bh) ||
         !grow(r->allocator, (void **)&r->tris, &r->tris_cap, ntri, sizeof(tri_map), false))
-        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (rasterizer scratch)");
+        return false;
     for (int32_t y = 0; y < bh; y++) {
         r->row_lo[y] = INT32_MAX;
         r->row_hi[y] = -1;
     }
+    return true;
+}
 
-    bool textured = cmd->page != SINEW_INVALID_INDEX;
-    sampler smp = {0};
-    float tw = 0.0f, th = 0.0f;
-    if (textured) {
-        setup_sampler(tex, cmd, &smp);
-        tw = (float)tex->pages[cmd->page].width;
-        th = (float)tex->pages[cmd->page].height;
-    }
-    float ox = (float)bx0, oy = (float)by0;
-
-    /* 1. coverage */
+/* 1. Coverage: every triangle's signed edges accumulated (turned one way, so shared edges
+ * cancel), and for a textured command its texel coordinates as a function of pixel-centre
+ * position (tris[t].ua NaN marks a skipped triangle). */
+static void cover_triangles(sinew_renderer *r, const sinew_drawlist *list, const uint32_t *idx, uint32_t ntri,
+                            bool textured, float tw, float th, float ox, float oy, int32_t bw, int32_t bh) {
+    const float *xy = r->xy;
     for (uint32_t t = 0; t < ntri; t++) {
         uint32_t i0 = idx[3 * t], i1 = idx[3 * t + 1], i2 = idx[3 * t + 2];
         float x0 = xy[2 * i0] - ox, y0 = xy[2 * i0 + 1] - oy;
@@ -638,64 +642,72 @@ static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, cons
             m->ua = 0.0f;
         }
     }
+}
 
-    /* 2. ownership (only textured commands need it) */
-    if (textured) {
-        for (int32_t y = 0; y < bh; y++) {
-            int32_t lo = r->row_lo[y], hi = r->row_hi[y] < bw - 1 ? r->row_hi[y] : bw - 1;
-            uint32_t *o = r->owner + (size_t)y * (size_t)bw;
-            for (int32_t x = lo; x <= hi; x++) o[x] = OWNER_NONE;
+/* 2. Ownership (only textured commands need it): each pixel takes the texel mapping of the
+ * triangle whose inside holds its centre, else of the first one that touches it. */
+static void assign_owners(sinew_renderer *r, const uint32_t *idx, uint32_t ntri, float ox, float oy, int32_t bw,
+                          int32_t bh) {
+    const float *xy = r->xy;
+    for (int32_t y = 0; y < bh; y++) {
+        int32_t lo = r->row_lo[y], hi = r->row_hi[y] < bw - 1 ? r->row_hi[y] : bw - 1;
+        uint32_t *o = r->owner + (size_t)y * (size_t)bw;
+        for (int32_t x = lo; x <= hi; x++) o[x] = OWNER_NONE;
+    }
+    for (uint32_t t = 0; t < ntri; t++) {
+        if (isnan(r->tris[t].ua)) continue;
+        uint32_t i0 = idx[3 * t], i1 = idx[3 * t + 1], i2 = idx[3 * t + 2];
+        float px[3] = {xy[2 * i0] - ox, xy[2 * i1] - ox, xy[2 * i2] - ox};
+        float py[3] = {xy[2 * i0 + 1] - oy, xy[2 * i1 + 1] - oy, xy[2 * i2 + 1] - oy};
+        float area = (px[1] - px[0]) * (py[2] - py[0]) - (py[1] - py[0]) * (px[2] - px[0]);
+        if (area < 0.0f) {
+            float tf = px[1]; px[1] = px[2]; px[2] = tf;
+            tf = py[1]; py[1] = py[2]; py[2] = tf;
         }
-        for (uint32_t t = 0; t < ntri; t++) {
-            if (isnan(r->tris[t].ua)) continue;
-            uint32_t i0 = idx[3 * t], i1 = idx[3 * t + 1], i2 = idx[3 * t + 2];
-            float px[3] = {xy[2 * i0] - ox, xy[2 * i1] - ox, xy[2 * i2] - ox};
-            float py[3] = {xy[2 * i0 + 1] - oy, xy[2 * i1 + 1] - oy, xy[2 * i2 + 1] - oy};
-            float area = (px[1] - px[0]) * (py[2] - py[0]) - (py[1] - py[0]) * (px[2] - px[0]);
-            if (area < 0.0f) {
-                float tf = px[1]; px[1] = px[2]; px[2] = tf;
-                tf = py[1]; py[1] = py[2]; py[2] = tf;
-            }
-            float A[3], B[3], C[3], M[3];
+        float A[3], B[3], C[3], M[3];
+        for (int e = 0; e < 3; e++) {
+            int n = e == 2 ? 0 : e + 1;
+            A[e] = -(py[n] - py[e]);
+            B[e] = px[n] - px[e];
+            C[e] = -(A[e] * px[e] + B[e] * py[e]);
+            M[e] = 0.5f * (fabsf(A[e]) + fabsf(B[e]));
+        }
+        float tminy = fminf(py[0], fminf(py[1], py[2])), tmaxy = fmaxf(py[0], fmaxf(py[1], py[2]));
+        int32_t ry0 = (int32_t)floorf(tminy) - 1, ry1 = (int32_t)ceilf(tmaxy) + 1;
+        if (ry0 < 0) ry0 = 0;
+        if (ry1 > bh) ry1 = bh;
+        for (int32_t y = ry0; y < ry1; y++) {
+            if (r->row_hi[y] < r->row_lo[y]) continue;
+            float yc = (float)y + 0.5f;
+            float xl = -1e30f, xr = 1e30f;
+            bool empty = false;
             for (int e = 0; e < 3; e++) {
-                int n = e == 2 ? 0 : e + 1;
-                A[e] = -(py[n] - py[e]);
-                B[e] = px[n] - px[e];
-                C[e] = -(A[e] * px[e] + B[e] * py[e]);
-                M[e] = 0.5f * (fabsf(A[e]) + fabsf(B[e]));
+                float rhs = -M[e] - B[e] * yc - C[e];  /* need A * xc >= rhs */
+                if (A[e] > 0.0f) xl = fmaxf(xl, rhs / A[e]);
+                else if (A[e] < 0.0f) xr = fminf(xr, rhs / A[e]);
+                else if (rhs > 0.0f) empty = true;
             }
-            float tminy = fminf(py[0], fminf(py[1], py[2])), tmaxy = fmaxf(py[0], fmaxf(py[1], py[2]));
-            int32_t ry0 = (int32_t)floorf(tminy) - 1, ry1 = (int32_t)ceilf(tmaxy) + 1;
-            if (ry0 < 0) ry0 = 0;
-            if (ry1 > bh) ry1 = bh;
-            for (int32_t y = ry0; y < ry1; y++) {
-                if (r->row_hi[y] < r->row_lo[y]) continue;
-                float yc = (float)y + 0.5f;
-                float xl = -1e30f, xr = 1e30f;
-                bool empty = false;
-                for (int e = 0; e < 3; e++) {
-                    float rhs = -M[e] - B[e] * yc - C[e];  /* need A * xc >= rhs */
-                    if (A[e] > 0.0f) xl = fmaxf(xl, rhs / A[e]);
-                    else if (A[e] < 0.0f) xr = fminf(xr, rhs / A[e]);
-                    else if (rhs > 0.0f) empty = true;
-                }
-                if (empty || xl > xr) continue;
-                float cl = ceilf(xl - 0.5f), cr = floorf(xr - 0.5f);
-                int32_t lo = r->row_lo[y], hi = r->row_hi[y] < bw - 1 ? r->row_hi[y] : bw - 1;
-                int32_t x0 = cl > (float)lo ? (cl > (float)hi ? hi + 1 : (int32_t)cl) : lo;
-                int32_t x1 = cr < (float)hi ? (cr < (float)lo ? lo - 1 : (int32_t)cr) : hi;
-                uint32_t *o = r->owner + (size_t)y * (size_t)bw;
-                for (int32_t x = x0; x <= x1; x++) {
-                    float xc = (float)x + 0.5f;
-                    bool inside = A[0] * xc + B[0] * yc + C[0] >= 0.0f && A[1] * xc + B[1] * yc + C[1] >= 0.0f &&
-                                  A[2] * xc + B[2] * yc + C[2] >= 0.0f;
-                    if (inside || o[x] == OWNER_NONE) o[x] = t;
-                }
+            if (empty || xl > xr) continue;
+            float cl = ceilf(xl - 0.5f), cr = floorf(xr - 0.5f);
+            int32_t lo = r->row_lo[y], hi = r->row_hi[y] < bw - 1 ? r->row_hi[y] : bw - 1;
+            int32_t x0 = cl > (float)lo ? (cl > (float)hi ? hi + 1 : (int32_t)cl) : lo;
+            int32_t x1 = cr < (float)hi ? (cr < (float)lo ? lo - 1 : (int32_t)cr) : hi;
+            uint32_t *o = r->owner + (size_t)y * (size_t)bw;
+            for (int32_t x = x0; x <= x1; x++) {
+                float xc = (float)x + 0.5f;
+                bool inside = A[0] * xc + B[0] * yc + C[0] >= 0.0f && A[1] * xc + B[1] * yc + C[1] >= 0.0f &&
+                              A[2] * xc + B[2] * yc + C[2] >= 0.0f;
+                if (inside || o[x] == OWNER_NONE) o[x] = t;
             }
         }
     }
+}
 
-    /* 3. shading */
+/* 3. Shading: each row's running coverage, the owner's texel, the colour transform and the blend
+ * into the framebuffer; the accumulator is left zeroed for the next command. */
+static void shade_rows(sinew_renderer *r, const sinew_draw_cmd *cmd, bool textured, const sampler *smp,
+                       const cmd_box *box, sinew_framebuffer *fb) {
+    int32_t bw = box->w, bh = box->h, bx0 = box->x0, by0 = box->y0;
     shade sh;
     setup_shade(r, cmd, textured, &sh);
     bool fast = sh.simple && sh.bk == BK_NORMAL && sh.mul[0] == sh.mul[3] && sh.mul[1] == sh.mul[3] &&
@@ -722,7 +734,7 @@ static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, cons
                 if (t == OWNER_NONE) continue;
                 const tri_map *m = &r->tris[t];
                 float xc = (float)x + 0.5f;
-                texel = sample(&smp, m->ua * xc + m->ub * yc + m->uc, m->va * xc + m->vb * yc + m->vc);
+                texel = sample(smp, m->ua * xc + m->ub * yc + m->uc, m->va * xc + m->vb * yc + m->vc);
             }
             if (fast) {
                 if (texel == 0) continue;
@@ -744,6 +756,29 @@ static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, cons
         }
         for (int32_t x = end + 1; x <= hi; x++) acc[x] = 0.0f;
     }
+}
+
+static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, const sinew_draw_cmd *cmd,
+                             const sinew_texture_set *tex, sinew_framebuffer *fb, sinew_error *err) {
+    const uint32_t *idx = list->indices + cmd->first_index;
+    uint32_t ntri = cmd->index_count / 3u;
+    if (ntri == 0) return SINEW_OK;
+    cmd_box box;
+    if (!command_box(r->xy, idx, cmd->index_count, fb, &box)) return SINEW_OK;
+    if (!command_scratch(r, box.w, box.h, ntri))
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (rasterizer scratch)");
+    bool textured = cmd->page != SINEW_INVALID_INDEX;
+    sampler smp = {0};
+    float tw = 0.0f, th = 0.0f;
+    if (textured) {
+        setup_sampler(tex, cmd, &smp);
+        tw = (float)tex->pages[cmd->page].width;
+        th = (float)tex->pages[cmd->page].height;
+    }
+    float ox = (float)box.x0, oy = (float)box.y0;
+    cover_triangles(r, list, idx, ntri, textured, tw, th, ox, oy, box.w, box.h);
+    if (textured) assign_owners(r, idx, ntri, ox, oy, box.w, box.h);
+    shade_rows(r, cmd, textured, &smp, &box, fb);
     return SINEW_OK;
 }
 
