@@ -763,7 +763,7 @@ static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, cons
     const uint32_t *idx = list->indices + cmd->first_index;
     uint32_t ntri = cmd->index_count / 3u;
     if (ntri == 0) return SINEW_OK;
-    cmd_box box;
+    cmd_box box = {0};
     if (!command_box(r->xy, idx, cmd->index_count, fb, &box)) return SINEW_OK;
     if (!command_scratch(r, box.w, box.h, ntri))
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (rasterizer scratch)");
