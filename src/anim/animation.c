@@ -858,6 +858,13 @@ static void push_tl(arm_inst *arm, anim_state *st, const sinew_model_timeline *T
         st->slot_tl_count++;
 }
 
+/* An animation's timelines in the armature's list; NULL for an armature without timelines (no
+ * offset from NULL: undefined behaviour, which fuzz_runtime's regress_empty_action seed reaches). */
+static const sinew_model_timeline *state_timelines(const sinew_model_armature *d,
+                                                   const sinew_model_animation *anim) {
+    return d->timelines ? d->timelines + anim->first_timeline : NULL;
+}
+
 static void build_timelines(arm_inst *arm, anim_state *st) {
     const sinew_model_armature *d = arm->data;
     const sinew_model_animation *anim = st->anim;
@@ -912,7 +919,7 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
         }
     }
     /* the direct bone path: 2-channel timelines only, no channel of a bone written twice */
-    const sinew_model_timeline *base = d->timelines + t0;
+    const sinew_model_timeline *base = state_timelines(d, st->anim);
     st->bones_follow = true;
     for (uint32_t i = 0; i < st->bone_tl_count; ++i)
         st->bones_follow &= base[st->tls[i].tl].run_follow != 0;
@@ -1159,7 +1166,7 @@ static void state_fade_out(const arm_inst *arm, anim_state *st, double t, bool p
         st->sub_fade_state = -1;
         if (t <= 0.0 || st->fade_progress <= 0.0)
             st->fade_progress = 0.000001;
-        const sinew_model_timeline *base = arm->data->timelines + st->anim->first_timeline;
+        const sinew_model_timeline *base = state_timelines(arm->data, st->anim);
         uint32_t total = (uint32_t)st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
         for (uint32_t i = st->bone_tl_count; i < total; ++i) {
             tl_state *tl = &st->tls[i];
@@ -1191,7 +1198,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     }
     if (st->weight == 0.0)
         return;
-    tl_ctx c = {inst, ai, arm, st, st->anim, arm->data->timelines + st->anim->first_timeline,
+    tl_ctx c = {inst, ai, arm, st, st->anim, state_timelines(arm->data, st->anim),
                 (double)arm->data->frame_rate, anim_seconds(arm, st->anim), 0};
     double time = st->time;
     st->weight_result = st->weight * st->fade_progress;

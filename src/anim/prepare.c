@@ -120,7 +120,7 @@ static sinew_status prepare_timeline(sinew_arena *arena, const sinew_model_armat
                                      sinew_model_animation *anim, sinew_model_timeline *tl,
                                      sinew_error *err) {
     uint32_t n = tl->key_count;
-    sinew_model_keyframe *keys = anim->keys + tl->first_key;
+    sinew_model_keyframe *keys = anim->keys ? anim->keys + tl->first_key : NULL;
     uint32_t *table = NULL;
     if (n > 1) {
         table = sinew__arena_array_uninit(arena, (size_t)anim->frame_count + 1, sizeof(uint32_t));
@@ -860,7 +860,7 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
     if (!rk)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
     memset(rk, 0, (size_t)fc * sizeof *rk);
-    const sinew_model_keyframe *keys = anim->keys + T->first_key;
+    const sinew_model_keyframe *keys = anim->keys ? anim->keys + T->first_key : NULL;
     const double rate = (double)arm->frame_rate, rate_r = 1.0 / rate;
     const double duration = (double)anim->frame_count / rate;
     for (uint32_t fi = 0; fi < fc; ++fi) {
