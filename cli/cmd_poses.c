@@ -632,8 +632,8 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
     warn_dropped_events(op->script, inst, sc->name);
     uint64_t dropped = sinew_instance_states_dropped(inst);
     if (dropped)
-        fprintf(stderr, "%s: warning: scenario '%s': %llu animation state(s) dropped past the limit of %u per "
-                        "armature (--max-states)\n",
+        fprintf(stderr, "%s: warning: scenario '%s': %llu animation state(s) dropped: an armature held its "
+                        "limit of %u (--max-states) or could not allocate room for one more\n",
                 op->script, sc->name, (unsigned long long)dropped, sinew_instance_max_states(inst));
     sinew_instance_destroy(inst);
     return rc;
