@@ -9,9 +9,10 @@
 #   make demo        render the example character to demo.gif and demo.webp
 #   make install     install headers, libraries, pkg-config file and CMake package config
 #   make bench       run the benchmarks
-#   make fuzz-scenarios SEEDS=N [FIRST=K]
-#                    random animation-state scenarios (needs ../shared) on every shared character,
-#                    the official runtime against sinew, N seeds from K (default 100 from 1000)
+#   make fuzz-scenarios SEEDS=N [FIRST=K] [WILD=1]
+#                    random animation-state scenarios (needs ../shared) on every shared character
+#                    (WILD=1: every third-party rig of ../shared/data/wild), the official runtime
+#                    against sinew, N seeds from K (default 100 from 1000)
 #   make bench-compare  sinew against DragonBonesCPP and DragonBonesJS side by side (needs ../shared;
 #                    QUICK=1 for a short run; SHARED=DIR to point elsewhere)
 #   make wasm        the WebAssembly build, the JavaScript API and its types into build-wasm/
@@ -111,7 +112,7 @@ fuzz-build:
 
 fuzz-scenarios: deps build
 	@cd tests && SINEW=$(abspath $(BUILD))/sinew POSECMP=$(abspath $(BUILD))/tests/posecmp \
-	  BUILD=$(abspath $(BUILD)) SRC=$(CURDIR) python3 cli/scenarios.py --random-only --seeds $(SEEDS) --first $(FIRST) --jobs $(JOBS)
+	  BUILD=$(abspath $(BUILD)) SRC=$(CURDIR) python3 cli/scenarios.py --random-only $(if $(WILD),--wild) --seeds $(SEEDS) --first $(FIRST) --jobs $(JOBS)
 
 # the demo needs what the CLI needs, nothing of the test packages
 demo: build

@@ -17,9 +17,11 @@ A script on an own fixture is compared with its official dump committed by `make
 (tests/fixtures/own/expected/scenarios_FILE.poses.json; oracle_fixtures checks it is current),
 so that part runs on a bare clone; the rest needs $SHARED and is skipped without it.
 
-usage: scenarios.py [--seeds N] [--first K] [--set NAME]... [--random-only] [--jobs J]
+usage: scenarios.py [--seeds N] [--first K] [--set NAME]... [--random-only] [--wild] [--jobs J]
 (defaults: 10 seeds from 1, under ASan+UBSan 2; 1 job). `make fuzz-scenarios SEEDS=N [FIRST=K]` runs
-the random part with more seeds. A script that differs is kept in $BUILD/scenarios/ to rerun.
+the random part with more seeds; `--wild` (`make fuzz-scenarios WILD=1`) plays them on the third-party
+rigs of $SHARED/data/wild (the JSON ones; a folder holding only DBBin is left out) instead of the
+shared characters. A script that differs is kept in $BUILD/scenarios/ to rerun.
 """
 import concurrent.futures
 import json
@@ -165,7 +167,7 @@ def run_pair(odir, ske, tex, script, tag):
 
 
 def main(argv):
-    seeds, first, only, hand, jobs = None, 1, [], True, 1
+    seeds, first, only, hand, jobs, wild = None, 1, [], True, 1, False
     i = 0
     while i < len(argv):
         if argv[i] == "--seeds":
@@ -179,6 +181,9 @@ def main(argv):
             i += 2
         elif argv[i] == "--random-only":
             hand = False
+            i += 1
+        elif argv[i] == "--wild":
+            wild, hand = True, False
             i += 1
         elif argv[i] == "--jobs":
             jobs = max(1, int(argv[i + 1]))
@@ -213,7 +218,7 @@ def main(argv):
             ok, bad = compare(own_expected("scenarios_" + fn[:-5]), act, fn)
             print(f"hand-written {fn} (committed official dump): {ok} scenarios match, {bad} differ", flush=True)
             total_ok, total_bad = total_ok + ok, total_bad + bad
-    root = os.path.join(SHARED, "data", "dragonbones")
+    root = os.path.join(SHARED, "data", "wild" if wild else "dragonbones")
     if not have_shared():
         skip(len(shared_hand) + (1 if not only else 0),
              "scenario runs against the live official runtime (the hand-written scripts on shared characters and "
@@ -238,7 +243,9 @@ def main(argv):
     for name in sorted(os.listdir(root)):
         folder = os.path.join(root, name)
         if os.path.isdir(folder) and (not only or name in only):
-            chars.append((name,) + find_files(folder))
+            ske, tex = find_files(folder)
+            if ske:
+                chars.append((name, ske, tex))
     batches = [(chunk, min(chunk + CHUNK, first + seeds), c) for chunk in range(first, first + seeds, CHUNK)
                for c in chars]
     per_char = {c[0]: [0, 0] for c in chars}
