@@ -159,8 +159,8 @@ typedef struct sinew_fade_options {
     int32_t layer;             /**< higher layers take weight first */
     const char *group;         /**< group name (NULL = none) for the fade-out modes */
     sinew_fade_out_mode fade_out_mode;
-    double weight;             /**< state weight, default 1 */
-    double time_scale;         /**< state time scale; <= -100 = 1/animation scale (default) */
+    double weight;             /**< state weight, default 1 (finite) */
+    double time_scale;         /**< state time scale (finite); <= -100 = 1/animation scale (default) */
     bool pause_fade_in;        /**< hold the playhead until the fade-in completes (default true) */
 } sinew_fade_options;
 
@@ -186,7 +186,9 @@ SINEW_API sinew_status sinew_instance_play_index(sinew_instance *inst, uint32_t 
 /** sinew_instance_play_on for the top armature. */
 SINEW_API sinew_status sinew_instance_play(sinew_instance *inst, const char *anim, int32_t play_times,
                                  sinew_error *err);
-/** Fades an animation in (cross-fading the others per opt->fade_out_mode). */
+/** Fades an animation in (cross-fading the others per opt->fade_out_mode). A NaN or +infinite
+ * time_scale, or a weight that is not finite, is SINEW_E_ARG and changes nothing (a non-finite
+ * fade_in_time means the animation's own). */
 SINEW_API sinew_status sinew_instance_fade_in(sinew_instance *inst, uint32_t armature_index, const char *anim,
                                     const sinew_fade_options *opt, sinew_error *err);
 

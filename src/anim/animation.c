@@ -69,7 +69,7 @@ static double easing_value(int type, double p, double e) {
 }
 
 static double curve_value(double p, const float *samples, uint32_t count) {
-    if (p <= 0.0)
+    if (!(p > 0.0)) /* a NaN progress too (no sample index from it) */
         return 0.0;
     if (p >= 1.0)
         return 1.0;

@@ -756,6 +756,12 @@ sinew_status sinew_instance_fade_in(sinew_instance *inst, uint32_t ai, const cha
     sinew_fade_options o = opt ? *opt : sinew_fade_defaults();
     if (!isfinite(o.fade_in_time))
         o.fade_in_time = -1.0;
+    /* an infinite scale would make the fade-in's zero-time update (0 x inf) a NaN playhead */
+    if (isnan(o.time_scale) || o.time_scale == INFINITY)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "fade-in of '%s': time_scale must be a finite number (<= -100: "
+                           "the animation's own)", anim);
+    if (!isfinite(o.weight))
+        return sinew__fail(err, SINEW_E_ARG, NULL, "fade-in of '%s': weight must be a finite number", anim);
     sinew__arm_fade_in(inst, ai, an, o.fade_in_time, o.play_times, o.layer, o.group, (int)o.fade_out_mode,
                        true, o.time_scale, 0.0, o.weight, o.pause_fade_in);
     return SINEW_OK;

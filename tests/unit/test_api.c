@@ -4,6 +4,7 @@
  * values read off the fixture files). cli.public_api checks that every declared function is
  * called by some test or example. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -435,6 +436,26 @@ static void test_instance_control(void) {
     sinew_instance_update(in, 0.05);
     CHECK(sinew_instance_state_count(in, 0) == 2);
     CHECK(sinew_instance_states_dropped(in) == 1);
+
+    /* a fade-in's scale or weight that is not a finite number is refused and changes nothing (an
+       infinite scale made its zero-time update a NaN playhead); -infinity is "the animation's own" */
+    sinew_fade_options bad[4];
+    for (int i = 0; i < 4; ++i)
+        bad[i] = sinew_fade_defaults();
+    bad[0].time_scale = INFINITY;
+    bad[1].time_scale = NAN;
+    bad[2].weight = NAN;
+    bad[3].weight = -INFINITY;
+    for (int i = 0; i < 4; ++i) {
+        memset(&err, 0, sizeof err);
+        CHECK(sinew_instance_fade_in(in, 0, "hop", &bad[i], &err) == SINEW_E_ARG);
+        CHECK(strstr(err.message, i < 2 ? "time_scale" : "weight") != NULL);
+        CHECK(sinew_instance_state_count(in, 0) == 2 && sinew_instance_states_dropped(in) == 1);
+    }
+    f = sinew_fade_defaults();
+    f.time_scale = -INFINITY;
+    CHECK(sinew_instance_fade_in(in, 0, "hop", &f, &err) == SINEW_OK);
+    CHECK(state_named(in, 0, "hop", &si) && si.time_scale == 1.0 && isfinite(si.current_time));
     sinew_instance_destroy(in);
     sinew_data_destroy(d);
 }
