@@ -436,6 +436,19 @@ static bool grow_stack(sinew_jdom *dom, level *small, level **stack, size_t *cap
     return true;
 }
 
+/* The literals true, false and null: the word, its node type and valueint as cJSON sets them. */
+typedef struct literal {
+    const char *word;
+    size_t len;
+    int type, valueint;
+} literal;
+
+/* The literal starting with byte c ('t', 'f' or 'n'). */
+static inline const literal *literal_of(unsigned char c) {
+    static const literal lits[3] = {{"true", 4, cJSON_True, 1}, {"false", 5, cJSON_False, 0}, {"null", 4, cJSON_NULL, 0}};
+    return &lits[c == 't' ? 0 : c == 'f' ? 1 : 2];
+}
+
 /* A number node: the double, and valueint as cJSON sets it. */
 static inline void set_number(cJSON *node, double d) {
     node->type = cJSON_Number;
@@ -534,27 +547,16 @@ value:
         goto after;
     }
     case 't':
-        if (e - s >= 4 && memcmp(s, "true", 4) == 0) {
-            node->type = cJSON_True;
-            node->valueint = 1;
-            s += 4;
-            goto after;
-        }
-        goto bad_literal;
     case 'f':
-        if (e - s >= 5 && memcmp(s, "false", 5) == 0) {
-            node->type = cJSON_False;
-            s += 5;
-            goto after;
-        }
-        goto bad_literal;
-    case 'n':
-        if (e - s >= 4 && memcmp(s, "null", 4) == 0) {
-            node->type = cJSON_NULL;
-            s += 4;
-            goto after;
-        }
-        goto bad_literal;
+    case 'n': {
+        const literal *lit = literal_of(*s);
+        if ((size_t)(e - s) < lit->len || memcmp(s, lit->word, lit->len) != 0)
+            goto bad_literal;
+        node->type = lit->type;
+        node->valueint = lit->valueint;
+        s += lit->len;
+        goto after;
+    }
     default: {
         if (*s != '-' && !is_digit(*s)) {
             p.err = s;
@@ -572,9 +574,9 @@ value:
 
 bad_literal: {
     /* a cut-off literal ("tr" at the end) is an early end; anything else is wrong where it starts */
-    const char *lit = *s == 't' ? "true" : *s == 'f' ? "false" : "null";
+    const literal *lit = literal_of(*s);
     size_t n = (size_t)(e - s);
-    p.err = n < strlen(lit) && memcmp(s, lit, n) == 0 ? e : s;
+    p.err = n < lit->len && memcmp(s, lit->word, n) == 0 ? e : s;
     goto fail;
 }
 

@@ -101,6 +101,26 @@ static const sinew_model_bone *inherit_inexact(const sinew_model_armature *a, ui
     return NULL;
 }
 
+/* A new instance of the armature being written, on the writer's allocator (*inst and e are
+ * cleared first; e says why when it cannot be made). */
+static sinew_status bake_instance(sp_ctx *c, sinew_instance **inst, sinew_error *e) {
+    sinew_instance_options io;
+    memset(&io, 0, sizeof io);
+    io.armature = c->arm->name;
+    io.allocator = c->a;
+    *inst = NULL;
+    memset(e, 0, sizeof *e);
+    return sinew_instance_create(c->data, &io, inst, e);
+}
+
+/* Advances inst by dt seconds; the events it raises are dropped (the writer writes the actions
+ * from the data). */
+static void bake_step(sinew_instance *inst, double dt) {
+    sinew_instance_update(inst, dt);
+    while (sinew_instance_poll_event(inst, NULL)) {
+    }
+}
+
 /* Decides which bones are baked and computes their setup: the bones of IK chains Spine's solver
  * would place otherwise, bones whose inherit flags Spine cannot reproduce (inheritTranslation
  * false; inheritScale or inheritRotation false under a non-uniform scale or skew), and the chains
@@ -136,18 +156,11 @@ void sinew__sp_bake_setup(sp_ctx *c) {
         sinew__free(c->a, by_inherit, by_inherit_size);
         return;
     }
-    sinew_instance_options io;
-    memset(&io, 0, sizeof io);
-    io.armature = a->name;
-    io.allocator = c->a;
-    sinew_instance *inst = NULL;
+    sinew_instance *inst;
     sinew_error e;
-    memset(&e, 0, sizeof e);
-    bool ok = sinew_instance_create(c->data, &io, &inst, &e) == SINEW_OK;
+    bool ok = bake_instance(c, &inst, &e) == SINEW_OK;
     if (ok) {
-        sinew_instance_update(inst, 0.0);
-        while (sinew_instance_poll_event(inst, NULL)) {
-        }
+        bake_step(inst, 0.0);
         for (uint32_t b = 0; b < a->bone_count && ok; ++b)
             if (c->bone_baked[b])
                 ok = bake_world(inst, b, a, NULL, c->bone_setup + 6 * (size_t)b);
@@ -205,14 +218,9 @@ void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj) {
         nb += c->bone_baked[b];
     if (!nb)
         return;
-    sinew_instance_options io;
-    memset(&io, 0, sizeof io);
-    io.armature = a->name;
-    io.allocator = c->a;
-    sinew_instance *inst = NULL;
+    sinew_instance *inst;
     sinew_error e;
-    memset(&e, 0, sizeof e);
-    if (sinew_instance_create(c->data, &io, &inst, &e) != SINEW_OK ||
+    if (bake_instance(c, &inst, &e) != SINEW_OK ||
         sinew_instance_play(inst, an->name, -1, &e) != SINEW_OK) {
         sinew_instance_destroy(inst);
         if (e.code == SINEW_E_NOMEM) {
@@ -236,9 +244,7 @@ void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj) {
         memcpy(prev + 6 * (size_t)b, c->bone_setup + 6 * (size_t)b, 6 * sizeof *prev);
     }
     for (uint32_t k = 0; ok && k <= steps; ++k) {
-        sinew_instance_update(inst, k ? dt * c->time_scale : 0.0);
-        while (sinew_instance_poll_event(inst, NULL)) {
-        }
+        bake_step(inst, k ? dt * c->time_scale : 0.0);
         double t = k * dt;
         for (uint32_t b = 0; ok && b < a->bone_count; ++b) {
             if (!c->bone_baked[b])

@@ -278,6 +278,19 @@ static void push_triangles(sp_ctx *c, cJSON *o, const uint32_t *tri, uint32_t n)
         sinew__sp_push_num(c, t, tri[i]);
 }
 
+/* Pushes the `count` points xy of display dd (in its own space) to arr in the slot's space, y up as
+ * in Spine. */
+static void push_display_points(sp_ctx *c, cJSON *arr, const sinew_model_display *dd, const float *xy, uint32_t count) {
+    double m[6];
+    sinew__sp_display_mat(dd, m);
+    for (uint32_t i = 0; i < count; ++i) {
+        double x, y;
+        sinew__sp_mat_apply(m, xy[2 * i], xy[2 * i + 1], &x, &y);
+        sinew__sp_push_num(c, arr, x);
+        sinew__sp_push_num(c, arr, -y);
+    }
+}
+
 /* An image: a Spine region attachment centred on the drawn (trimmed) rectangle, or a 4-vertex
  * mesh when the display transform has a skew (region attachments cannot shear). */
 static void write_image(sp_ctx *c, cJSON *slot_obj, const char *key, uint32_t s, const sinew_model_display *dd) {
@@ -349,14 +362,7 @@ static void write_mesh(sp_ctx *c, cJSON *slot_obj, const char *key, uint32_t s, 
     push_triangles(c, o, me->triangles, 3 * me->triangle_count);
     cJSON *verts = sinew__sp_add_arr(c, o, "vertices");
     if (!me->weighted) {
-        double m[6];
-        sinew__sp_display_mat(dd, m);
-        for (uint32_t i = 0; i < me->vertex_count; ++i) {
-            double x, y;
-            sinew__sp_mat_apply(m, me->vertices[2 * i], me->vertices[2 * i + 1], &x, &y);
-            sinew__sp_push_num(c, verts, x);
-            sinew__sp_push_num(c, verts, -y);
-        }
+        push_display_points(c, verts, dd, me->vertices, me->vertex_count);
     } else {
         for (uint32_t i = 0; i < me->vertex_count; ++i) {
             uint32_t f = me->vertex_first_influence[i], l = me->vertex_first_influence[i + 1];
@@ -380,15 +386,7 @@ static void write_bbox(sp_ctx *c, cJSON *slot_obj, const char *key, const sinew_
     cJSON *o = sinew__sp_add_obj(c, slot_obj, key);
     sinew__sp_str(c, o, "type", "boundingbox");
     sinew__sp_num(c, o, "vertexCount", dd->bbox_vertex_count);
-    cJSON *verts = sinew__sp_add_arr(c, o, "vertices");
-    double m[6];
-    sinew__sp_display_mat(dd, m);
-    for (uint32_t i = 0; i < dd->bbox_vertex_count; ++i) {
-        double x, y;
-        sinew__sp_mat_apply(m, dd->bbox_vertices[2 * i], dd->bbox_vertices[2 * i + 1], &x, &y);
-        sinew__sp_push_num(c, verts, x);
-        sinew__sp_push_num(c, verts, -y);
-    }
+    push_display_points(c, sinew__sp_add_arr(c, o, "vertices"), dd, dd->bbox_vertices, dd->bbox_vertex_count);
 }
 
 /* Attachment keys: per slot, display index i is keyed by the name of the display at i in the

@@ -396,16 +396,38 @@ static bool kl_constant(const keylist *kl, const double *ident) {
     return true;
 }
 
+/* The Spine keys of timeline T through channel ch, into kl; false, with out of memory noted and
+ * nothing left to free, when they could not be built. */
+static bool channel_keys(sp_ctx *c, const sinew_model_timeline *T, const channel *ch, keylist *kl) {
+    memset(kl, 0, sizeof *kl);
+    if (build_keys_for(c, T, ch, kl))
+        return true;
+    c->nomem = true;
+    sinew__sp_kl_free(c, kl);
+    return false;
+}
+
+/* Key k of kl as a new object of the timeline array arr, its time written. */
+static cJSON *key_obj(sp_ctx *c, cJSON *arr, const keylist *kl, uint32_t k) {
+    cJSON *o = sinew__sp_add_obj(c, arr, NULL);
+    sinew__sp_num_time(c, o, kl->t[k]);
+    return o;
+}
+
+/* Key k's curve after its values: stepped when its tween is (the last key has none). */
+static void key_curve(sp_ctx *c, cJSON *o, const keylist *kl, uint32_t k) {
+    if (kl->stepped[k] && k + 1 < kl->count)
+        sinew__sp_str(c, o, "curve", "stepped");
+}
+
 /* Writes keys as a Spine timeline array: names[j] names value j (NULL: "value"). */
 void sinew__sp_write_kl(sp_ctx *c, cJSON *parent, const char *tl_name, const keylist *kl, const char *const *names) {
     cJSON *arr = sinew__sp_add_arr(c, parent, tl_name);
     for (uint32_t k = 0; k < kl->count; ++k) {
-        cJSON *o = sinew__sp_add_obj(c, arr, NULL);
-        sinew__sp_num_time(c, o, kl->t[k]);
+        cJSON *o = key_obj(c, arr, kl, k);
         for (uint32_t j = 0; j < kl->n; ++j)
             sinew__sp_num(c, o, names[j], kl->vals[(size_t)k * kl->n + j]);
-        if (kl->stepped[k] && k + 1 < kl->count)
-            sinew__sp_str(c, o, "curve", "stepped");
+        key_curve(c, o, kl, k);
     }
 }
 
@@ -446,12 +468,8 @@ void sinew__sp_bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_time
     }
     for (int i = 0; i < nch; ++i) {
         keylist kl;
-        memset(&kl, 0, sizeof kl);
-        if (!build_keys_for(c, T, &chs[i], &kl)) {
-            c->nomem = true;
-            sinew__sp_kl_free(c, &kl);
+        if (!channel_keys(c, T, &chs[i], &kl))
             return;
-        }
         int id = strcmp(tl_names[i], "scale") == 0 ? 2 : strcmp(tl_names[i], "shear") == 0 ? 3 : 0;
         /* a channel that stays at its identity is left out */
         bool keep = kl.count > 0 && ((keep_first && i == 0) || !kl_constant(&kl, ident[id]));
@@ -465,12 +483,8 @@ void sinew__sp_slot_color_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_mode
     const sinew_model_slot *s = &c->arm->slots[T->target];
     channel ch = {4, map_color, {0, 0}, false, 0.001, NULL, NULL, false};
     keylist kl;
-    memset(&kl, 0, sizeof kl);
-    if (!build_keys_for(c, T, &ch, &kl)) {
-        c->nomem = true;
-        sinew__sp_kl_free(c, &kl);
+    if (!channel_keys(c, T, &ch, &kl))
         return;
-    }
     bool offsets = false;
     for (uint32_t k = 0; k < T->grid_key_count && T->run_values; ++k)
         for (int i = 4; i < 8; ++i)
@@ -485,14 +499,12 @@ void sinew__sp_slot_color_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_mode
     }
     cJSON *arr = sinew__sp_add_arr(c, so, "rgba");
     for (uint32_t k = 0; k < kl.count; ++k) {
-        cJSON *o = sinew__sp_add_obj(c, arr, NULL);
-        sinew__sp_num_time(c, o, kl.t[k]);
+        cJSON *o = key_obj(c, arr, &kl, k);
         const double *v = kl.vals + (size_t)k * 4;
         char hex[9];
         sinew__sp_color_hex(v[1], v[2], v[3], v[0], hex);
         sinew__sp_str(c, o, "color", hex);
-        if (kl.stepped[k] && k + 1 < kl.count)
-            sinew__sp_str(c, o, "curve", "stepped");
+        key_curve(c, o, &kl, k);
     }
     sinew__sp_kl_free(c, &kl);
 }
@@ -506,12 +518,8 @@ void sinew__sp_slot_display_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_mo
     const sinew_model_slot *s = &c->arm->slots[T->target];
     channel ch = {1, map_display, {0, 0}, false, 1.0, NULL, NULL, true};
     keylist kl;
-    memset(&kl, 0, sizeof kl);
-    if (!build_keys_for(c, T, &ch, &kl)) {
-        c->nomem = true;
-        sinew__sp_kl_free(c, &kl);
+    if (!channel_keys(c, T, &ch, &kl))
         return;
-    }
     if (!kl.count) {
         sinew__sp_kl_free(c, &kl);
         return;
@@ -525,8 +533,7 @@ void sinew__sp_slot_display_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_mo
     for (uint32_t k = 0; k < kl.count; ++k) {
         if (k + 1 < kl.count && kl.t[k + 1] == kl.t[k])
             continue; /* a wrap: the later key of the two wins */
-        cJSON *o = sinew__sp_add_obj(c, arr, NULL);
-        sinew__sp_num_time(c, o, kl.t[k]);
+        cJSON *o = key_obj(c, arr, &kl, k);
         int32_t idx = (int32_t)kl.vals[k];
         const sinew_model_display *dd = sinew__sp_skin_display(c, T->target, idx);
         const char *key = sinew__sp_att_key(c, T->target, idx);
@@ -542,21 +549,15 @@ void sinew__sp_ik_timeline(sp_ctx *c, cJSON *ik_obj, const sinew_model_timeline 
     const sinew_model_ik *k = &c->arm->iks[T->target];
     channel ch = {2, map_ik, {0, 0}, false, 0.0001, NULL, NULL, false};
     keylist kl;
-    memset(&kl, 0, sizeof kl);
-    if (!build_keys_for(c, T, &ch, &kl)) {
-        c->nomem = true;
-        sinew__sp_kl_free(c, &kl);
+    if (!channel_keys(c, T, &ch, &kl))
         return;
-    }
     cJSON *arr = sinew__sp_add_arr(c, ik_obj, k->name);
     for (uint32_t i = 0; i < kl.count; ++i) {
-        cJSON *o = sinew__sp_add_obj(c, arr, NULL);
-        sinew__sp_num_time(c, o, kl.t[i]);
+        cJSON *o = key_obj(c, arr, &kl, i);
         sinew__sp_num(c, o, "mix", kl.vals[2 * i]);
         if (kl.vals[2 * i + 1] != 0.0 && o)
             cJSON_AddFalseToObject(o, "bendPositive");
-        if (kl.stepped[i] && i + 1 < kl.count)
-            sinew__sp_str(c, o, "curve", "stepped");
+        key_curve(c, o, &kl, i);
     }
     sinew__sp_kl_free(c, &kl);
 }
@@ -583,12 +584,8 @@ void sinew__sp_deform_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_tim
     channel ch = {me->weighted ? 2 * me->influence_count : 2 * me->vertex_count, map_deform, {0, 0}, false,
                   SAMPLE_TOL_UNITS, me, m, false};
     keylist kl;
-    memset(&kl, 0, sizeof kl);
-    if (!build_keys_for(c, T, &ch, &kl)) {
-        c->nomem = true;
-        sinew__sp_kl_free(c, &kl);
+    if (!channel_keys(c, T, &ch, &kl))
         return;
-    }
     cJSON *atts = cJSON_GetObjectItemCaseSensitive(anim_obj, "attachments");
     if (!atts && !(atts = sinew__sp_add_obj(c, anim_obj, "attachments")))
         goto done;
@@ -603,8 +600,7 @@ void sinew__sp_deform_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_tim
     cJSON *ao = sinew__sp_add_obj(c, slo, key);
     cJSON *arr = sinew__sp_add_arr(c, ao, "deform");
     for (uint32_t k = 0; k < kl.count; ++k) {
-        cJSON *o = sinew__sp_add_obj(c, arr, NULL);
-        sinew__sp_num_time(c, o, kl.t[k]);
+        cJSON *o = key_obj(c, arr, &kl, k);
         const double *v = kl.vals + (size_t)k * kl.n;
         uint32_t first = 0, lastp = kl.n;
         while (first < kl.n && v[first] == 0.0)
@@ -618,8 +614,7 @@ void sinew__sp_deform_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_tim
             for (uint32_t i = first; i < lastp; ++i)
                 sinew__sp_push_num(c, va, v[i]);
         }
-        if (kl.stepped[k] && k + 1 < kl.count)
-            sinew__sp_str(c, o, "curve", "stepped");
+        key_curve(c, o, &kl, k);
     }
 done:
     sinew__sp_kl_free(c, &kl);

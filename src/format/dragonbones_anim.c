@@ -191,16 +191,22 @@ static sinew_status zorder_values(db *d, const cJSON *zo, float *out) {
     return SINEW_OK;
 }
 
-/* One key's position, duration and tween (display, zOrder: stepped, with the easing kept). */
-static sinew_status key_timing(db *d, const tl_spec *sp, const cJSON *const *f, float pos, uint32_t i,
-                               sinew_model_keyframe *k, double *dur) {
-    TRY(sinew__jnum(d->c, f[F_DURATION], "duration", 1.0, dur));
+/* A frame's `duration` v (1 when absent), from position pos: not negative, and ending within the
+ * frames limit (`what` names the frames in that error: "keyframes", "frames"). */
+static sinew_status frame_duration(db *d, const cJSON *v, float pos, const char *what, double *dur) {
+    TRY(sinew__jnum(d->c, v, "duration", 1.0, dur));
     if (*dur < 0.0)
         return sinew__jfail_key(d->c, "duration", SINEW_E_RANGE, "'duration' must not be negative (%g)", *dur);
     if ((double)pos + *dur > (double)d->c->limits.max_animation_frames)
-        return sinew__jfail_key(d->c, "duration", SINEW_E_LIMIT,
-                                "keyframes run past %u frames (limits.max_animation_frames)",
-                                d->c->limits.max_animation_frames);
+        return sinew__jfail_key(d->c, "duration", SINEW_E_LIMIT, "%s run past %u frames (limits.max_animation_frames)",
+                                what, d->c->limits.max_animation_frames);
+    return SINEW_OK;
+}
+
+/* One key's position, duration and tween (display, zOrder: stepped, with the easing kept). */
+static sinew_status key_timing(db *d, const tl_spec *sp, const cJSON *const *f, float pos, uint32_t i,
+                               sinew_model_keyframe *k, double *dur) {
+    TRY(frame_duration(d, f[F_DURATION], pos, "keyframes", dur));
     k->position = pos;
     k->duration = (float)*dur;
     k->value = i * sp->vpk;
@@ -675,13 +681,7 @@ static sinew_status animation_frames(db *d, const cJSON *frames) {
         sinew__jpush_index(d->c, i);
         TRY(frame_fields(d, fr, FK_ANIM, false, g));
         double fd;
-        TRY(sinew__jnum(d->c, g[F_DURATION], "duration", 1.0, &fd));
-        if (fd < 0.0)
-            return sinew__jfail_key(d->c, "duration", SINEW_E_RANGE, "'duration' must not be negative (%g)", fd);
-        if ((double)pos + fd > (double)d->c->limits.max_animation_frames)
-            return sinew__jfail_key(d->c, "duration", SINEW_E_LIMIT,
-                                    "frames run past %u frames (limits.max_animation_frames)",
-                                    d->c->limits.max_animation_frames);
+        TRY(frame_duration(d, g[F_DURATION], pos, "frames", &fd));
         TRY(sinew__dbj_frame_actions(d, pos, g[F_EVENT], g[F_SOUND], g[F_ACTION], g[F_EVENTS], g[F_ACTIONS], SINEW_INVALID_INDEX,
                           SINEW_INVALID_INDEX, NULL, SINEW_INVALID_INDEX, 0));
         pos += (float)fd;

@@ -31,6 +31,17 @@ void *sinew__dbj_scratch_array(db *d, size_t count, size_t size) {
 }
 
 /* A name map (base/namemap.h) for n names in the scratch arena. */
+/* The array `key` (sinew__jarray) with at most `limit` members: more is a limit error,
+ * "N keys, more than the limit of L (limits.max_keys)". */
+sinew_status sinew__dbj_limited_array(db *d, const cJSON *v, const char *key, uint32_t limit, const cJSON **first,
+                                      uint32_t *n) {
+    TRY(sinew__jarray(d->c, v, key, first, n));
+    if (*n > limit)
+        return sinew__jfail_key(d->c, key, SINEW_E_LIMIT, "%u %ss, more than the limit of %u (limits.max_%ss)", *n, key,
+                                limit, key);
+    return SINEW_OK;
+}
+
 sinew_status sinew__dbj_nm_init(db *d, sinew_namemap *m, uint32_t n) {
     if (sinew__namemap_init(m, &d->scratch, n))
         return SINEW_OK;
@@ -655,10 +666,7 @@ static sinew_status build_file(db *d, const cJSON *root) {
     D->source_format = "dragonbones";
     const cJSON *first;
     uint32_t n;
-    TRY(sinew__jarray(d->c, f[5], "armature", &first, &n));
-    if (n > d->c->limits.max_armatures)
-        return sinew__jfail_key(d->c, "armature", SINEW_E_LIMIT, "%u armatures, more than the limit of %u (limits.max_armatures)",
-                                n, d->c->limits.max_armatures);
+    TRY(sinew__dbj_limited_array(d, f[5], "armature", d->c->limits.max_armatures, &first, &n));
     D->armature_count = n;
     ALLOC(D->armatures, n);
     TRY(sinew__dbj_nm_init(d, &d->armature_names, n));

@@ -85,6 +85,8 @@ typedef struct db {
 
 /* dragonbones_json.c */
 void *sinew__dbj_scratch_array(db *d, size_t count, size_t size);
+sinew_status sinew__dbj_limited_array(db *d, const cJSON *v, const char *key, uint32_t limit, const cJSON **first,
+                                      uint32_t *n);
 sinew_status sinew__dbj_nm_init(db *d, sinew_namemap *m, uint32_t n);
 void *sinew__dbj_alloc_array(db *d, size_t count, size_t size, bool *ok);
 sinew_status sinew__dbj_dup_str(db *d, const char *s, const char **out);

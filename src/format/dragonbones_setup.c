@@ -76,10 +76,7 @@ sinew_status sinew__dbj_build_bones(db *d, const cJSON *arr) {
     sinew_model_armature *A = d->arm;
     const cJSON *first;
     uint32_t n;
-    TRY(sinew__jarray(d->c, arr, "bone", &first, &n));
-    if (n > d->c->limits.max_bones)
-        return sinew__jfail_key(d->c, "bone", SINEW_E_LIMIT, "%u bones, more than the limit of %u (limits.max_bones)", n,
-                                d->c->limits.max_bones);
+    TRY(sinew__dbj_limited_array(d, arr, "bone", d->c->limits.max_bones, &first, &n));
     TRY(sinew__dbj_nm_init(d, &d->bones, n));
     const cJSON **nodes = sinew__dbj_scratch_array(d, n, sizeof *nodes);
     const cJSON *(*fields)[BONE_KEY_COUNT] = sinew__dbj_scratch_array(d, n, sizeof *fields);
@@ -180,10 +177,7 @@ sinew_status sinew__dbj_build_slots(db *d, const cJSON *arr) {
     sinew_model_armature *A = d->arm;
     const cJSON *first;
     uint32_t n;
-    TRY(sinew__jarray(d->c, arr, "slot", &first, &n));
-    if (n > d->c->limits.max_slots)
-        return sinew__jfail_key(d->c, "slot", SINEW_E_LIMIT, "%u slots, more than the limit of %u (limits.max_slots)", n,
-                                d->c->limits.max_slots);
+    TRY(sinew__dbj_limited_array(d, arr, "slot", d->c->limits.max_slots, &first, &n));
     A->slot_count = n;
     ALLOC(A->slots, n);
     TRY(sinew__dbj_nm_init(d, &d->slots, n));

@@ -531,6 +531,14 @@ static void easing_json(wctx *w, cJSON *f, const merged_key *mk) {
 
 /* For step keys, a source keyframe's raw tweenEasing still matters for nothing; nothing written. */
 
+/* A timeline's own clock in o, where it has one: "scale" unless 1, "offset" unless 0. */
+static void timeline_clock(wctx *w, cJSON *o, const sinew_model_timeline *tl) {
+    if (tl->scale != 1)
+        num(w, o, "scale", fnum(tl->scale));
+    if (tl->offset != 0)
+        num(w, o, "offset", fnum(tl->offset));
+}
+
 static void frame_actions_json(wctx *w, cJSON *f, const sinew_model_animation *an, const sinew_model_action_frame *af,
                                uint32_t bone);
 
@@ -590,10 +598,7 @@ static void bone_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
     if (nk) {
         cJSON *tl = obj(w, out, NULL);
         str(w, tl, "name", arm->bones[bone].name);
-        if (first->scale != 1)
-            num(w, tl, "scale", fnum(first->scale));
-        if (first->offset != 0)
-            num(w, tl, "offset", fnum(first->offset));
+        timeline_clock(w, tl, first);
         if (first->pivot_x != 0)
             num(w, tl, "pX", fnum(first->pivot_x));
         if (first->pivot_y != 0)
@@ -698,10 +703,7 @@ static void slot_timelines(wctx *w, cJSON *out, const sinew_model_animation *an,
     if (nk) {
         cJSON *tl = obj(w, out, NULL);
         str(w, tl, "name", sl->name);
-        if (ch[0].tl->scale != 1)
-            num(w, tl, "scale", fnum(ch[0].tl->scale));
-        if (ch[0].tl->offset != 0)
-            num(w, tl, "offset", fnum(ch[0].tl->offset));
+        timeline_clock(w, tl, ch[0].tl);
         cJSON *frames = arr(w, tl, "frame");
         for (uint32_t j = 0; j < nk; j++) {
             const double *v = &vals[(size_t)j * 9];
@@ -777,10 +779,7 @@ static void ffd_timeline(wctx *w, cJSON *out, const sinew_model_animation *an, c
     str(w, o, "name", arm->displays[tl->display].name);
     str(w, o, "slot", arm->slots[tl->target].name);
     str(w, o, "skin", tl->skin < arm->skin_count ? arm->skins[tl->skin].name : "");
-    if (tl->scale != 1)
-        num(w, o, "scale", fnum(tl->scale));
-    if (tl->offset != 0)
-        num(w, o, "offset", fnum(tl->offset));
+    timeline_clock(w, o, tl);
     vertex_frames(w, o, an, tl, false);
 }
 
@@ -791,10 +790,7 @@ static void surface_timeline(wctx *w, cJSON *out, const sinew_model_animation *a
         return;
     cJSON *o = obj(w, out, NULL);
     str(w, o, "name", arm->bones[tl->target].name);
-    if (tl->scale != 1)
-        num(w, o, "scale", fnum(tl->scale));
-    if (tl->offset != 0)
-        num(w, o, "offset", fnum(tl->offset));
+    timeline_clock(w, o, tl);
     vertex_frames(w, o, an, tl, true);
 }
 
