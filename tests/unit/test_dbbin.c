@@ -15,34 +15,8 @@
 #include "format/dbbin.h"
 #include "sinew/convert.h"
 #include "sinew/data.h"
+#include "counting_alloc.h"
 #include "testlib.h"
-
-typedef struct counting {
-    long allocs, fail_at;
-    long live_blocks;
-    size_t live_bytes;
-} counting;
-
-static void *c_alloc(void *ctx, size_t size) {
-    counting *c = ctx;
-    if (c->allocs++ == c->fail_at)
-        return NULL;
-    void *p = malloc(size);
-    if (p) {
-        c->live_blocks++;
-        c->live_bytes += size;
-    }
-    return p;
-}
-
-static void c_free(void *ctx, void *p, size_t size) {
-    counting *c = ctx;
-    if (!p)
-        return;
-    c->live_blocks--;
-    c->live_bytes -= size;
-    free(p);
-}
 
 static char *slurp(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
@@ -607,8 +581,8 @@ static void test_alloc_failures(void) {
     long leaks = 0;
     bool done = false;
     for (long n = 0; n < 100000 && !done; n++) {
-        counting c = {0, n, 0, 0};
-        sinew_allocator a = {c_alloc, NULL, c_free, &c};
+        counting c = {.fail_at = n};
+        sinew_allocator a = counting_allocator(&c, false);
         sinew_load_options o;
         memset(&o, 0, sizeof o);
         o.allocator = &a;
@@ -619,7 +593,7 @@ static void test_alloc_failures(void) {
         CHECK(st == SINEW_E_NOMEM || st == SINEW_OK);
         CHECK((st == SINEW_OK) == (d != NULL));
         sinew_data_destroy(d);
-        if (c.live_blocks || c.live_bytes)
+        if (counting_leaked(&c))
             leaks++;
         done = st != SINEW_E_NOMEM;
     }

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/json_dom.h"
+#include "counting_alloc.h"
 #include "testlib.h"
 
 static const char *shared(void) {
@@ -204,32 +205,6 @@ static void test_errors(void) {
 
 /* ---- memory -------------------------------------------------------------------------------------- */
 
-typedef struct counting {
-    long allocs, fail_at, live;
-    size_t bytes;
-} counting;
-
-static void *c_alloc(void *ctx, size_t size) {
-    counting *c = ctx;
-    if (c->allocs++ == c->fail_at)
-        return NULL;
-    void *p = malloc(size);
-    if (p) {
-        c->live++;
-        c->bytes += size;
-    }
-    return p;
-}
-
-static void c_free(void *ctx, void *p, size_t size) {
-    counting *c = ctx;
-    if (p) {
-        c->live--;
-        c->bytes -= size;
-    }
-    free(p);
-}
-
 static void test_memory(void) {
     /* deep enough for the stack to grow past its first 64 levels, long enough for several chunks */
     static char text[200000];
@@ -245,8 +220,8 @@ static void test_memory(void) {
         text[k++] = ']';
     int nomem = 0;
     for (long n = 0; n < 1000; ++n) {
-        counting c = {0, n, 0, 0};
-        sinew_allocator a = {c_alloc, NULL, c_free, &c};
+        counting c = {.fail_at = n};
+        sinew_allocator a = counting_allocator(&c, false);
         sinew_jdom dom;
         memset(&dom, 0, sizeof dom);
         dom.allocator = &a;
@@ -254,7 +229,7 @@ static void test_memory(void) {
         size_t end = 0;
         sinew_jdom_status st = sinew__jdom_parse(&dom, text, k, 1000, &root, &end);
         sinew__jdom_free(&dom);
-        CHECK(c.live == 0 && c.bytes == 0);
+        CHECK(!counting_leaked(&c));
         if (st == SINEW_JDOM_OK) {
             CHECK(end == k && root && c.allocs <= n);
             break;

@@ -8,36 +8,10 @@
 
 #include "model/model.h"
 #include "sinew/data.h"
+#include "counting_alloc.h"
 #include "testlib.h"
 
 #define PI_D 3.14159265358979323846
-
-typedef struct counting {
-    long allocs, fail_at;    /* fail the allocation with this 0-based number; -1 never */
-    long live_blocks;
-    size_t live_bytes;
-} counting;
-
-static void *c_alloc(void *ctx, size_t size) {
-    counting *c = ctx;
-    if (c->allocs++ == c->fail_at)
-        return NULL;
-    void *p = malloc(size);
-    if (p) {
-        c->live_blocks++;
-        c->live_bytes += size;
-    }
-    return p;
-}
-
-static void c_free(void *ctx, void *p, size_t size) {
-    counting *c = ctx;
-    if (!p)
-        return;
-    c->live_blocks--;
-    c->live_bytes -= size;
-    free(p);
-}
 
 static long total_runs = 0;
 
@@ -49,8 +23,8 @@ static void fail_every(const char *path, bool atlas) {
     char wrong_msg[160] = "";
     bool done = false;
     for (long n = 0; n < 100000 && !done; n++) {
-        counting c = {0, n, 0, 0};
-        sinew_allocator a = {c_alloc, NULL, c_free, &c};
+        counting c = {.fail_at = n};
+        sinew_allocator a = counting_allocator(&c, false);
         sinew_load_options o;
         memset(&o, 0, sizeof o);
         o.allocator = &a;
@@ -71,7 +45,7 @@ static void fail_every(const char *path, bool atlas) {
         }
         CHECK(consistent);
         runs++;
-        if (c.live_blocks != 0 || c.live_bytes != 0) {
+        if (counting_leaked(&c)) {
             if (leaks++ == 0)
                 first_leak = n;
         }

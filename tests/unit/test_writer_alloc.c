@@ -12,61 +12,8 @@
 #include <unistd.h>
 
 #include "sinew/convert.h"
+#include "counting_alloc.h"
 #include "testlib.h"
-
-typedef struct counting {
-    long allocs, fail_at; /* fail the allocation with this 0-based number; -1 never */
-    long live_blocks;
-    size_t live_bytes;
-    long bad_sizes; /* frees or reallocs whose size is not the block's */
-} counting;
-
-/* Each block carries its size in front, so a free with another size is seen. */
-#define HDR 16
-
-static void *c_alloc(void *ctx, size_t size) {
-    counting *c = ctx;
-    if (c->allocs++ == c->fail_at)
-        return NULL;
-    unsigned char *p = malloc(size + HDR);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    c->live_blocks++;
-    c->live_bytes += size;
-    return p + HDR;
-}
-
-static void c_free(void *ctx, void *ptr, size_t size) {
-    counting *c = ctx;
-    if (!ptr)
-        return;
-    unsigned char *p = (unsigned char *)ptr - HDR;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != size)
-        c->bad_sizes++;
-    c->live_blocks--;
-    c->live_bytes -= had;
-    free(p);
-}
-
-static void *c_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-    counting *c = ctx;
-    if (c->allocs++ == c->fail_at)
-        return NULL;
-    unsigned char *p = (unsigned char *)ptr - HDR;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != old_size)
-        c->bad_sizes++;
-    unsigned char *q = realloc(p, new_size + HDR);
-    if (!q)
-        return NULL;
-    memcpy(q, &new_size, sizeof new_size);
-    c->live_bytes = c->live_bytes - had + new_size;
-    return q + HDR;
-}
 
 typedef enum { TO_DB45, TO_DBBIN, TO_SPINE } target;
 
@@ -157,13 +104,13 @@ static void fail_every(target t, const char *input) {
     bool done = false;
     long counted = 0;
     for (long n = 0; n < 200000 && !done; n++) {
-        counting c = {0, n, 0, 0, 0};
-        sinew_allocator a = {c_alloc, c_realloc, c_free, &c};
+        counting c = {.fail_at = n};
+        sinew_allocator a = counting_allocator(&c, true);
         sinew_convert_result r;
         sinew_error err;
         sinew_status st = convert(t, input, out_dir, &a, &r, &err);
         runs++;
-        if (c.live_blocks != 0 || c.live_bytes != 0) {
+        if (counting_leaked(&c)) {
             if (leaks++ == 0)
                 first_leak = n;
         }
