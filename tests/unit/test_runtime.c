@@ -45,6 +45,26 @@ static sinew_transform tf(float x, float y, float rot) {
     return t;
 }
 
+/* An animation that plays at its data's frame rate with the default fade. */
+static void animation(sinew_model_animation *an, const char *name, float duration, int32_t play_times) {
+    an->name = name;
+    an->duration = duration;
+    an->play_times = play_times;
+    an->fade_in_time = -1;
+    an->scale = 1;
+}
+
+/* A rotation timeline of the root bone with two keys, 0 then 1 rad. */
+static void root_rotation(struct sinew_data *d, sinew_model_timeline *T) {
+    T->type = SINEW_TL_BONE_ROTATE;
+    T->target = 0;
+    T->scale = 1;
+    T->key_count = 2;
+    T->values_per_key = 2;
+    T->values = arr(d, 4, sizeof(float));
+    T->values[2] = 1.0f;
+}
+
 /* Bones: root (10,0), child of root (20,0) length 10, target (root level, at (30,40)).
  * Slot s0 on child with one image display "img" (pivot 0.5, 0.5).
  * Animations: "spin" 10 frames loop: root rotate key 0 -> 0 rad (linear), key 5 -> 1 rad (linear);
@@ -115,12 +135,7 @@ static void build_rig(rig *r, bool with_ik) {
     A->timeline_count = 2;
     A->timelines = arr(d, 2, sizeof(sinew_model_timeline));
     sinew_model_animation *spin = &A->animations[0];
-    spin->name = "spin";
-    spin->duration = 10;
-    spin->play_times = 0;
-    spin->fade_in_time = -1;
-    spin->scale = 1;
-    spin->first_timeline = 0;
+    animation(spin, "spin", 10, 0);
     spin->timeline_count = 1;
     spin->key_count = 2;
     spin->keys = arr(d, 2, sizeof(sinew_model_keyframe));
@@ -131,32 +146,16 @@ static void build_rig(rig *r, bool with_ik) {
         spin->keys[k].tween_easing = 0;
         spin->keys[k].value = (uint32_t)(2 * k);
     }
-    sinew_model_timeline *T = &A->timelines[0];
-    T->type = SINEW_TL_BONE_ROTATE;
-    T->target = 0;
-    T->scale = 1;
-    T->first_key = 0;
-    T->key_count = 2;
-    T->values_per_key = 2;
-    T->values = arr(d, 4, sizeof(float));
-    T->values[2] = 1.0f;
+    root_rotation(d, &A->timelines[0]);
     sinew_model_animation *tw = &A->animations[1];
-    tw->name = "twice";
-    tw->duration = 4;
-    tw->play_times = 2;
-    tw->fade_in_time = -1;
-    tw->scale = 1;
+    animation(tw, "twice", 4, 2);
     tw->action_frame_count = 1;
     tw->action_frames = arr(d, 1, sizeof(sinew_model_action_frame));
     tw->action_frames[0].position = 2;
     tw->action_frames[0].first_action = 0;
     tw->action_frames[0].action_count = 1;
     sinew_model_animation *cv = &A->animations[2];
-    cv->name = "curve";
-    cv->duration = 10;
-    cv->play_times = 1;
-    cv->fade_in_time = -1;
-    cv->scale = 1;
+    animation(cv, "curve", 10, 1);
     cv->first_timeline = 1;
     cv->timeline_count = 1;
     cv->key_count = 2;
@@ -174,15 +173,14 @@ static void build_rig(rig *r, bool with_ik) {
     cv->keys[1].position = 10;
     cv->keys[1].tween = SINEW_TWEEN_NONE;
     cv->keys[1].tween_easing = NAN;
-    T = &A->timelines[1];
-    T->type = SINEW_TL_BONE_ROTATE;
-    T->target = 0;
-    T->scale = 1;
-    T->key_count = 2;
-    T->values_per_key = 2;
-    T->values = arr(d, 4, sizeof(float));
-    T->values[2] = 1.0f;
+    root_rotation(d, &A->timelines[1]);
     A->default_animation = 0;
+}
+
+/* build_rig, prepared for playing. */
+static void prepared_rig(rig *r, bool with_ik) {
+    build_rig(r, with_ik);
+    CHECK(sinew__model_prepare(&r->data, NULL) == SINEW_OK);
 }
 
 static void free_rig(rig *r) { sinew__arena_destroy(&r->data.arena); }
@@ -248,8 +246,7 @@ static double bezier_y(double x1, double y1, double x2, double y2, double x) {
 
 static void test_curve_samples(void) {
     rig r;
-    build_rig(&r, false);
-    CHECK(sinew__model_prepare(&r.data, NULL) == SINEW_OK);
+    prepared_rig(&r, false);
     const sinew_model_animation *cv = &r.arm->animations[2];
     const sinew_model_keyframe *k = &cv->keys[0];
     CHECK(k->sample_count == 11); /* span 10 frames + 1 */
@@ -272,8 +269,7 @@ static void test_curve_samples(void) {
 
 static void test_tween_and_loop(void) {
     rig r;
-    build_rig(&r, false);
-    CHECK(sinew__model_prepare(&r.data, NULL) == SINEW_OK);
+    prepared_rig(&r, false);
     sinew_instance *inst = make(&r, NULL);
     CHECK(sinew_instance_play(inst, "spin", -1, NULL) == SINEW_OK);
     sinew_instance_update(inst, 0.0);
@@ -317,8 +313,7 @@ static void on_event(void *user, const sinew_instance *inst, const sinew_event *
 
 static void test_events(void) {
     rig r;
-    build_rig(&r, false);
-    CHECK(sinew__model_prepare(&r.data, NULL) == SINEW_OK);
+    prepared_rig(&r, false);
     sinew_instance *inst = make(&r, NULL);
     ev_log log;
     memset(&log, 0, sizeof log);
@@ -346,8 +341,7 @@ static void test_events(void) {
 
 static void test_ik_one_bone(void) {
     rig r;
-    build_rig(&r, true);
-    CHECK(sinew__model_prepare(&r.data, NULL) == SINEW_OK);
+    prepared_rig(&r, true);
     sinew_instance *inst = make(&r, NULL);
     sinew_instance_update(inst, 0.0);
     sinew_affine c = bone_world(inst, 1);
@@ -377,8 +371,7 @@ static void test_inherit_rotation_off(void) {
 
 static void test_drawlist_image(void) {
     rig r;
-    build_rig(&r, false);
-    CHECK(sinew__model_prepare(&r.data, NULL) == SINEW_OK);
+    prepared_rig(&r, false);
     struct sinew_atlas atlas;
     memset(&atlas, 0, sizeof atlas);
     sinew__arena_init(&atlas.arena, NULL, 0);
@@ -420,8 +413,7 @@ static void test_drawlist_image(void) {
 
 static void test_update_never_allocates(void) {
     rig r;
-    build_rig(&r, true);
-    CHECK(sinew__model_prepare(&r.data, NULL) == SINEW_OK);
+    prepared_rig(&r, true);
     counter cnt = {0, 0};
     sinew_allocator al = {c_alloc, NULL, c_free, &cnt};
     sinew_instance *inst = make(&r, &al);
@@ -511,8 +503,7 @@ static void test_surface_update_never_allocates(void) {
  * the place of one and is counted, never lost silently. */
 static void test_state_storage_grows_on_request(void) {
     rig r;
-    build_rig(&r, true);
-    CHECK(sinew__model_prepare(&r.data, NULL) == SINEW_OK);
+    prepared_rig(&r, true);
     counter cnt = {0, 0};
     sinew_allocator al = {c_alloc, NULL, c_free, &cnt};
     sinew_instance_options o;
@@ -551,8 +542,7 @@ static void test_state_storage_grows_on_request(void) {
 
 static void test_bad_input(void) {
     rig r;
-    build_rig(&r, false);
-    CHECK(sinew__model_prepare(&r.data, NULL) == SINEW_OK);
+    prepared_rig(&r, false);
     sinew_instance *inst = make(&r, NULL);
     sinew_error err;
     memset(&err, 0, sizeof err);
