@@ -460,6 +460,17 @@ static void test_instance_control(void) {
     sinew_data_destroy(d);
 }
 
+/* Plays Pip 4.5's hop for 24 loops without polling; then polls every event queued and gives
+ * their number. */
+static int hop_unpolled_queued(sinew_instance *in, sinew_error *err) {
+    CHECK(sinew_instance_play(in, "hop", 0, err) == SINEW_OK);
+    for (int i = 0; i < 24 * 16; i++) sinew_instance_update(in, 1.0 / 24);
+    int queued = 0;
+    sinew_event ev;
+    while (sinew_instance_poll_event(in, &ev)) queued++;
+    return queued;
+}
+
 static void test_events_dropped(void) {
     /* Pip 4.5's hop (16 frames, 24 fps) fires "jump", the sound "boing" and "land" on each loop */
     sinew_data *d = load(PIP45);
@@ -495,10 +506,7 @@ static void test_events_dropped(void) {
     in = NULL;
     CHECK(sinew_instance_create(d, &opt, &in, &err) == SINEW_OK);
     if (in) {
-        CHECK(sinew_instance_play(in, "hop", 0, &err) == SINEW_OK);
-        for (int i = 0; i < 24 * 16; i++) sinew_instance_update(in, 1.0 / 24);
-        queued = 0;
-        while (sinew_instance_poll_event(in, &ev)) queued++;
+        queued = hop_unpolled_queued(in, &err);
         CHECK(sinew_instance_events_dropped(in) == 0);
         CHECK(queued > 64 && queued <= 1000);
         opt.max_events = 8; /* and a small one drops past 8 */
@@ -507,10 +515,7 @@ static void test_events_dropped(void) {
         CHECK(sinew_instance_create(d, &opt, &in, &err) == SINEW_OK);
     }
     if (in) {
-        CHECK(sinew_instance_play(in, "hop", 0, &err) == SINEW_OK);
-        for (int i = 0; i < 24 * 16; i++) sinew_instance_update(in, 1.0 / 24);
-        queued = 0;
-        while (sinew_instance_poll_event(in, &ev)) queued++;
+        queued = hop_unpolled_queued(in, &err);
         CHECK(queued == 8);
         CHECK(sinew_instance_events_dropped(in) > 0);
     }
