@@ -101,6 +101,26 @@ static void put_matrix(out_ctx *o, const sinew_affine *m) {
     fputc(']', o->f);
 }
 
+/* ,"key":number */
+static void put_member(out_ctx *o, const char *key, double v) {
+    fprintf(o->f, ",\"%s\":", key);
+    put_num(o, v);
+}
+
+/* A slot's colour transform: {"aM":..,"rM":..,"gM":..,"bM":..,"aO":..,"rO":..,"gO":..,"bO":..} */
+static void put_color(out_ctx *o, const sinew_color_transform *c) {
+    fputs("{\"aM\":", o->f);
+    put_num(o, c->a_mul);
+    put_member(o, "rM", c->r_mul);
+    put_member(o, "gM", c->g_mul);
+    put_member(o, "bM", c->b_mul);
+    put_member(o, "aO", c->a_add);
+    put_member(o, "rO", c->r_add);
+    put_member(o, "gO", c->g_add);
+    put_member(o, "bO", c->b_add);
+    fputc('}', o->f);
+}
+
 static const char *display_type_name(int t) {
     static const char *const names[] = {"image", "armature", "mesh", "boundingBox", "path"};
     return t >= 0 && t < 5 ? names[t] : "image";
@@ -151,24 +171,10 @@ static void put_pose_members(out_ctx *o, sinew_instance *inst, uint32_t ai, int 
         } else {
             fputs("null", f);
         }
-        fprintf(f, ",\"visible\":%s,\"zOrder\":%u,\"drawIndex\":%u,\"color\":{\"aM\":", s.visible ? "true" : "false",
+        fprintf(f, ",\"visible\":%s,\"zOrder\":%u,\"drawIndex\":%u,\"color\":", s.visible ? "true" : "false",
                 s.draw_index, s.draw_index);
-        put_num(o, s.color.a_mul);
-        fputs(",\"rM\":", f);
-        put_num(o, s.color.r_mul);
-        fputs(",\"gM\":", f);
-        put_num(o, s.color.g_mul);
-        fputs(",\"bM\":", f);
-        put_num(o, s.color.b_mul);
-        fputs(",\"aO\":", f);
-        put_num(o, s.color.a_add);
-        fputs(",\"rO\":", f);
-        put_num(o, s.color.r_add);
-        fputs(",\"gO\":", f);
-        put_num(o, s.color.g_add);
-        fputs(",\"bO\":", f);
-        put_num(o, s.color.b_add);
-        fprintf(f, "},\"blendMode\":%d,\"matrix\":", (int)s.blend);
+        put_color(o, &s.color);
+        fprintf(f, ",\"blendMode\":%d,\"matrix\":", (int)s.blend);
         put_matrix(o, &s.world);
         if (s.has_pivot) {
             fputs(",\"pivot\":[", f);
@@ -238,8 +244,7 @@ static void put_events(out_ctx *o, sinew_instance *inst) {
         fputs(",\"animation\":", f);
         /* the reference reports "" when the state was recycled before delivery */
         put_str(o, ev.state_ended ? "" : ev.animation);
-        fputs(",\"time\":", f);
-        put_num(o, ev.time);
+        put_member(o, "time", ev.time);
         if (ev.bone) {
             fputs(",\"bone\":", f);
             put_str(o, ev.bone);
@@ -403,10 +408,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         first_arm = false;
         fputs("{\"name\":", f);
         put_str(&o, ai.name);
-        fputs(",\"frameRate\":", f);
-        put_num(&o, ai.frame_rate);
-        fputs(",\"sampleRate\":", f);
-        put_num(&o, fps);
+        put_member(&o, "frameRate", ai.frame_rate);
+        put_member(&o, "sampleRate", fps);
         sinew_instance_options io;
         memset(&io, 0, sizeof io);
         io.armature = ai.name;
@@ -467,8 +470,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
             first_anim = false;
             fputs("{\"name\":", f);
             put_str(&o, ni.name);
-            fputs(",\"duration\":", f);
-            put_num(&o, duration);
+            put_member(&o, "duration", duration);
             fprintf(f, ",\"frameCount\":%.0f,\"playTimes\":%d,\"samples\":[", frames_f, (int)ni.play_times);
             for (long k = 0; k < frames; ++k) {
                 if (k > 0)
@@ -483,8 +485,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 }
                 fprintf(f, "%s{\"frame\":%ld,\"time\":", k ? "," : "", k);
                 put_num(&o, (double)k * dt);
-                fputs(",\"stateTime\":", f);
-                put_num(&o, si.current_time);
+                put_member(&o, "stateTime", si.current_time);
                 fprintf(f, ",\"playTimes\":%d,", (int)si.play_times);
                 put_events(&o, inst);
                 fputc(',', f);
@@ -519,12 +520,9 @@ static void put_states(out_ctx *o, const sinew_instance *inst) {
         fprintf(f, ",\"layer\":%d,\"playTimes\":%d,\"currentPlayTimes\":%d,\"currentTime\":", (int)s.layer,
                 (int)s.play_times, (int)s.current_play_times);
         put_num(o, s.current_time);
-        fputs(",\"weight\":", f);
-        put_num(o, s.weight);
-        fputs(",\"fadeProgress\":", f);
-        put_num(o, s.fade_progress);
-        fputs(",\"timeScale\":", f);
-        put_num(o, s.time_scale);
+        put_member(o, "weight", s.weight);
+        put_member(o, "fadeProgress", s.fade_progress);
+        put_member(o, "timeScale", s.time_scale);
         fprintf(f, ",\"playing\":%s,\"completed\":%s,\"fadingIn\":%s,\"fadingOut\":%s}", s.playing ? "true" : "false",
                 s.completed ? "true" : "false", s.fading_in ? "true" : "false", s.fading_out ? "true" : "false");
     }
@@ -556,8 +554,7 @@ static void put_input(out_ctx *o, const opts *op, const sinew_data *data, const 
     put_str(o, di.version);
     fputs(",\"compatibleVersion\":", f);
     put_str(o, di.compatible_version ? di.compatible_version : "");
-    fputs(",\"frameRate\":", f);
-    put_num(o, di.frame_rate);
+    put_member(o, "frameRate", di.frame_rate);
     fputs("},\"armatures\":[", f);
 }
 
@@ -609,8 +606,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
         fputc(',', f);
     fputs("{\"name\":", f);
     put_str(o, sc->name);
-    fputs(",\"duration\":", f);
-    put_num(o, (double)sc->frames / sc->fps);
+    put_member(o, "duration", (double)sc->frames / sc->fps);
     fprintf(f, ",\"frameCount\":%u,\"playTimes\":0,\"samples\":[", sc->frames);
     for (uint32_t k = 0; k < sc->frames && rc == SINEW_EXIT_OK; ++k) {
         if (k > 0) {
@@ -666,10 +662,8 @@ static int run_script(const opts *op, FILE *f, const sinew_data *data, const sin
         first_arm = false;
         fputs("{\"name\":", f);
         put_str(&o, ai.name);
-        fputs(",\"frameRate\":", f);
-        put_num(&o, ai.frame_rate);
-        fputs(",\"sampleRate\":", f);
-        put_num(&o, sc->fps);
+        put_member(&o, "frameRate", ai.frame_rate);
+        put_member(&o, "sampleRate", sc->fps);
         fputs(",\"animations\":[", f);
         bool first = true;
         for (uint32_t j = i; j < n; ++j) {
