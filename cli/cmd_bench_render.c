@@ -101,13 +101,8 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
     o->runs = 5;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (cli_is_help(a)) {
-            cli_help_print(&sinew_cmd_bench_render_usage);
-            return -1;
-        }
-        if (a[0] != '-' || a[1] == '\0') {
-            if (o->file) return cli_usage_error(cmd, "more than one input file ('%s' and '%s')", o->file, a);
-            o->file = a;
+        if (cli_help_or_file(cmd, &sinew_cmd_bench_render_usage, a, &o->file, &rc)) {
+            if (rc) return rc;
             continue;
         }
         if (strcmp(a, "--json") == 0) {

@@ -240,6 +240,21 @@ int cli_out_folder(const char *cmd, const char *dir) {
 
 /* ---- help ------------------------------------------------------------------------------------------- */
 
+bool cli_help_or_file(const char *cmd, const cli_help *h, const char *a, const char **file, int *rc) {
+    if (cli_is_help(a)) {
+        cli_help_print(h);
+        *rc = -1;
+        return true;
+    }
+    if (a[0] != '-' || a[1] == '\0') {
+        *rc = *file ? cli_usage_error(cmd, "more than one input file ('%s' and '%s')", *file, a) : 0;
+        if (!*file)
+            *file = a;
+        return true;
+    }
+    return false;
+}
+
 void cli_help_print(const cli_help *h) {
     printf("usage: %s\n", h->synopsis);
     if (h->about)

@@ -83,4 +83,10 @@ typedef struct cli_help {
  * same text for every command). */
 void cli_help_print(const cli_help *h);
 
+/* For a command that takes one FILE among its options (render, bench-render), argument `a`:
+ * -h/--help prints h (*rc = -1); an argument that is not an option ("-" alone is one) is the
+ * file (*rc = 0), and a second such argument a usage error (*rc = its exit code). False, with *rc
+ * untouched, when `a` is an option to read on. */
+bool cli_help_or_file(const char *cmd, const cli_help *h, const char *a, const char **file, int *rc);
+
 #endif
