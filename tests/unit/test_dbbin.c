@@ -18,31 +18,12 @@
 #include "counting_alloc.h"
 #include "testlib.h"
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b)
-        b[n] = '\0';
-    *len = (size_t)n;
-    return b;
-}
-
 static void *bin;
 static size_t bin_len;
 
 static void test_write(void) {
     size_t len;
-    char *text = slurp("fixtures/own/Pip_5.5/pip_ske.json", &len);
+    char *text = test_read_file("fixtures/own/Pip_5.5/pip_ske.json", &len);
     CHECK(text != NULL);
     if (!text)
         return;
@@ -199,7 +180,7 @@ static bool names_byte(const sinew_error *err, size_t at) {
  * empty, after the sixth), the same arrays; both read; no other format is written. */
 static void test_formats(void) {
     size_t len;
-    char *text = slurp("fixtures/own/Pip_5.5/pip_ske.json", &len);
+    char *text = test_read_file("fixtures/own/Pip_5.5/pip_ske.json", &len);
     CHECK(text != NULL);
     if (!text)
         return;
@@ -526,7 +507,7 @@ static void test_timeline_targets(void) {
  * or an error, never a crash or a read out of bounds (ASan); an error names a byte. */
 static void corrupt(const char *json) {
     size_t len, blen = 0;
-    char *text = slurp(json, &len);
+    char *text = test_read_file(json, &len);
     void *bb = NULL;
     sinew_error err;
     memset(&err, 0, sizeof err);

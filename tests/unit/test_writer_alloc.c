@@ -57,27 +57,9 @@ static int empty_dir(const char *dir) {
     return tmp;
 }
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b)
-        *len = (size_t)n;
-    return b;
-}
-
 static bool same_file_text(const char *a, const char *b) {
     size_t na = 0, nb = 0;
-    char *x = read_file(a, &na), *y = read_file(b, &nb);
+    char *x = test_read_file(a, &na), *y = test_read_file(b, &nb);
     bool same = x && y && na == nb && memcmp(x, y, na) == 0;
     free(x);
     free(y);
