@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "base/json_dom.h"
+#include "../unit/read_file.h"
 
 #define TOL_POS 0.01
 #define TOL_AXIS 1e-4
@@ -47,31 +48,11 @@ static void problem(diff *d, const char *fmt, ...) {
     d->problems++;
 }
 
-static char *read_all(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        *len = (size_t)n;
-    }
-    return buf;
-}
-
 /* The dumps run to hundreds of megabytes: sinew's arena reader (base/json_dom.h) parses them
  * several times faster than cJSON's node-per-malloc parse. */
 static cJSON *load(const char *path, sinew_jdom *dom) {
     size_t len = 0, end = 0;
-    char *text = read_all(path, &len);
+    char *text = test_read_file(path, &len);
     if (!text) {
         fprintf(stderr, "posecmp: cannot read %s\n", path);
         return NULL;

@@ -16,6 +16,7 @@
 #include "sinew/convert.h"
 #include "sinew/data.h"
 #include "counting_alloc.h"
+#include "read_file.h"
 #include "testlib.h"
 
 static void *bin;

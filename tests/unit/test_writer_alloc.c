@@ -13,6 +13,7 @@
 
 #include "sinew/convert.h"
 #include "counting_alloc.h"
+#include "read_file.h"
 #include "testlib.h"
 
 typedef enum { TO_DB45, TO_DBBIN, TO_SPINE } target;

@@ -71,28 +71,6 @@ static int test_checks_in_runs_ = 0; /* failed checks made inside RUN(); the res
         }                                                                                \
     } while (0)
 
-/* The whole file, NUL-terminated, in a malloc'd buffer (free it); its length in *len. NULL when it
- * cannot be read. */
-static inline char *test_read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) {
-        b[n] = '\0';
-        *len = (size_t)n;
-    }
-    return b;
-}
-
 /* The shared folder ($SHARED, else ../../shared from tests/), or NULL when it does not exist. */
 static inline const char *test_shared_dir(void) {
     const char *s = getenv("SHARED");
