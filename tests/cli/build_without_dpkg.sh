@@ -6,16 +6,7 @@
 # what to install (the exact apt-get line where apt-get is, the package and what was looked for
 # where it is not) and fail, installing nothing unless root on Debian.
 set -u
-pass=0; fail=0; skipped=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-skip() {
-  if [ -n "${SINEW_REQUIRE_SHARED:-}" ] && [ "${SINEW_REQUIRE_SHARED}" != 0 ]; then
-    bad "$1 $2: $3, and SINEW_REQUIRE_SHARED=1 requires it"
-  else
-    skipped=$((skipped+$1)); echo "SKIP: $1 $2: $3"
-  fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/testkit.sh" # ok, bad, skip, summary
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 shim=$tmp/bin; mkdir -p "$shim"
@@ -69,5 +60,4 @@ fi
 out=$(PATH="$shim" PKG_CONFIG_LIBDIR=$tmp/none PKG_CONFIG_PATH= cmake -S "$SRC" -B "$tmp/c" -DSINEW_TESTS=OFF 2>&1); rc=$?
 [ $rc != 0 ] && echo "$out" | grep -q "apt-get install libcjson-dev" && ok || bad "configure without cJSON: exit $rc, $(echo "$out" | tail -5)"
 
-if [ $skipped -gt 0 ]; then echo "$pass passed, $fail failed, $skipped skipped"; else echo "$pass passed, $fail failed"; fi
-[ $fail = 0 ]
+summary

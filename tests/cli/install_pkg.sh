@@ -8,18 +8,7 @@
 # libsinew-gl (the components sdl2 and gl) when those backends were built. A second CMake project
 # links the static targets (core alone; everything), whose dependencies come from imported targets.
 set -u
-pass=0; fail=0; skipped=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-# skip N WHAT REASON: checks that cannot run in this build, counted and said (docs/testkit.md); a
-# failure under SINEW_REQUIRE_SHARED=1, which asks for every check
-skip() {
-  if [ -n "${SINEW_REQUIRE_SHARED:-}" ] && [ "${SINEW_REQUIRE_SHARED}" != 0 ]; then
-    bad "$1 $2: $3, and SINEW_REQUIRE_SHARED=1 requires it"
-  else
-    skipped=$((skipped+$1)); echo "SKIP: $1 $2: $3"
-  fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/testkit.sh" # ok, bad, skip, summary
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 
@@ -185,5 +174,4 @@ fi
 LD_LIBRARY_PATH=$libdir "$tmp/play_pc" "$SRC/README.md" >/dev/null 2>"$tmp/err.log"; rc=$?
 [ $rc = 2 ] && grep -q "error:" "$tmp/err.log" && ok || bad "bad input: exit $rc, $(cat "$tmp/err.log")"
 
-if [ $skipped -gt 0 ]; then echo "$pass passed, $fail failed, $skipped skipped"; else echo "$pass passed, $fail failed"; fi
-[ $fail = 0 ]
+summary
