@@ -53,16 +53,22 @@ static inline void *counting_alloc_(void *ctx, size_t size) {
     return p + COUNTING_HDR;
 }
 
-static inline void counting_free_(void *ctx, void *ptr, size_t size) {
-    counting *c = ctx;
-    if (!ptr)
-        return;
+/* The block in front of ptr, its size in front checked against the caller's. */
+static inline unsigned char *counting_block_(counting *c, void *ptr, size_t size) {
     unsigned char *p = (unsigned char *)ptr - COUNTING_HDR;
     COUNTING_SHOW_(p);
     size_t had;
     memcpy(&had, p, sizeof had);
     if (had != size)
         c->bad_sizes++;
+    return p;
+}
+
+static inline void counting_free_(void *ctx, void *ptr, size_t size) {
+    counting *c = ctx;
+    if (!ptr)
+        return;
+    unsigned char *p = counting_block_(c, ptr, size);
     c->live_blocks--;
     c->live_bytes -= size;
     free(p);
@@ -72,12 +78,7 @@ static inline void *counting_realloc_(void *ctx, void *ptr, size_t old_size, siz
     counting *c = ctx;
     if (c->allocs++ == c->fail_at)
         return NULL;
-    unsigned char *p = (unsigned char *)ptr - COUNTING_HDR;
-    COUNTING_SHOW_(p);
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != old_size)
-        c->bad_sizes++;
+    unsigned char *p = counting_block_(c, ptr, old_size);
     unsigned char *q = realloc(p, new_size + COUNTING_HDR);
     if (!q) {
         COUNTING_HIDE_(p);
