@@ -196,6 +196,17 @@ static sinew_instance *make(rig *r, const sinew_allocator *al) {
     return inst;
 }
 
+/* prepared_rig and an instance of it (default options). */
+static sinew_instance *rig_instance(rig *r, bool with_ik) {
+    prepared_rig(r, with_ik);
+    return make(r, NULL);
+}
+
+static void end_rig(rig *r, sinew_instance *inst) {
+    sinew_instance_destroy(inst);
+    free_rig(r);
+}
+
 static sinew_affine bone_world(sinew_instance *inst, uint32_t b) {
     sinew_affine m = {0, 0, 0, 0, 0, 0};
     sinew_instance_bone(inst, 0, b, NULL, NULL, &m);
@@ -263,14 +274,12 @@ static void test_curve_samples(void) {
         sinew_instance_update(inst, 0.125); /* 5 frames of 10 */
     sinew_affine m = bone_world(inst, 0);
     CHECK_NEAR(atan2(m.b, m.a), 0.5, 2e-3);
-    sinew_instance_destroy(inst);
-    free_rig(&r);
+    end_rig(&r, inst);
 }
 
 static void test_tween_and_loop(void) {
     rig r;
-    prepared_rig(&r, false);
-    sinew_instance *inst = make(&r, NULL);
+    sinew_instance *inst = rig_instance(&r, false);
     CHECK(sinew_instance_play(inst, "spin", -1, NULL) == SINEW_OK);
     sinew_instance_update(inst, 0.0);
     /* 8 fps, 10 frames: rotation rises 0 -> 1 over frames 0..5, then back to 0 (the last key
@@ -286,8 +295,7 @@ static void test_tween_and_loop(void) {
         CHECK_NEAR(child.tx, 10 + 20 * cos(rot), 1e-4);
         CHECK_NEAR(child.ty, 20 * sin(rot), 1e-4);
     }
-    sinew_instance_destroy(inst);
-    free_rig(&r);
+    end_rig(&r, inst);
 }
 
 typedef struct ev_log {
@@ -313,8 +321,7 @@ static void on_event(void *user, const sinew_instance *inst, const sinew_event *
 
 static void test_events(void) {
     rig r;
-    prepared_rig(&r, false);
-    sinew_instance *inst = make(&r, NULL);
+    sinew_instance *inst = rig_instance(&r, false);
     ev_log log;
     memset(&log, 0, sizeof log);
     sinew_instance_set_event_callback(inst, on_event, &log);
@@ -335,21 +342,18 @@ static void test_events(void) {
     CHECK(log.complete == 1);
     sinew_state_info si;
     CHECK(sinew_instance_state(inst, 0, 0, &si) && si.completed && si.current_play_times == 2);
-    sinew_instance_destroy(inst);
-    free_rig(&r);
+    end_rig(&r, inst);
 }
 
 static void test_ik_one_bone(void) {
     rig r;
-    prepared_rig(&r, true);
-    sinew_instance *inst = make(&r, NULL);
+    sinew_instance *inst = rig_instance(&r, true);
     sinew_instance_update(inst, 0.0);
     sinew_affine c = bone_world(inst, 1);
     /* child at (30, 0) aims at the target (30, 40): straight down (+90 degrees) */
     CHECK_NEAR(c.tx, 30, 1e-4);
     CHECK_NEAR(atan2(c.b, c.a), atan2(40.0, 0.0), 1e-5);
-    sinew_instance_destroy(inst);
-    free_rig(&r);
+    end_rig(&r, inst);
 }
 
 static void test_inherit_rotation_off(void) {
@@ -365,8 +369,7 @@ static void test_inherit_rotation_off(void) {
     CHECK_NEAR(atan2(root.b, root.a), 0.4, 1e-5);
     CHECK_NEAR(atan2(child.b, child.a), 0.0, 1e-5); /* keeps its own (zero) rotation */
     CHECK_NEAR(child.tx, 10 + 20 * cos(0.4), 1e-4);  /* but moves with the parent */
-    sinew_instance_destroy(inst);
-    free_rig(&r);
+    end_rig(&r, inst);
 }
 
 static void test_drawlist_image(void) {
@@ -542,8 +545,7 @@ static void test_state_storage_grows_on_request(void) {
 
 static void test_bad_input(void) {
     rig r;
-    prepared_rig(&r, false);
-    sinew_instance *inst = make(&r, NULL);
+    sinew_instance *inst = rig_instance(&r, false);
     sinew_error err;
     memset(&err, 0, sizeof err);
     CHECK(sinew_instance_play(inst, "nope", -1, &err) == SINEW_E_NOT_FOUND);
@@ -569,8 +571,7 @@ static void test_bad_input(void) {
     o.skin = "gold";
     memset(&err, 0, sizeof err);
     CHECK(sinew_instance_create(&r.data, &o, &bad, &err) == SINEW_E_NOT_FOUND && bad == NULL);
-    sinew_instance_destroy(inst);
-    free_rig(&r);
+    end_rig(&r, inst);
 }
 
 /* A 4.5 animation frame whose event names a bone that has a combined bone timeline is still an
