@@ -83,7 +83,8 @@ typedef struct sinew_instance_options {
                                             the least weight left (counted:
                                             sinew_instance_states_dropped). Each state needs
                                             storage for the largest animation's timelines
-                                            (24 bytes a timeline): see reserved_states */
+                                            (24 bytes a timeline and 4 a slot): see
+                                            reserved_states */
     sinew_frame_cache *frame_cache;    /**< optional: a cache made for the same data (NULL = none) */
     uint32_t max_events;               /**< events the queue holds between polls; 0 = 64 and 16
                                             more per child armature (at most 65536). Past it the

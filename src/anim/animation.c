@@ -312,6 +312,20 @@ static void color_result(const tl_ctx *c, const tl_state *t, const sinew_model_t
 
 /* Applies a colour / deform timeline's value to one slot (the official update tail). `kind` is
  * TLK_SLOT_COLOR or TLK_DEFORM; T NULL for the pose timelines. */
+/* The deform values (2 per vertex) of mesh m that a pose deform timeline reaches when it drives
+ * `len` official values (2 per vertex, or per influence of a weighted mesh, in their order): a
+ * weighted mesh's vertex whose influences straddle the end is left out (the official runtime
+ * fades some of its influences' offsets and not the others, which a per-vertex offset cannot
+ * say). */
+static uint32_t pose_deform_values(const sinew_model_mesh *m, uint32_t len) {
+    if (!m->weighted || !m->vertex_first_influence)
+        return len < 2 * m->vertex_count ? len : 2 * m->vertex_count;
+    uint32_t v = 0;
+    while (v < m->vertex_count && m->vertex_first_influence[v + 1] <= len / 2)
+        ++v;
+    return 2 * v;
+}
+
 static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, uint8_t kind, uint32_t slot,
                           uint32_t mesh, bool last_target) {
     arm_inst *arm = c->arm;
@@ -338,6 +352,13 @@ static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeli
         uint32_t n = 2 * m->vertex_count;
         if (n > sinew__deform_cap(arm, slot))
             n = sinew__deform_cap(arm, slot);
+        if (!T) { /* a pose timeline: the values its count reaches; writing, it grows the array */
+            uint32_t len = sinew__state_pose_deform(arm, c->st)[slot];
+            uint32_t k = pose_deform_values(m, len);
+            n = k < n ? k : n;
+            if ((fading || dirty) && len > arm->deform_len[slot])
+                arm->deform_len[slot] = len;
+        }
         float *dv = arm->deform + sinew__deform_first(arm, slot);
         const float *v0 = NULL, *v1 = NULL;
         if (T && t->frame_index >= 0 && T->values_per_key >= n) {
@@ -936,6 +957,7 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
     st->bone_clock.play_times = -1;
     st->bone_clock.play_state = -1;
     st->pose_active = st->reset_to_pose;
+    memcpy(sinew__state_pose_deform(arm, st), arm->deform_len, ns * sizeof(uint32_t));
     for (uint8_t k = 0; k <= TLK_IK; ++k)
         tl_reset(&st->pose_tl[k], TL_NONE);
     tl_reset(&st->pose_surface_tl, TL_NONE);
@@ -1488,7 +1510,7 @@ static void fade_out_others(arm_inst *arm, int fade_out_mode, int32_t layer, con
  * held, or when the allocation failed. */
 static void make_room(sinew_instance *inst, arm_inst *arm) {
     if (arm->state_count == arm->state_held && arm->state_held < arm->state_cap && !inst->updating) {
-        tl_state *more = sinew__alloc(inst->allocator, arm->tl_cap * sizeof(tl_state));
+        tl_state *more = sinew__alloc(inst->allocator, sinew__arm_state_bytes(arm));
         if (more)
             arm->states[arm->state_held++].tls = more;
     }

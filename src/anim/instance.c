@@ -146,6 +146,7 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->cur_display = carve(cv, ns, sizeof(uint32_t));
     a->slot_origin = carve(cv, ns, sizeof(uint32_t));
     a->cur_mesh = carve(cv, ns, sizeof(uint32_t));
+    a->deform_len = carve(cv, ns, sizeof(uint32_t));
     a->cur_child = carve(cv, ns, sizeof(uint32_t));
     a->display_dirty = carve(cv, ns, 1);
     a->deform_dirty = carve(cv, ns, 1);
@@ -168,7 +169,7 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
      * play its own animations) holds storage for all of them from the start */
     a->state_held = parent != SINEW_INVALID_INDEX || plays_itself(d) ? lc->state_cap : lc->state_reserve;
     for (uint32_t i = 0; i < a->state_held; ++i) {
-        tl_state *tls = carve(cv, tl_cap, sizeof(tl_state));
+        tl_state *tls = carve(cv, 1, sinew__state_bytes(tl_cap, ns));
         if (lc->arms)
             a->states[i].tls = tls;
     }
@@ -266,6 +267,7 @@ static void reset_arm(arm_inst *a) {
         a->cur_display[s] = SINEW_INVALID_INDEX;
         a->cur_mesh[s] = SINEW_INVALID_INDEX;
         a->cur_child[s] = SINEW_INVALID_INDEX;
+        a->deform_len[s] = 0;
         a->display_dirty[s] = 0;
         if (a->slot_gxy) {
             memset(a->slot_gxy + 4 * (size_t)s, 0, 4 * sizeof(double));
@@ -536,7 +538,7 @@ void sinew_instance_destroy(sinew_instance *inst) {
             sinew__free(inst->allocator, a->offset, sinew__offset_bytes(a));
         for (uint32_t k = 0; k < a->state_held; ++k)
             if (sinew__state_storage_grown(inst, a->states[k].tls))
-                sinew__free(inst->allocator, a->states[k].tls, a->tl_cap * sizeof(tl_state));
+                sinew__free(inst->allocator, a->states[k].tls, sinew__arm_state_bytes(a));
     }
     sinew__drawlist_free(inst);
     sinew__free(inst->allocator, inst, inst->size);
@@ -554,7 +556,7 @@ size_t sinew_instance_memory(const sinew_instance *inst) {
             n += sinew__offset_bytes(a);
         for (uint32_t k = 0; k < a->state_held; ++k)
             if (sinew__state_storage_grown(inst, a->states[k].tls))
-                n += a->tl_cap * sizeof(tl_state);
+                n += sinew__arm_state_bytes(a);
     }
     return n + sinew__drawlist_bytes(inst);
 }

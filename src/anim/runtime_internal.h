@@ -247,6 +247,10 @@ typedef struct arm_inst {
     uint8_t *display_dirty;
     uint8_t *deform_dirty;     /* deform written since the last mesh update */
     uint8_t *deform_nz;        /* deform may be non-zero (0: all zero, the skinning fast path) */
+    uint32_t *deform_len;      /* per slot, the length of the official deform vertices array (2 per
+                                  vertex, or per influence of a weighted mesh): the shown mesh's
+                                  when it was shown (0 without one), grown by a pose deform
+                                  timeline that writes more (sinew__state_pose_deform) */
     uint8_t *slot_changed;     /* display switched: the local matrix changed */
     float *slot_world;         /* 6 per slot */
     const uint32_t *slot_deform; /* data->run_slot_deform: per slot, its first float in deform and
@@ -351,8 +355,29 @@ static inline bool sinew__state_storage_grown(const sinew_instance *inst, const 
     return tls && (p < base || p >= base + inst->size);
 }
 
+/* The bytes of one animation state's storage: room for tl_cap timeline records, then per slot
+ * the number of deform values its pose deform timeline covers (see sinew__state_pose_deform). */
+static inline size_t sinew__state_bytes(uint32_t tl_cap, uint32_t slot_count) {
+    return (size_t)tl_cap * sizeof(tl_state) + (size_t)slot_count * sizeof(uint32_t);
+}
+static inline size_t sinew__arm_state_bytes(const arm_inst *a) { return sinew__state_bytes(a->tl_cap, a->slot_count); }
+
+/* Per slot, how many official deform values a state's pose deform timeline drives: the official
+ * DeformTimelineState without data takes its count from the length of the slot's deform vertices
+ * array when the state builds its timelines (arm_inst.deform_len), and keeps it for any mesh the
+ * slot shows later. After the state's timeline records. */
+static inline uint32_t *sinew__state_pose_deform(const arm_inst *a, const anim_state *st) {
+    return (uint32_t *)(void *)(st->tls + a->tl_cap);
+}
+
 /* The bytes of an armature's bone offsets (arm_inst.offset and offset_on, one allocation). */
 static inline size_t sinew__offset_bytes(const arm_inst *a) { return (size_t)a->bone_count * (6 * sizeof(double) + 1); }
+
+/* The length of the official deform vertices array of a mesh (DeformVertices.init): 2 per vertex,
+ * or 2 per influence of a weighted mesh; 0 for none. */
+static inline uint32_t sinew__mesh_deform_len(const sinew_model_mesh *m) {
+    return !m ? 0 : 2 * (m->weighted && m->vertex_first_influence ? m->influence_count : m->vertex_count);
+}
 
 static inline uint32_t sinew__deform_first(const arm_inst *a, uint32_t s) { return a->slot_deform[2 * s]; }
 static inline uint32_t sinew__deform_cap(const arm_inst *a, uint32_t s) { return a->slot_deform[2 * s + 1]; }
