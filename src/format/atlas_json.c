@@ -9,13 +9,6 @@
 #include "format/json_read.h"
 #include "format/png_header.h"
 
-#define TRY(x)                          \
-    do {                                \
-        sinew_status st_ = (x);         \
-        if (st_ != SINEW_OK)            \
-            return st_;                 \
-    } while (0)
-
 static const char *const atlas_keys[] = {"name", "imagePath", "width", "height", "scale", "SubTexture", "format"};
 static const sinew_jkeys atlas_table = SINEW_JKEYS(atlas_keys, "atlas");
 static const char *const region_keys[] = {"name",       "x",           "y",       "width", "height", "frameX",

@@ -21,13 +21,6 @@
 #define PI_F 3.14159265358979323846
 #define DEG2RAD (PI_F / 180.0)
 
-#define TRY(x)                          \
-    do {                                \
-        sinew_status st_ = (x);         \
-        if (st_ != SINEW_OK)            \
-            return st_;                 \
-    } while (0)
-
 typedef struct pending_action {
     float pos;
     uint32_t seq;

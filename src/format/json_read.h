@@ -15,6 +15,14 @@
 
 #define SINEW_JSON_MAX_PATH 32
 
+/* Returns the status of x from the calling function when it is not SINEW_OK (the readers' steps). */
+#define TRY(x)                          \
+    do {                                \
+        sinew_status st_ = (x);         \
+        if (st_ != SINEW_OK)            \
+            return st_;                 \
+    } while (0)
+
 typedef struct sinew_jctx {
     const char *text;          /* the whole input (for locating errors) */
     size_t len;

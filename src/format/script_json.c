@@ -8,13 +8,6 @@
 #include "model/model.h"
 #include "sinew/script.h"
 
-#define TRY(x)                          \
-    do {                                \
-        sinew_status st_ = (x);         \
-        if (st_ != SINEW_OK)            \
-            return st_;                 \
-    } while (0)
-
 #define MAX_FRAMES 1000000.0
 #define MAX_FPS 10000.0
 
