@@ -310,8 +310,6 @@ static void color_result(const tl_ctx *c, const tl_state *t, const sinew_model_t
         res[i] = (float)(cur[i] + (nxt[i] - cur[i]) * p);
 }
 
-/* Applies a colour / deform timeline's value to one slot (the official update tail). `kind` is
- * TLK_SLOT_COLOR or TLK_DEFORM; T NULL for the pose timelines. */
 /* The deform values (2 per vertex) of mesh m that a pose deform timeline reaches when it drives
  * `len` official values (2 per vertex, or per influence of a weighted mesh, in their order): a
  * weighted mesh's vertex whose influences straddle the end is left out (the official runtime
@@ -326,6 +324,8 @@ static uint32_t pose_deform_values(const sinew_model_mesh *m, uint32_t len) {
     return 2 * v;
 }
 
+/* Applies a colour / deform timeline's value to one slot (the official update tail). `kind` is
+ * TLK_SLOT_COLOR or TLK_DEFORM; T NULL for the pose timelines. */
 static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, uint8_t kind, uint32_t slot,
                           uint32_t mesh, bool last_target) {
     arm_inst *arm = c->arm;

@@ -925,11 +925,12 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
         mesh = dd->mesh;
     if (disp != arm->cur_display[s] || mesh != arm->cur_mesh[s]) {
         /* a different mesh (or none) starts from an empty deform, as officially */
-        if (mesh != arm->cur_mesh[s])
+        if (mesh != arm->cur_mesh[s]) {
             arm->deform_len[s] = sinew__mesh_deform_len(mesh != SINEW_INVALID_INDEX ? &d->meshes[mesh] : NULL);
-        if (mesh != arm->cur_mesh[s] && sinew__deform_cap(arm, s)) {
-            memset(arm->deform + sinew__deform_first(arm, s), 0, sinew__deform_cap(arm, s) * sizeof(float));
-            arm->deform_nz[s] = 0;
+            if (sinew__deform_cap(arm, s)) {
+                memset(arm->deform + sinew__deform_first(arm, s), 0, sinew__deform_cap(arm, s) * sizeof(float));
+                arm->deform_nz[s] = 0;
+            }
         }
         arm->deform_dirty[s] = 1;
         arm->slot_changed[s] = 1;
