@@ -82,7 +82,7 @@ static void print_json(const sinew_data *data) {
     json_string(di.name);
     printf(",\"frameRate\":");
     json_number(di.frame_rate);
-    printf(",\"armatures\":[");
+    printf(",\"plays\":\"%s\",\"armatures\":[", di.v6 ? "6.0" : "5.x");
     for (uint32_t a = 0; a < di.armature_count; a++) {
         sinew_armature_info ai;
         sinew_data_get_armature_info(data, a, &ai);
@@ -129,7 +129,12 @@ static void print_json(const sinew_data *data) {
             printf("null");
         }
         /* "ik" counts the constraints the file declares, dropped ones included (see docs/cli.md) */
-        printf(",\"ik\":%u,\"meshes\":%u,\"animations\":[", ai.ik_count + ai.ignored_ik_count, ai.mesh_count);
+        printf(",\"ik\":%u,\"meshes\":%u,", ai.ik_count + ai.ignored_ik_count, ai.mesh_count);
+        /* 6.0: constraints as kept (dropped ones under "ignoredConstraints"), shapes and masks */
+        printf("\"transformConstraints\":%u,\"physicsConstraints\":%u,\"ignoredConstraints\":%u,\"shapes\":%u,"
+               "\"masks\":%u,\"animations\":[",
+               ai.transform_constraint_count, ai.physics_count, ai.ignored_constraint_count, ai.shape_count,
+               ai.mask_count);
         for (uint32_t n = 0; n < ai.animation_count; n++) {
             sinew_animation_info ni;
             sinew_data_get_animation_info(data, a, n, &ni);
@@ -188,8 +193,18 @@ static void print_text(const char *file, const sinew_data *data, const char *atl
             printf(", %u surface%s", ai.surface_count, plural(ai.surface_count));
         if (ai.path_constraint_count)
             printf(", %u path constraint%s", ai.path_constraint_count, plural(ai.path_constraint_count));
-        printf(", %u mesh%s, %u display%s\n", ai.mesh_count, ai.mesh_count == 1 ? "" : "es", ai.display_count,
-               plural(ai.display_count));
+        if (ai.transform_constraint_count)
+            printf(", %u transform constraint%s", ai.transform_constraint_count, plural(ai.transform_constraint_count));
+        if (ai.physics_count)
+            printf(", %u physics constraint%s", ai.physics_count, plural(ai.physics_count));
+        if (ai.ignored_constraint_count)
+            printf(" (%u constraint%s ignored)", ai.ignored_constraint_count, plural(ai.ignored_constraint_count));
+        printf(", %u mesh%s", ai.mesh_count, ai.mesh_count == 1 ? "" : "es");
+        if (ai.shape_count)
+            printf(", %u shape%s", ai.shape_count, plural(ai.shape_count));
+        if (ai.mask_count)
+            printf(", %u mask%s", ai.mask_count, plural(ai.mask_count));
+        printf(", %u display%s\n", ai.display_count, plural(ai.display_count));
         printf("  skins:");
         for (uint32_t s = 0; s < ai.skin_count; s++) {
             sinew_skin_info si;

@@ -123,6 +123,9 @@ typedef struct sinew_data_info {
     float frame_rate;               /**< the top-level frameRate (default 24) */
     bool is_global;                 /**< the file said isGlobal: 1 (converted to local at load) */
     uint32_t armature_count;
+    bool v6;                        /**< a DragonBones 6.0 file (`version` or `compatibleVersion`
+                                         6.0): it plays as the official 6.0 runtime plays it
+                                         (docs/runtime.md "DragonBones 6.0") */
 } sinew_data_info;
 
 typedef struct sinew_armature_info {
@@ -142,6 +145,14 @@ typedef struct sinew_armature_info {
     float canvas_x, canvas_y, canvas_width, canvas_height;
     uint32_t surface_count;         /**< bones that are 5.5 surfaces (counted in bone_count) */
     uint32_t path_constraint_count; /**< path constraints (docs/runtime.md) */
+    /* DragonBones 6.0 (all 0 in other files): */
+    uint32_t transform_constraint_count; /**< transform constraints */
+    uint32_t physics_count;         /**< physics constraints */
+    uint32_t ignored_constraint_count; /**< transform and physics entries dropped at load, as the
+                                         official parser drops them (no target or bone, a name
+                                         another constraint has) */
+    uint32_t shape_count;           /**< vector shape displays (not counted in mesh_count) */
+    uint32_t mask_count;            /**< image and shape displays that are masks */
 } sinew_armature_info;
 
 typedef struct sinew_bone_info {

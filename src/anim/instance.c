@@ -145,6 +145,7 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->list_count = carve(cv, ns, sizeof(uint32_t));
     a->cur_display = carve(cv, ns, sizeof(uint32_t));
     a->slot_origin = carve(cv, ns, sizeof(uint32_t));
+    a->masked_by = d->v6 ? carve(cv, ns, sizeof(uint32_t)) : NULL;
     a->cur_mesh = carve(cv, ns, sizeof(uint32_t));
     a->deform_len = carve(cv, ns, sizeof(uint32_t));
     a->cur_child = carve(cv, ns, sizeof(uint32_t));
@@ -266,6 +267,8 @@ static void reset_arm(arm_inst *a) {
         a->color[s] = sd->color;
         a->cur_display[s] = SINEW_INVALID_INDEX;
         a->cur_mesh[s] = SINEW_INVALID_INDEX;
+        if (a->masked_by)
+            a->masked_by[s] = SINEW_INVALID_INDEX;
         a->cur_child[s] = SINEW_INVALID_INDEX;
         a->deform_len[s] = 0;
         a->display_dirty[s] = 0;

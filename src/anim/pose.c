@@ -921,8 +921,8 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
         disp = REPLACED(arm, s);
     uint32_t mesh = SINEW_INVALID_INDEX;
     const sinew_model_display *dd = disp != SINEW_INVALID_INDEX ? sinew__arm_display(arm, disp) : NULL;
-    if (dd && dd->type == SINEW_DISPLAY_MESH && dd->mesh < d->mesh_count)
-        mesh = dd->mesh;
+    if (dd && (dd->type == SINEW_DISPLAY_MESH || dd->type == SINEW_DISPLAY_SHAPE) && dd->mesh < d->mesh_count)
+        mesh = dd->mesh; /* a shape's control points: its geometry, skinned and deformed as a mesh */
     if (disp != arm->cur_display[s] || mesh != arm->cur_mesh[s]) {
         /* a different mesh (or none) starts from an empty deform, as officially */
         if (mesh != arm->cur_mesh[s]) {

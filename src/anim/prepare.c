@@ -934,8 +934,8 @@ static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm,
                 continue;
             for (uint32_t i = 0; i < ss->display_count; ++i) {
                 const sinew_model_display *d = &arm->displays[ss->first_display + i];
-                if (d->type != SINEW_DISPLAY_MESH || d->mesh >= arm->mesh_count)
-                    continue;
+                if ((d->type != SINEW_DISPLAY_MESH && d->type != SINEW_DISPLAY_SHAPE) || d->mesh >= arm->mesh_count)
+                    continue; /* a 6.0 shape's control points are a mesh geometry, deformed as meshes are */
                 const sinew_model_mesh *mesh = &arm->meshes[d->mesh];
                 if (2 * mesh->vertex_count > cap)
                     cap = 2 * mesh->vertex_count;

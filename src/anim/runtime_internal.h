@@ -239,6 +239,8 @@ typedef struct arm_inst {
     struct slot_rep *rep;      /* per slot, allocated by the first replacement (NULL until then):
                                   sinew_instance_replace_display* */
     uint32_t *cur_display;     /* data display index, REPLACED(a, s), or INVALID */
+    uint32_t *masked_by;       /* 6.0 armatures (NULL otherwise): per slot, the slot whose mask display
+                                  clips it (the official Pixi adapters' rule), or INVALID */
     uint32_t *slot_origin;     /* the display whose transform places the slot: a data display
                                   (data->run_display_matrix), REPLACED(a, s) (rep[s].matrix), or
                                   INVALID (identity) */

@@ -390,6 +390,14 @@ void sinew__sp_write_animations(sp_ctx *c, cJSON *root) {
             case SINEW_TL_SURFACE:
                 sinew__sp_warn(c, "surface timeline dropped (Spine has no surfaces)");
                 break;
+            case SINEW_TL_SHAPE:
+            case SINEW_TL_PATH_DEFORM:
+            case SINEW_TL_PATH_POSITION:
+            case SINEW_TL_PATH_SPACING:
+            case SINEW_TL_PATH_WEIGHT:
+                sinew__sp_warn(c, "DragonBones 6.0 %s timeline dropped (not yet converted to Spine)",
+                               T->type == SINEW_TL_SHAPE ? "shape" : T->type == SINEW_TL_PATH_DEFORM ? "path deform" : "path constraint");
+                break;
             }
         }
         sinew__sp_bake_animation(c, ao);

@@ -29,7 +29,7 @@ static const sinew_jkeys frame_table = SINEW_JKEYS(frame_keys, "frame");
 
 typedef enum frame_kind {
     FK_ANIM, FK_BONE_ALL, FK_TRANSLATE, FK_ROTATE, FK_SCALE, FK_SLOT_DISPLAY, FK_SLOT_COLOR, FK_DISPLAY,
-    FK_COLOR, FK_FFD, FK_IK, FK_ZORDER, FK_SURFACE
+    FK_COLOR, FK_FFD, FK_IK, FK_ZORDER, FK_SURFACE, FK_PATH_VALUE, FK_PATH_WEIGHT
 } frame_kind;
 
 static const uint32_t frame_allowed[] = {
@@ -48,6 +48,8 @@ static const uint32_t frame_allowed[] = {
     [FK_IK] = F_COMMON | FB(F_WEIGHT) | FB(F_BENDPOSITIVE),
     [FK_ZORDER] = F_COMMON | FB(F_ZORDER),
     [FK_SURFACE] = F_COMMON | FB(F_OFFSET) | FB(F_VERTICES),
+    [FK_PATH_VALUE] = F_COMMON | FB(F_VALUE),
+    [FK_PATH_WEIGHT] = F_COMMON | FB(F_VALUE),
 };
 
 static sinew_status frame_fields(db *d, const cJSON *v, frame_kind kind, bool quiet, const cJSON **f) {
@@ -203,6 +205,15 @@ static sinew_status frame_duration(db *d, const cJSON *v, float pos, const char 
     return SINEW_OK;
 }
 
+/* JavaScript's conversion of a number to an element of a Uint16Array (the official parser's
+ * timeline array): truncated towards zero, modulo 2^16; NaN and infinities are 0. */
+static uint16_t js_uint16(double v) {
+    if (!isfinite(v))
+        return 0;
+    double t = fmod(trunc(v), 65536.0);
+    return (uint16_t)(t < 0.0 ? t + 65536.0 : t);
+}
+
 /* One key's position, duration and tween (display, zOrder: stepped, with the easing kept). */
 static sinew_status key_timing(db *d, const tl_spec *sp, const cJSON *const *f, float pos, uint32_t i,
                                sinew_model_keyframe *k, double *dur) {
@@ -344,6 +355,21 @@ static sinew_status surface_values(db *d, const tl_spec *sp, const cJSON *const 
     return SINEW_OK;
 }
 
+/* A path-constraint weight key: `value` = [rotateWeight, xWeight, yWeight] ([1, 1, 1] when absent). */
+static sinew_status path_weight_values(db *d, const cJSON *v, float *val) {
+    const cJSON *first;
+    uint32_t n;
+    val[0] = val[1] = val[2] = 1.0f;
+    if (!v || cJSON_IsNull(v))
+        return SINEW_OK;
+    TRY(sinew__jarray(d->c, v, "value", &first, &n));
+    if (n < 3u) /* the official parser reads three entries: the missing ones would be NaN */
+        return sinew__jfail_key(d->c, "value", SINEW_E_LAYOUT,
+                                "a path weight frame's 'value' must be [rotateWeight, xWeight, yWeight] (has %u "
+                                "numbers)", n);
+    return sinew__jfloats(d->c, first, "value", val, 3);
+}
+
 /* One key's values (at `val`), by the kind of frame. */
 static sinew_status key_values(db *d, const tl_spec *sp, const cJSON *const *f, float pos, uint32_t tl, uint32_t i,
                                sinew_model_keyframe *k, float *val, double *rot_exact) {
@@ -377,6 +403,10 @@ static sinew_status key_values(db *d, const tl_spec *sp, const cJSON *const *f, 
     }
     case FK_ZORDER:
         return zorder_values(d, f[F_ZORDER], val);
+    case FK_PATH_VALUE:
+        return sinew__jfloat(d->c, f[F_VALUE], "value", 0.0f, &val[0]);
+    case FK_PATH_WEIGHT:
+        return path_weight_values(d, f[F_VALUE], val);
     case FK_ANIM:
         break;
     }
@@ -409,6 +439,7 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
     }
     uint32_t tl = (uint32_t)(T - d->arm->timelines);
     float pos = 0.0f;
+    double total = 0.0; /* the frames' durations: a 6.0 timeline's own length */
     sinew__jpush_key(d->c, key);
     uint32_t i = 0;
     for (const cJSON *fr = frames->child; fr; fr = fr->next, i++) {
@@ -421,30 +452,41 @@ static sinew_status build_timeline(db *d, const cJSON *frames, const char *key, 
         TRY(key_timing(d, sp, f, pos, i, k, &dur));
         TRY(key_values(d, sp, f, pos, tl, i, k, val, rot_exact));
         pos += (float)dur;
+        total += dur;
         sinew__jpop(d->c);
     }
     sinew__jpop(d->c);
+    T->cfg_duration = js_uint16(total);
     return SINEW_OK;
 }
 
-enum { ANIM_KEY_COUNT = 18 };
+enum { ANIM_KEY_COUNT = 20 };
 static const char *const anim_keys[ANIM_KEY_COUNT] = {
     "name",   "duration", "playTimes", "fadeInTime", "scale",   "frame",    "bone", "slot",     "ffd",
-    "ik",     "zOrder",   "userData",  "autoTween",  "tweenEasing", "surface", "timeline", "type", "blendType"};
+    "ik",     "zOrder",   "userData",  "autoTween",  "tweenEasing", "surface", "timeline", "type", "blendType",
+    "shape",  "path"};
 static const sinew_jkeys anim_table = SINEW_JKEYS(anim_keys, "animation");
 static const char *const bone_tl_keys[] = {"name", "scale", "offset", "frame", "translateFrame",
-                                           "rotateFrame", "scaleFrame", "pX", "pY"};
+                                           "rotateFrame", "scaleFrame", "pX", "pY", "timelineConfig"};
 static const sinew_jkeys bone_tl_table = SINEW_JKEYS(bone_tl_keys, "bone timeline");
-static const char *const slot_tl_keys[] = {"name", "scale", "offset", "frame", "displayFrame", "colorFrame"};
+static const char *const slot_tl_keys[] = {"name", "scale", "offset", "frame", "displayFrame", "colorFrame",
+                                           "timelineConfig"};
 static const sinew_jkeys slot_tl_table = SINEW_JKEYS(slot_tl_keys, "slot timeline");
-static const char *const ffd_tl_keys[] = {"name", "skin", "slot", "displayIndex", "scale", "offset", "frame"};
+static const char *const ffd_tl_keys[] = {"name", "skin", "slot", "displayIndex", "scale", "offset", "frame",
+                                          "timelineConfig"};
 static const sinew_jkeys ffd_tl_table = SINEW_JKEYS(ffd_tl_keys, "ffd timeline");
-static const char *const surface_tl_keys[] = {"name", "scale", "offset", "frame"};
+static const char *const surface_tl_keys[] = {"name", "scale", "offset", "frame", "timelineConfig"};
 static const sinew_jkeys surface_tl_table = SINEW_JKEYS(surface_tl_keys, "surface timeline");
-static const char *const ik_tl_keys[] = {"name", "scale", "offset", "frame"};
+static const char *const ik_tl_keys[] = {"name", "scale", "offset", "frame", "timelineConfig"};
 static const sinew_jkeys ik_tl_table = SINEW_JKEYS(ik_tl_keys, "ik timeline");
-static const char *const zorder_keys[] = {"frame"};
+static const char *const zorder_keys[] = {"frame", "timelineConfig"};
 static const sinew_jkeys zorder_table = SINEW_JKEYS(zorder_keys, "zOrder timeline");
+static const char *const shape_tl_keys[] = {"name", "slot", "skin", "frame", "timelineConfig"};
+static const sinew_jkeys shape_tl_table = SINEW_JKEYS(shape_tl_keys, "shape timeline");
+static const char *const path_tl_keys[] = {"name", "position", "spacing", "weight", "timelineConfig"};
+static const sinew_jkeys path_tl_table = SINEW_JKEYS(path_tl_keys, "path timeline");
+static const char *const config_keys[] = {"scale", "offset", "loop"};
+static const sinew_jkeys config_table = SINEW_JKEYS(config_keys, "timelineConfig");
 
 static bool nonempty_array(const cJSON *v) {
     return cJSON_IsArray(v) && v->child;
@@ -498,23 +540,88 @@ static void count_animation(const cJSON *an, uint32_t *tl, uint64_t *keys, uint6
     if (cJSON_IsArray(v))
         for (const cJSON *t = v->child; t; t = t->next)
             COUNT_FRAMES(sinew__dbj_obj_get(t, "frame"), 1);
+    v = sinew__dbj_obj_get(an, "shape");
+    if (cJSON_IsArray(v))
+        for (const cJSON *t = v->child; t; t = t->next)
+            COUNT_FRAMES(sinew__dbj_obj_get(t, "frame"), 1);
+    v = sinew__dbj_obj_get(an, "path");
+    if (cJSON_IsArray(v))
+        for (const cJSON *t = v->child; t; t = t->next) {
+            COUNT_FRAMES(sinew__dbj_obj_get(t, "position"), 1);
+            COUNT_FRAMES(sinew__dbj_obj_get(t, "spacing"), 1);
+            COUNT_FRAMES(sinew__dbj_obj_get(t, "weight"), 1);
+        }
 #undef COUNT_FRAMES
 }
 
+/* A 6.0 timeline's `timelineConfig` entry for the frame array `key`, stored as the official parser
+ * stores it (docs/dragonbones-6.0.md section 2.7): scale x100 and offset in frames, rounded, and
+ * loop, each in 16 bits. */
+static sinew_status timeline_config(db *d, const cJSON *config, const char *key, sinew_model_timeline *T) {
+    T->cfg_scale = 100;
+    T->cfg_offset = 0;
+    T->cfg_loop = 0;
+    const cJSON *entry = sinew__dbj_obj_get(config, key);
+    if (!entry || cJSON_IsNull(entry) || cJSON_IsFalse(entry))
+        return SINEW_OK;
+    const cJSON *g[3];
+    sinew__jpush_key(d->c, "timelineConfig");
+    sinew__jpush_key(d->c, key);
+    TRY(sinew__jfields(d->c, entry, &config_table, g));
+    double scale, offset;
+    bool loop;
+    TRY(sinew__jnum(d->c, g[0], "scale", 1.0, &scale));
+    TRY(sinew__jnum(d->c, g[1], "offset", 0.0, &offset));
+    TRY(sinew__jbool(d->c, g[2], "loop", false, &loop));
+    T->cfg_scale = js_uint16(floor(scale * 100.0 + 0.5));
+    T->cfg_offset = (int16_t)(int32_t)js_uint16(floor(offset + 0.5)); /* read back as int16 */
+    T->cfg_loop = loop;
+    sinew__jpop(d->c);
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* What a file of the other version carries and its runtime does not read: said once per file. */
+static void unread_timeline_keys(db *d, const cJSON *scale, const cJSON *offset, const cJSON *config) {
+    if (d->warned_timeline_keys)
+        return;
+    if (d->arm->v6 && (scale || offset)) {
+        sinew__jwarn(d->c, scale ? "scale" : "offset", SINEW_OK,
+                     "a 6.0 file's timelines take their scale and offset from 'timelineConfig': the 5.x timeline "
+                     "'scale' and 'offset' are ignored, as the 6.0 runtime ignores them (reported once per file)");
+        d->warned_timeline_keys = true;
+    } else if (!d->arm->v6 && config && !cJSON_IsNull(config)) {
+        sinew__jwarn(d->c, "timelineConfig", SINEW_E_UNSUPPORTED,
+                     "'timelineConfig' is DragonBones 6.0 data: a %s file plays as 5.x, without it (reported once "
+                     "per file)", d->data->version);
+        d->warned_timeline_keys = true;
+    }
+}
+
 static sinew_status tl_scale_offset(db *d, const cJSON *s, const cJSON *o, sinew_model_timeline *T) {
+    T->cfg_scale = 100;
+    if (d->arm->v6) { /* not read by the 6.0 runtime */
+        T->scale = 1.0f;
+        T->offset = 0.0f;
+        return SINEW_OK;
+    }
     TRY(sinew__jfloat(d->c, s, "scale", 1.0f, &T->scale));
     if (!(T->scale > 0.0f))
         return sinew__jfail_key(d->c, "scale", SINEW_E_RANGE, "timeline 'scale' must be positive (%g)", (double)T->scale);
     return sinew__jfloat(d->c, o, "offset", 0.0f, &T->offset);
 }
 
-/* Appends a timeline to the current animation: its scale and offset, then its keyframes (the
- * array `frames` under `key`). *out (optional) is the new timeline. */
-static sinew_status add_timeline(db *d, const cJSON *scale, const cJSON *offset, const cJSON *frames, const char *key,
+/* Appends a timeline to the current animation: its scale and offset (sco: the timeline's `scale`,
+ * `offset` and `timelineConfig` values, any may be NULL), then its keyframes (the array `frames`
+ * under `key`). *out (optional) is the new timeline. */
+static sinew_status add_timeline(db *d, const cJSON *const *sco, const cJSON *frames, const char *key,
                                  const tl_spec *sp, sinew_model_timeline **out) {
     sinew_model_armature *A = d->arm;
     sinew_model_timeline *T = &A->timelines[A->timeline_count++];
-    TRY(tl_scale_offset(d, scale, offset, T));
+    unread_timeline_keys(d, sco[0], sco[1], sco[2]);
+    TRY(tl_scale_offset(d, sco[0], sco[1], T));
+    if (A->v6)
+        TRY(timeline_config(d, sco[2], key, T));
     TRY(build_timeline(d, frames, key, sp, T));
     if (out)
         *out = T;
@@ -696,7 +803,7 @@ static sinew_status zorder_timeline(db *d, const cJSON *zorder) {
     sinew_model_armature *A = d->arm;
     if (!zorder || cJSON_IsNull(zorder))
         return SINEW_OK;
-    const cJSON *g[1];
+    const cJSON *g[2];
     sinew__jpush_key(d->c, "zOrder");
     TRY(sinew__jfields(d->c, zorder, &zorder_table, g));
     const cJSON *first;
@@ -705,9 +812,8 @@ static sinew_status zorder_timeline(db *d, const cJSON *zorder) {
     if (n) {
         tl_spec sp = {SINEW_TL_ZORDER, FK_ZORDER, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
                       SINEW_INVALID_INDEX, A->slot_count, false};
-        sinew_model_timeline *T = &A->timelines[A->timeline_count++];
-        T->scale = 1.0f;
-        TRY(build_timeline(d, g[0], "frame", &sp, T));
+        const cJSON *sco[3] = {NULL, NULL, g[1]};
+        TRY(add_timeline(d, sco, g[0], "frame", &sp, NULL));
     }
     sinew__jpop(d->c);
     return SINEW_OK;
@@ -720,9 +826,10 @@ static sinew_status bone_timelines(db *d, const cJSON *list, const char *name) {
     TRY(sinew__jarray(d->c, list, "bone", &first, &n));
     sinew__jpush_key(d->c, "bone");
     for (const cJSON *t = first; t; t = t->next, i++) {
-        const cJSON *g[9];
+        const cJSON *g[10];
         sinew__jpush_index(d->c, i);
         TRY(sinew__jfields(d->c, t, &bone_tl_table, g));
+        const cJSON *sco[3] = {g[1], g[2], g[9]};
         uint32_t b;
         TRY(timeline_target(d, &d->bones, g[0], name, "bone", &b));
         static const char *const keys[] = {"translateFrame", "rotateFrame", "scaleFrame", "frame"};
@@ -743,7 +850,7 @@ static sinew_status bone_timelines(db *d, const cJSON *list, const char *name) {
             tl_spec sp = {types[j], kinds[j], b, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
                           vpk[j], false};
             sinew_model_timeline *T;
-            TRY(add_timeline(d, g[1], g[2], fr, keys[j], &sp, &T));
+            TRY(add_timeline(d, sco, fr, keys[j], &sp, &T));
             T->pivot_x = px;
             T->pivot_y = py;
         }
@@ -761,9 +868,10 @@ static sinew_status surface_timelines(db *d, const cJSON *list, const char *name
     TRY(sinew__jarray(d->c, list, "surface", &first, &n));
     sinew__jpush_key(d->c, "surface");
     for (const cJSON *t = first; t; t = t->next, i++) {
-        const cJSON *g[4];
+        const cJSON *g[5];
         sinew__jpush_index(d->c, i);
         TRY(sinew__jfields(d->c, t, &surface_tl_table, g));
+        const cJSON *sco[3] = {g[1], g[2], g[4]};
         uint32_t b;
         TRY(timeline_target(d, &d->bones, g[0], name, "surface", &b));
         if (!A->bones[b].is_surface)
@@ -775,7 +883,7 @@ static sinew_status surface_timelines(db *d, const cJSON *list, const char *name
         if (fn) {
             tl_spec sp = {SINEW_TL_SURFACE, FK_SURFACE, b, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX,
                           SINEW_INVALID_INDEX, A->bones[b].surface_value_count, false};
-            TRY(add_timeline(d, g[1], g[2], g[3], "frame", &sp, NULL));
+            TRY(add_timeline(d, sco, g[3], "frame", &sp, NULL));
         }
         sinew__jpop(d->c);
     }
@@ -811,9 +919,10 @@ static sinew_status slot_timelines(db *d, const cJSON *list, const char *name) {
     TRY(sinew__jarray(d->c, list, "slot", &first, &n));
     sinew__jpush_key(d->c, "slot");
     for (const cJSON *t = first; t; t = t->next, i++) {
-        const cJSON *g[6];
+        const cJSON *g[7];
         sinew__jpush_index(d->c, i);
         TRY(sinew__jfields(d->c, t, &slot_tl_table, g));
+        const cJSON *sco[3] = {g[1], g[2], g[6]};
         uint32_t s;
         TRY(timeline_target(d, &d->slots, g[0], name, "slot", &s));
         const cJSON *ff;
@@ -825,7 +934,7 @@ static sinew_status slot_timelines(db *d, const cJSON *list, const char *name) {
         if (fn) {
             tl_spec sp = {SINEW_TL_SLOT_DISPLAY, g[4] ? FK_DISPLAY : FK_SLOT_DISPLAY, s, SINEW_INVALID_INDEX,
                           SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 1, false};
-            TRY(add_timeline(d, g[1], g[2], dfr, dk, &sp, NULL));
+            TRY(add_timeline(d, sco, dfr, dk, &sp, NULL));
         }
         const cJSON *cfr = g[5] ? g[5] : g[3];
         const char *ck = g[5] ? "colorFrame" : "frame";
@@ -833,7 +942,7 @@ static sinew_status slot_timelines(db *d, const cJSON *list, const char *name) {
         if (fn) {
             tl_spec sp = {SINEW_TL_SLOT_COLOR, g[5] ? FK_COLOR : FK_SLOT_COLOR, s, SINEW_INVALID_INDEX,
                           SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 8, !g[5]};
-            TRY(add_timeline(d, g[1], g[2], cfr, ck, &sp, NULL));
+            TRY(add_timeline(d, sco, cfr, ck, &sp, NULL));
         }
         sinew__jpop(d->c);
     }
@@ -848,16 +957,17 @@ static sinew_status ffd_timelines(db *d, const cJSON *list) {
     TRY(sinew__jarray(d->c, list, "ffd", &first, &n));
     sinew__jpush_key(d->c, "ffd");
     for (const cJSON *t = first; t; t = t->next, i++) {
-        const cJSON *g[7];
+        const cJSON *g[8];
         sinew__jpush_index(d->c, i);
         TRY(sinew__jfields(d->c, t, &ffd_tl_table, g));
+        const cJSON *sco[3] = {g[4], g[5], g[7]};
         const cJSON *ff;
         uint32_t fn;
         TRY(sinew__jarray(d->c, g[6], "frame", &ff, &fn));
         tl_spec sp = {SINEW_TL_FFD, FK_FFD, 0, 0, 0, 0, 0, false};
         TRY(ffd_target(d, g, &sp));
         if (fn)
-            TRY(add_timeline(d, g[4], g[5], g[6], "frame", &sp, NULL));
+            TRY(add_timeline(d, sco, g[6], "frame", &sp, NULL));
         sinew__jpop(d->c);
     }
     sinew__jpop(d->c);
@@ -871,9 +981,10 @@ static sinew_status ik_timelines(db *d, const cJSON *list, const char *name) {
     TRY(sinew__jarray(d->c, list, "ik", &first, &n));
     sinew__jpush_key(d->c, "ik");
     for (const cJSON *t = first; t; t = t->next, i++) {
-        const cJSON *g[4];
+        const cJSON *g[5];
         sinew__jpush_index(d->c, i);
         TRY(sinew__jfields(d->c, t, &ik_tl_table, g));
+        const cJSON *sco[3] = {g[1], g[2], g[4]};
         uint32_t k;
         TRY(timeline_target(d, &d->iks, g[0], name, "IK constraint", &k));
         const cJSON *ff;
@@ -881,7 +992,113 @@ static sinew_status ik_timelines(db *d, const cJSON *list, const char *name) {
         TRY(sinew__jarray(d->c, g[3], "frame", &ff, &fn));
         if (fn) {
             tl_spec sp = {SINEW_TL_IK, FK_IK, k, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, 2, false};
-            TRY(add_timeline(d, g[1], g[2], g[3], "frame", &sp, NULL));
+            TRY(add_timeline(d, sco, g[3], "frame", &sp, NULL));
+        }
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* The display a 6.0 `shape` timeline names (skin, slot, display name), or INVALID (the official
+ * parser skips the timeline silently; sinew says so). */
+static sinew_status shape_target(db *d, const cJSON *const *g, uint32_t *slot, uint32_t *skin, uint32_t *disp) {
+    sinew_model_armature *A = d->arm;
+    const char *name, *slot_name, *skin_name;
+    TRY(sinew__jstr(d->c, g[0], "name", "", &name));
+    TRY(sinew__jstr(d->c, g[1], "slot", "", &slot_name));
+    TRY(sinew__jstr(d->c, g[2], "skin", "default", &skin_name));
+    *disp = SINEW_INVALID_INDEX;
+    *slot = sinew__namemap_get(&d->slots, slot_name);
+    *skin = sinew__namemap_get(&d->skins, skin_name);
+    if (*skin == SINEW_INVALID_INDEX && (strcmp(skin_name, "default") == 0 || !skin_name[0]))
+        *skin = sinew__namemap_get(&d->skins, "");
+    if (*slot != SINEW_INVALID_INDEX && *skin != SINEW_INVALID_INDEX) {
+        const sinew_model_skin *K = &A->skins[*skin];
+        for (uint32_t i = 0; i < K->slot_count; i++) {
+            const sinew_model_skin_slot *ss = &A->skin_slots[K->first_slot + i];
+            for (uint32_t x = 0; ss->slot == *slot && x < ss->display_count && *disp == SINEW_INVALID_INDEX; x++)
+                if (strcmp(A->displays[ss->first_display + x].name, name) == 0)
+                    *disp = ss->first_display + x;
+        }
+    }
+    if (*disp == SINEW_INVALID_INDEX)
+        sinew__jwarn(d->c, "name", SINEW_E_REFERENCE,
+                     "shape timeline: skin '%s' has no display '%s' in slot '%s' (skipped, as the official runtime "
+                     "does)", skin_name, name, slot_name);
+    return SINEW_OK;
+}
+
+/* 6.0 `shape` timelines: the deform of a vector shape (as `ffd` of a mesh) or of a path display. */
+static sinew_status shape_timelines(db *d, const cJSON *list) {
+    sinew_model_armature *A = d->arm;
+    const cJSON *first;
+    uint32_t n, i = 0;
+    TRY(sinew__jarray(d->c, list, "shape", &first, &n));
+    sinew__jpush_key(d->c, "shape");
+    for (const cJSON *t = first; t; t = t->next, i++) {
+        const cJSON *g[5], *ff;
+        uint32_t fn, slot, skin, disp;
+        sinew__jpush_index(d->c, i);
+        TRY(sinew__jfields(d->c, t, &shape_tl_table, g));
+        TRY(sinew__jarray(d->c, g[3], "frame", &ff, &fn));
+        TRY(shape_target(d, g, &slot, &skin, &disp));
+        const sinew_model_display *D = disp != SINEW_INVALID_INDEX ? &A->displays[disp] : NULL;
+        tl_spec sp = {SINEW_TL_SHAPE, FK_FFD, slot, skin, disp, SINEW_INVALID_INDEX, 0, false};
+        if (D && D->type == SINEW_DISPLAY_SHAPE) {
+            sp.mesh = D->mesh;
+            sp.vpk = 2u * A->meshes[D->mesh].vertex_count;
+        } else if (D && D->type == SINEW_DISPLAY_PATH) {
+            const sinew_model_path *P = &A->paths[D->path_data];
+            if (P->weighted && !P->posed) /* the official parser reads its missing slotPose and throws */
+                return sinew__jfail_key(d->c, "name", SINEW_E_UNSUPPORTED,
+                                        "shape timeline: path '%s' is weighted without 'bonePose', and the official "
+                                        "runtime cannot load a deform of it", D->name);
+            sp.type = SINEW_TL_PATH_DEFORM;
+            sp.vpk = 2u * P->vertex_count;
+        } else {
+            D = NULL; /* another display type: not read, as officially */
+        }
+        const cJSON *sco[3] = {NULL, NULL, g[4]};
+        if (D && fn)
+            TRY(add_timeline(d, sco, g[3], "frame", &sp, NULL));
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* 6.0 `path` timelines: a path constraint's position, spacing and weights. */
+static sinew_status path_timelines(db *d, const cJSON *list) {
+    sinew_model_armature *A = d->arm;
+    const cJSON *first;
+    uint32_t n, i = 0;
+    TRY(sinew__jarray(d->c, list, "path", &first, &n));
+    sinew__jpush_key(d->c, "path");
+    for (const cJSON *t = first; t; t = t->next, i++) {
+        const cJSON *g[5];
+        const char *name;
+        sinew__jpush_index(d->c, i);
+        TRY(sinew__jfields(d->c, t, &path_tl_table, g));
+        TRY(sinew__jstr(d->c, g[0], "name", "", &name));
+        uint32_t c = SINEW_INVALID_INDEX;
+        for (uint32_t k = 0; k < A->path_constraint_count && c == SINEW_INVALID_INDEX; k++)
+            if (strcmp(A->path_constraints[k].name, name) == 0)
+                c = k;
+        if (c == SINEW_INVALID_INDEX)
+            sinew__jwarn(d->c, "name", SINEW_E_REFERENCE,
+                         "path timeline: no path constraint '%s' (skipped, as the official runtime does)", name);
+        static const char *const keys[] = {"position", "spacing", "weight"};
+        static const sinew_timeline_type types[] = {SINEW_TL_PATH_POSITION, SINEW_TL_PATH_SPACING, SINEW_TL_PATH_WEIGHT};
+        const cJSON *sco[3] = {NULL, NULL, g[4]};
+        for (uint32_t j = 0; j < 3 && c != SINEW_INVALID_INDEX; j++) {
+            const cJSON *ff;
+            uint32_t fn;
+            TRY(sinew__jarray(d->c, g[1 + j], keys[j], &ff, &fn));
+            tl_spec sp = {types[j], j < 2 ? FK_PATH_VALUE : FK_PATH_WEIGHT, c, SINEW_INVALID_INDEX,
+                          SINEW_INVALID_INDEX, SINEW_INVALID_INDEX, j < 2 ? 1u : 3u, false};
+            if (fn)
+                TRY(add_timeline(d, sco, g[1 + j], keys[j], &sp, NULL));
         }
         sinew__jpop(d->c);
     }
@@ -940,6 +1157,15 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     TRY(slot_timelines(d, f[7], name));
     TRY(ffd_timelines(d, f[8]));
     TRY(ik_timelines(d, f[9], name));
+    if (A->v6) { /* the official order: after `ffd`, `shape`; after `ik`, `path` */
+        TRY(shape_timelines(d, f[18]));
+        TRY(path_timelines(d, f[19]));
+    } else if ((f[18] || f[19]) && !d->warned_v6_keys) {
+        sinew__jwarn(d->c, f[18] ? "shape" : "path", SINEW_E_UNSUPPORTED,
+                     "shape and path timelines are DragonBones 6.0 data: a %s file plays as 5.x, without them "
+                     "(reported once per file)", d->data->version);
+        d->warned_v6_keys = true;
+    }
     N->timeline_count = A->timeline_count - N->first_timeline;
     N->key_count = d->keys_used;
     N->curve_count = d->curves_used;

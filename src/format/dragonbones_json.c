@@ -492,7 +492,7 @@ sinew_status sinew__dbj_frame_actions(db *d, float pos, const cJSON *ev, const c
 
 static const char *const armature_keys[] = {"name", "type",  "frameRate", "userData", "defaultActions", "bone",
                                             "slot", "skin",  "ik",        "animation", "aabb",           "canvas",
-                                            "actions", "path"};
+                                            "actions", "path", "transform", "physics"};
 static const sinew_jkeys armature_table = SINEW_JKEYS(armature_keys, "armature");
 static const char *const aabb_keys[] = {"x", "y", "width", "height"};
 static const sinew_jkeys aabb_table = SINEW_JKEYS(aabb_keys, "aabb");
@@ -500,12 +500,13 @@ static const char *const canvas_keys[] = {"x", "y", "width", "height", "color"};
 static const sinew_jkeys canvas_table = SINEW_JKEYS(canvas_keys, "canvas");
 
 static sinew_status build_armature(db *d, const cJSON *v, sinew_model_armature *A, bool is_global) {
-    const cJSON *f[14];
+    const cJSON *f[16];
     memset(&d->bones, 0, sizeof d->bones);
     memset(&d->slots, 0, sizeof d->slots);
     memset(&d->skins, 0, sizeof d->skins);
     memset(&d->iks, 0, sizeof d->iks);
     d->arm = A;
+    A->v6 = d->data->v6;
     d->action_count = 0;
     d->slot_display_max = NULL;
     TRY(sinew__jfields(d->c, v, &armature_table, f));
@@ -579,6 +580,7 @@ static sinew_status build_armature(db *d, const cJSON *v, sinew_model_armature *
     }
     sinew__jpop(d->c);
     TRY(sinew__dbj_build_iks(d, f[8]));
+    TRY(sinew__dbj_build_v6_constraints(d, f[14], f[15]));
     TRY(sinew__dbj_build_path_constraints(d, f[13]));
     TRY(sinew__dbj_build_animations(d, f[9]));
     /* default actions */
@@ -610,7 +612,7 @@ static const char *const top_keys[] = {"name",     "version",  "compatibleVersio
 static const sinew_jkeys top_table = SINEW_JKEYS(top_keys, "document");
 
 static bool version_supported(const char *v) {
-    static const char *const ok[] = {"4.0", "4.5", "5.0", "5.5", "5.6"};
+    static const char *const ok[] = {"4.0", "4.5", "5.0", "5.5", "5.6", "6.0"};
     for (unsigned i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(v, ok[i]) == 0)
             return true;
@@ -643,7 +645,9 @@ static sinew_status build_file(db *d, const cJSON *root) {
     TRY(version_string(d, f[2], "compatibleVersion", &D->compatible_version));
     if (!version_supported(D->version) && !(D->compatible_version && version_supported(D->compatible_version)))
         return sinew__jfail_key(d->c, "version", SINEW_E_VERSION,
-                                "unsupported version '%s' (sinew reads 4.0, 4.5, 5.0, 5.5 and 5.6)", D->version);
+                                "unsupported version '%s' (sinew reads 4.0, 4.5, 5.0, 5.5, 5.6 and 6.0)", D->version);
+    /* A 6.0 file plays as the official 6.0.2 runtime plays it, a 4.0-5.6 file as 5.x (docs/loader.md) */
+    D->v6 = strcmp(D->version, "6.0") == 0 || (D->compatible_version && strcmp(D->compatible_version, "6.0") == 0);
     const char *name;
     TRY(sinew__jstr(d->c, f[0], "name", "", &name));
     TRY(sinew__dbj_dup_str(d, name, &D->name));

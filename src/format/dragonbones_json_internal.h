@@ -4,7 +4,8 @@
  *   dragonbones_setup.c   bones, slots, skins and displays, IK, path constraints
  *   dragonbones_mesh.c    meshes and path geometry
  *   dragonbones_anim.c    animations: timelines, keys, curves, action frames
- *   dragonbones_global.c  isGlobal data made local */
+ *   dragonbones_global.c  isGlobal data made local
+ *   dragonbones_v6.c      6.0: transform and physics constraints, constraint names, coerced numbers */
 #ifndef SINEW_FORMAT_DRAGONBONES_JSON_INTERNAL_H
 #define SINEW_FORMAT_DRAGONBONES_JSON_INTERNAL_H
 
@@ -66,6 +67,8 @@ typedef struct db {
     sinew_model_mesh **share_wait; /* shared meshes built before that display, filled after */
     uint32_t share_wait_count;
     bool warned_generic;           /* the 5.6 `timeline` arrays were reported */
+    bool warned_v6_keys;           /* 6.0 keys in a 5.x file were reported */
+    bool warned_timeline_keys;     /* timeline keys the file's runtime does not read were reported */
 } db;
 
 #define ALLOC(ptr, count)                                             \
@@ -115,6 +118,11 @@ bool sinew__dbj_display_index_ok(db *d, uint32_t slot, double di);
 /* dragonbones_anim.c */
 const cJSON *sinew__dbj_obj_get(const cJSON *o, const char *k);
 sinew_status sinew__dbj_build_animations(db *d, const cJSON *arr);
+
+/* dragonbones_v6.c */
+bool sinew__dbj_constraint_name_taken(const sinew_model_armature *A, const char *name);
+sinew_status sinew__dbj_build_v6_constraints(db *d, const cJSON *transform, const cJSON *physics);
+sinew_status sinew__dbj_v6_mode(db *d, const cJSON *v, const char *key, double def, double *out);
 
 /* dragonbones_global.c */
 sinew_status sinew__dbj_convert_global(db *d);

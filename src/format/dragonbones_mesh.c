@@ -58,13 +58,13 @@ enum {
     D_NAME, D_TYPE, D_PATH, D_TRANSFORM, D_PIVOT, D_UVS, D_TRIANGLES, D_VERTICES, D_WEIGHTS, D_SLOTPOSE,
     D_BONEPOSE, D_EDGES, D_USEREDGES, D_WIDTH, D_HEIGHT, D_ACTIONS, D_BONES, D_SUBTYPE, D_FILTER,
     D_INHERITDEFORM, D_SHARE, D_USERDATA, D_CLOSED, D_CONSTANTSPEED, D_VERTEXCOUNT, D_LENGTHS, D_COLOR,
-    D_GLUEWEIGHTS, D_GLUEMESHES, D_COUNT
+    D_GLUEWEIGHTS, D_GLUEMESHES, D_MASK, D_MASKRANGE, D_SHAPE, D_COUNT
 };
 static const char *const display_keys[D_COUNT] = {
     "name", "type", "path", "transform", "pivot", "uvs", "triangles", "vertices", "weights", "slotPose",
     "bonePose", "edges", "userEdges", "width", "height", "actions", "bones", "subType", "filterType",
     "inheritDeform", "share", "userData", "closed", "constantSpeed", "vertexCount", "lengths", "color",
-    "glueWeights", "glueMeshes"};
+    "glueWeights", "glueMeshes", "mask", "maskRange", "shape"};
 static const sinew_jkeys display_table = SINEW_JKEYS(display_keys, "display");
 
 /* Reads an array of non-negative integers below `limit`. */
@@ -355,15 +355,12 @@ static sinew_status bind_influences(db *d, sinew_model_mesh *M, const sinew_affi
     return SINEW_OK;
 }
 
-static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M) {
-    mesh_src m;
-    memset(&m, 0, sizeof m);
-    TRY(mesh_arrays(d, f, &m));
-    TRY(mesh_geometry(d, f, &m, M));
+/* A mesh geometry's weights (none when `weights` is absent): its influences and their bind
+ * positions, from the vertices already read into M. */
+static sinew_status mesh_weights(db *d, const mesh_src *mp, sinew_model_mesh *M) {
+    const mesh_src m = *mp;
     if (m.wn == 0)
         return SINEW_OK;
-
-    /* ---- weighted ---- */
     uint32_t vcount = M->vertex_count;
     float *w = sinew__dbj_scratch_array(d, m.wn, sizeof *w);
     if (!w)
@@ -395,7 +392,202 @@ static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M
     return bind_influences(d, M, inv);
 }
 
+static sinew_status build_mesh(db *d, const cJSON *const *f, sinew_model_mesh *M) {
+    mesh_src m;
+    memset(&m, 0, sizeof m);
+    TRY(mesh_arrays(d, f, &m));
+    TRY(mesh_geometry(d, f, &m, M));
+    return mesh_weights(d, &m, M);
+}
+
+/* ---- vector shapes (6.0) ------------------------------------------------------------------------ */
+
+static const char *const shape_keys[] = {"vertices", "paths"};
+static const sinew_jkeys shape_table = SINEW_JKEYS(shape_keys, "shape");
+static const char *const shape_path_keys[] = {"indexes", "style"};
+static const sinew_jkeys shape_path_table = SINEW_JKEYS(shape_path_keys, "shape path");
+static const char *const style_keys[] = {"fill", "stroke"};
+static const sinew_jkeys style_table = SINEW_JKEYS(style_keys, "shape style");
+static const char *const paint_keys[] = {"color", "opacity", "width", "type"};
+static const sinew_jkeys paint_table = SINEW_JKEYS(paint_keys, "fill or stroke");
+
+/* A path's fill or stroke (`what`): colour, opacity and, for a stroke, width and type. */
+static sinew_status shape_paint(db *d, const cJSON *v, const char *what, sinew_model_shape_path *P) {
+    const cJSON *g[4];
+    bool stroke = what[0] == 's';
+    sinew__jpush_key(d->c, what);
+    TRY(sinew__jfields(d->c, v, &paint_table, g));
+    int64_t color;
+    float opacity;
+    TRY(sinew__jint(d->c, g[0], "color", 0, 0, 16777215.0, &color));
+    TRY(sinew__jfloat(d->c, g[1], "opacity", stroke ? 0.0f : 1.0f, &opacity));
+    if (stroke) {
+        P->has_stroke = true;
+        P->stroke_color = (uint32_t)color;
+        P->stroke_opacity = opacity;
+        TRY(sinew__jfloat(d->c, g[2], "width", 1.0f, &P->stroke_width));
+        const char *type;
+        TRY(sinew__jstr(d->c, g[3], "type", "", &type));
+        if (g[3] && !cJSON_IsNull(g[3]))
+            TRY(sinew__dbj_dup_str(d, type, &P->stroke_type));
+    } else {
+        P->has_fill = true;
+        P->fill_color = (uint32_t)color;
+        P->fill_opacity = opacity;
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
+/* One entry of `shape.paths`: its point indices (appended to S->indexes at *used; one that names
+ * no point is dropped with a warning: the official adapters would draw through undefined points)
+ * and its style. */
+static sinew_status shape_path(db *d, const cJSON *v, sinew_model_shape *S, uint32_t *used, sinew_model_shape_path *P) {
+    const cJSON *g[2], *first;
+    uint32_t n;
+    TRY(sinew__jfields(d->c, v, &shape_path_table, g));
+    TRY(sinew__jarray(d->c, g[0], "indexes", &first, &n));
+    P->first_index = *used;
+    P->stroke_width = 1.0f;
+    uint32_t i = 0;
+    for (const cJSON *e = first; e && i < n; e = e->next, i++) {
+        double x = cJSON_IsNumber(e) ? e->valuedouble : -1.0;
+        if (!(x >= 0.0) || x != floor(x) || x >= (double)S->point_count) {
+            sinew__jpush_key(d->c, "indexes");
+            sinew__jpush_index(d->c, i);
+            sinew__jwarn(d->c, NULL, SINEW_E_RANGE, "shape path index %g names no Bezier point (the shape has %u): "
+                         "left out", cJSON_IsNumber(e) ? e->valuedouble : -1.0, S->point_count);
+            sinew__jpop(d->c);
+            sinew__jpop(d->c);
+            continue;
+        }
+        S->indexes[(*used)++] = (uint32_t)x;
+    }
+    P->index_count = *used - P->first_index;
+    if (g[1] && !cJSON_IsNull(g[1])) {
+        const cJSON *h[2];
+        sinew__jpush_key(d->c, "style");
+        TRY(sinew__jfields(d->c, g[1], &style_table, h));
+        if (h[0] && !cJSON_IsNull(h[0]))
+            TRY(shape_paint(d, h[0], "fill", P));
+        if (h[1] && !cJSON_IsNull(h[1]))
+            TRY(shape_paint(d, h[1], "stroke", P));
+        sinew__jpop(d->c);
+    }
+    return SINEW_OK;
+}
+
+/* A SHAPE display: `shape.vertices` (6 numbers per Bezier point: in-control, anchor, out-control)
+ * become the geometry of a mesh without UVs or triangles, weighted by the display's own `weights`
+ * and `slotPose`/`bonePose` as a mesh is; `shape.paths` the drawing. */
+static sinew_status build_shape(db *d, const cJSON *const *f, sinew_model_display *D) {
+    sinew_model_armature *A = d->arm;
+    D->mesh = A->mesh_count++;
+    D->shape = A->shape_count++;
+    sinew_model_mesh *M = &A->meshes[D->mesh];
+    sinew_model_shape *S = &A->shapes[D->shape];
+    memset(M, 0, sizeof *M);
+    memset(S, 0, sizeof *S);
+    M->slot_pose = affine_identity();
+    if (!f[D_SHAPE] || cJSON_IsNull(f[D_SHAPE])) {
+        sinew__jwarn(d->c, NULL, SINEW_E_MISSING, "shape display '%s' has no 'shape': it draws nothing (the official "
+                     "runtime warns \"Data error\")", D->name);
+        return SINEW_OK;
+    }
+    const cJSON *g[2];
+    mesh_src m;
+    memset(&m, 0, sizeof m);
+    sinew__jpush_key(d->c, "shape");
+    TRY(sinew__jfields(d->c, f[D_SHAPE], &shape_table, g));
+    TRY(sinew__jarray(d->c, g[0], "vertices", &m.vfirst, &m.vn));
+    if (m.vn % 6u)
+        return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT,
+                                "shape 'vertices' has %u values: 6 per Bezier point (in-control, anchor, out-control)",
+                                m.vn);
+    if (m.vn / 2u > d->c->limits.max_vertices)
+        return sinew__jfail_key(d->c, "vertices", SINEW_E_LIMIT, "%u vertices, more than the limit of %u "
+                                "(limits.max_vertices)", m.vn / 2u, d->c->limits.max_vertices);
+    M->vertex_count = m.vn / 2u;
+    S->point_count = m.vn / 6u;
+    ALLOC(M->vertices, m.vn);
+    TRY(sinew__jfloats(d->c, m.vfirst, "vertices", M->vertices, m.vn));
+    const cJSON *pfirst;
+    uint32_t pn, total = 0;
+    TRY(sinew__jarray(d->c, g[1], "paths", &pfirst, &pn));
+    for (const cJSON *p = pfirst; p; p = p->next) {
+        const cJSON *ix = sinew__dbj_obj_get(p, "indexes");
+        total += cJSON_IsArray(ix) ? (uint32_t)cJSON_GetArraySize(ix) : 0u;
+    }
+    S->path_count = pn;
+    ALLOC(S->paths, pn);
+    ALLOC(S->indexes, total);
+    sinew__jpush_key(d->c, "paths");
+    uint32_t i = 0, used = 0;
+    for (const cJSON *p = pfirst; p; p = p->next, i++) {
+        sinew__jpush_index(d->c, i);
+        TRY(shape_path(d, p, S, &used, &S->paths[i]));
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    sinew__jpop(d->c);
+    S->index_count = used;
+    /* the weights are the display's, as a mesh's */
+    const cJSON *bfirst;
+    uint32_t bn;
+    TRY(sinew__jarray(d->c, f[D_WEIGHTS], "weights", &m.wfirst, &m.wn));
+    TRY(sinew__jarray(d->c, f[D_SLOTPOSE], "slotPose", &m.spfirst, &m.spn));
+    TRY(sinew__jarray(d->c, f[D_BONEPOSE], "bonePose", &m.bpfirst, &m.bpn));
+    TRY(sinew__jarray(d->c, f[D_BONES], "bones", &bfirst, &bn));
+    if (m.wn && m.bpn == 0)
+        return sinew__jfail_key(d->c, "weights", SINEW_E_UNSUPPORTED,
+                                "shape '%s' is weighted without 'bonePose': not supported (the official parser would "
+                                "read its Bezier points as per-influence positions)", D->name);
+    return mesh_weights(d, &m, M);
+}
+
 /* ---- path geometry ---------------------------------------------------------------------------- */
+
+/* A weighted path given as meshes are (`vertices` 2 per point in slot space, `weights` per point,
+ * `slotPose` and `bonePose`), as a 6.0 editor writes it: bound like a mesh, then held as a path
+ * given with `bones` (vertices per influence in its bone's space; `bones` the bonePose entries),
+ * keeping each influence's deform map for the path's deform timelines. */
+static sinew_status posed_path(db *d, const cJSON *const *f, sinew_model_path *P) {
+    mesh_src m;
+    sinew_model_mesh M;
+    memset(&m, 0, sizeof m);
+    memset(&M, 0, sizeof M);
+    if (P->value_count != 2u * P->vertex_count)
+        return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT, "path 'vertices' has %u values for %u points",
+                                P->value_count, P->vertex_count);
+    TRY(sinew__jarray(d->c, f[D_VERTICES], "vertices", &m.vfirst, &m.vn));
+    TRY(sinew__jarray(d->c, f[D_WEIGHTS], "weights", &m.wfirst, &m.wn));
+    TRY(sinew__jarray(d->c, f[D_SLOTPOSE], "slotPose", &m.spfirst, &m.spn));
+    TRY(sinew__jarray(d->c, f[D_BONEPOSE], "bonePose", &m.bpfirst, &m.bpn));
+    M.vertex_count = P->vertex_count;
+    M.vertices = P->vertices;
+    M.slot_pose = affine_identity();
+    TRY(mesh_weights(d, &m, &M));
+    if (M.weight_layout != 0)
+        return sinew__jfail_key(d->c, "weights", SINEW_E_LAYOUT,
+                                "path weights do not fit [count, bone, weight, ...] for %u points", P->vertex_count);
+    P->weighted = P->posed = true;
+    P->bone_count = M.bone_pose_count;
+    P->bones = M.bone_pose_bone;
+    P->vertex_first_influence = M.vertex_first_influence;
+    P->influence_count = M.influence_count;
+    P->influence_weight = M.influence_weight;
+    P->influence_deform = M.influence_deform;
+    P->vertices = M.influence_local;
+    P->value_count = 2u * M.influence_count;
+    ALLOC(P->influence_bone, M.influence_count);
+    for (uint32_t k = 0; k < M.influence_count; k++) /* the pose entry of each influence's bone */
+        for (uint32_t b = 0; b < P->bone_count; b++)
+            if (P->bones[b] == M.influence_bone[k]) {
+                P->influence_bone[k] = b;
+                break;
+            }
+    return SINEW_OK;
+}
 
 /* A PATH display: `vertexCount` points (three per anchor), `vertices` (2 per point, or 2 per
  * influence in bone space when `weights` are given, with `bones` listing the file bones the
@@ -406,8 +598,13 @@ static sinew_status build_path(db *d, const cJSON *const *f, sinew_model_path *P
     TRY(sinew__jbool(d->c, f[D_CLOSED], "closed", false, &P->closed));
     TRY(sinew__jbool(d->c, f[D_CONSTANTSPEED], "constantSpeed", false, &P->constant_speed));
     int64_t vc;
-    /* the official int array is 16-bit */
-    TRY(sinew__jint(d->c, f[D_VERTEXCOUNT], "vertexCount", 0, 0, 32767, &vc));
+    /* the official int array is 16-bit. The official parser does not read `vertexCount`: it counts
+       two numbers of `vertices` a point, which holds where they are points (no `weights`, or
+       weights with `bonePose`); sinew takes that count when the key is absent */
+    double vdef = 0.0;
+    if (!f[D_VERTEXCOUNT] && cJSON_IsArray(f[D_VERTICES]) && (!f[D_WEIGHTS] || f[D_BONEPOSE]))
+        vdef = floor((double)cJSON_GetArraySize(f[D_VERTICES]) / 2.0);
+    TRY(sinew__jint(d->c, f[D_VERTEXCOUNT], "vertexCount", vdef, 0, 32767, &vc));
     if (vc % 3 != 0 || vc < (P->closed ? 3 : 6))
         return sinew__jfail_key(d->c, "vertexCount", SINEW_E_LAYOUT,
                                 "path 'vertexCount' %d must be a multiple of 3 (in-control, anchor, out-control) "
@@ -440,6 +637,8 @@ static sinew_status build_path(db *d, const cJSON *const *f, sinew_model_path *P
                                     P->vertex_count);
         return SINEW_OK;
     }
+    if (f[D_BONEPOSE] && !cJSON_IsNull(f[D_BONEPOSE]))
+        return posed_path(d, f, P);
     /* weighted: [count, file bone, weight, ...] per point; the bone must be one of `bones` */
     P->weighted = true;
     P->bone_count = bn;
@@ -562,11 +761,31 @@ static sinew_status build_bounding_box(db *d, const cJSON *const *f, sinew_model
     return SINEW_OK;
 }
 
+/* 6.0 `mask` and `maskRange`: read on image and shape displays of a 6.0 file, as officially; a 5.x
+ * file plays as 5.x, without masks (said once). */
+static sinew_status display_mask(db *d, const cJSON *const *f, sinew_model_display *D) {
+    if (!f[D_MASK] && !f[D_MASKRANGE])
+        return SINEW_OK;
+    if (!d->arm->v6) {
+        if (!d->warned_v6_keys)
+            sinew__jwarn(d->c, f[D_MASK] ? "mask" : "maskRange", SINEW_E_UNSUPPORTED,
+                         "masks are DragonBones 6.0 data: a %s file plays as 5.x, without them (reported once per "
+                         "file)", d->data->version);
+        d->warned_v6_keys = true;
+        return SINEW_OK;
+    }
+    if (D->type != SINEW_DISPLAY_IMAGE && D->type != SINEW_DISPLAY_SHAPE)
+        return SINEW_OK; /* not read on other displays */
+    TRY(sinew__jbool(d->c, f[D_MASK], "mask", false, &D->mask));
+    return sinew__jnum(d->c, f[D_MASKRANGE], "maskRange", 0.0, &D->mask_range);
+}
+
 static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D, uint32_t slot) {
     sinew_model_armature *A = d->arm;
     D->armature = SINEW_INVALID_INDEX;
     D->mesh = SINEW_INVALID_INDEX;
     D->path_data = SINEW_INVALID_INDEX;
+    D->shape = SINEW_INVALID_INDEX;
     D->pivot_x = D->pivot_y = 0.5f;
     D->transform.scale_x = D->transform.scale_y = 1.0f;
     if (cJSON_IsNull(v)) { /* an empty entry: nothing is drawn */
@@ -583,9 +802,9 @@ static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D,
     D->type = SINEW_DISPLAY_IMAGE;
     if (cJSON_IsNumber(f[D_TYPE])) {
         int64_t t;
-        TRY(sinew__jint(d->c, f[D_TYPE], "type", 0, 0, 4, &t));
+        TRY(sinew__jint(d->c, f[D_TYPE], "type", 0, 0, 5, &t));
         static const sinew_display_type map[] = {SINEW_DISPLAY_IMAGE, SINEW_DISPLAY_ARMATURE, SINEW_DISPLAY_MESH,
-                                                 SINEW_DISPLAY_BOUNDING_BOX, SINEW_DISPLAY_PATH};
+                                                 SINEW_DISPLAY_BOUNDING_BOX, SINEW_DISPLAY_PATH, SINEW_DISPLAY_SHAPE};
         D->type = map[t];
     } else {
         TRY(sinew__jstr(d->c, f[D_TYPE], "type", "image", &type));
@@ -599,6 +818,8 @@ static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D,
             D->type = SINEW_DISPLAY_BOUNDING_BOX;
         else if (strcmp(type, "path") == 0)
             D->type = SINEW_DISPLAY_PATH;
+        else if (strcmp(type, "shape") == 0)
+            D->type = SINEW_DISPLAY_SHAPE;
         else
             sinew__jwarn(d->c, "type", SINEW_E_UNSUPPORTED, "unknown display type '%s' (treated as an image)", type);
     }
@@ -667,10 +888,13 @@ static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D,
         D->path_data = A->path_count++;
         TRY(build_path(d, f, &A->paths[D->path_data]));
         break;
+    case SINEW_DISPLAY_SHAPE:
+        TRY(build_shape(d, f, D));
+        break;
     case SINEW_DISPLAY_IMAGE:
         break;
     }
-    return SINEW_OK;
+    return display_mask(d, f, D);
 }
 
 sinew_status sinew__dbj_build_skins(db *d, const cJSON *arr) {
@@ -679,7 +903,7 @@ sinew_status sinew__dbj_build_skins(db *d, const cJSON *arr) {
     uint32_t n;
     TRY(sinew__jarray(d->c, arr, "skin", &first, &n));
     /* count skin slots, displays and meshes */
-    uint64_t nss = 0, nd = 0, nm = 0, np = 0;
+    uint64_t nss = 0, nd = 0, nm = 0, np = 0, nsh = 0;
     for (const cJSON *s = first; s; s = s->next) {
         const cJSON *slots = cJSON_IsObject(s) ? cJSON_GetObjectItemCaseSensitive(s, "slot") : NULL;
         if (!cJSON_IsArray(slots))
@@ -698,6 +922,11 @@ sinew_status sinew__dbj_build_skins(db *d, const cJSON *arr) {
                 if ((cJSON_IsString(t) && strcmp(t->valuestring, "path") == 0) ||
                     (cJSON_IsNumber(t) && t->valuedouble == 4.0))
                     np++;
+                if ((cJSON_IsString(t) && strcmp(t->valuestring, "shape") == 0) ||
+                    (cJSON_IsNumber(t) && t->valuedouble == 5.0)) {
+                    nm++; /* its geometry */
+                    nsh++;
+                }
             }
         }
     }
@@ -711,6 +940,8 @@ sinew_status sinew__dbj_build_skins(db *d, const cJSON *arr) {
     A->mesh_count = 0;
     ALLOC(A->paths, np);
     A->path_count = 0;
+    ALLOC(A->shapes, nsh);
+    A->shape_count = 0;
     TRY(sinew__dbj_nm_init(d, &d->skins, n));
     if (d->first_int == FIRST_NONE)
         sinew__dbj_find_first_int(d, first);

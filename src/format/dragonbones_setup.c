@@ -383,7 +383,7 @@ sinew_status sinew__dbj_build_iks(db *d, const cJSON *arr) {
 
 static const char *const pc_keys[] = {"name",       "target",  "targetDisplay", "bones",        "positionMode",
                                       "spacingMode", "rotateMode", "position",   "spacing",      "rotateOffset",
-                                      "rotateMix",  "translateMix"};
+                                      "rotateMix",  "translateMix", "rotateWeight", "xWeight", "yWeight"};
 static const sinew_jkeys pc_table = SINEW_JKEYS(pc_keys, "path constraint");
 
 /* A mode name, compared case-insensitively as officially; an unknown one (or none) gives the
@@ -408,14 +408,32 @@ static sinew_status path_mode(db *d, const cJSON *v, const char *key, const char
     return SINEW_OK;
 }
 
-static bool constraint_name_taken(const sinew_model_armature *A, const char *name) {
-    for (uint32_t i = 0; i < A->ik_count; i++)
-        if (strcmp(A->iks[i].name, name) == 0)
-            return true;
-    for (uint32_t i = 0; i < A->path_constraint_count; i++)
-        if (strcmp(A->path_constraints[i].name, name) == 0)
-            return true;
-    return false;
+/* A 6.0 path constraint's modes (numbers: an unknown one is percent / length / tangent, as
+ * officially; absent: fixed / fixed / tangent) and weights (`rotateMix` and `translateMix` are no
+ * longer read). What the 6.0 runtime computes as NaN is said here, once (docs/runtime.md). */
+static sinew_status v6_path_fields(db *d, const cJSON *const *f, sinew_model_path_constraint *C) {
+    double pm, sm, rm;
+    TRY(sinew__dbj_v6_mode(d, f[4], "positionMode", 0.0, &pm));
+    TRY(sinew__dbj_v6_mode(d, f[5], "spacingMode", 1.0, &sm));
+    TRY(sinew__dbj_v6_mode(d, f[6], "rotateMode", 0.0, &rm));
+    C->position_mode = pm == 0.0 ? SINEW_PATH_POSITION_FIXED : SINEW_PATH_POSITION_PERCENT;
+    C->spacing_mode = sm == 1.0 ? SINEW_PATH_SPACING_FIXED : sm == 2.0 ? SINEW_PATH_SPACING_PERCENT : SINEW_PATH_SPACING_LENGTH;
+    C->rotate_mode = rm == 1.0 ? SINEW_PATH_ROTATE_CHAIN : rm == 2.0 ? SINEW_PATH_ROTATE_CHAIN_SCALE
+                     : rm == 3.0 ? SINEW_PATH_ROTATE_SNIP : SINEW_PATH_ROTATE_TANGENT;
+    TRY(sinew__jnum(d->c, f[12], "rotateWeight", 1.0, &C->rotate_mix));
+    TRY(sinew__jnum(d->c, f[13], "xWeight", 1.0, &C->x_weight));
+    TRY(sinew__jnum(d->c, f[14], "yWeight", 1.0, &C->y_weight));
+    C->translate_mix = 1.0;
+    if (f[10] || f[11])
+        sinew__jwarn(d->c, f[10] ? "rotateMix" : "translateMix", SINEW_OK,
+                     "'rotateMix' and 'translateMix' are 5.x keys: a 6.0 file's path constraint takes "
+                     "'rotateWeight', 'xWeight' and 'yWeight' (the 5.x keys are ignored, as officially)");
+    if (C->spacing_mode == SINEW_PATH_SPACING_FIXED)
+        sinew__jwarn(d->c, f[5] ? "spacingMode" : NULL, SINEW_E_UNSUPPORTED,
+                     "path constraint: spacingMode 1 (fixed%s) makes every constrained bone NaN in the official "
+                     "6.0 runtime; sinew spaces the bones 'spacing' apart, as 5.x did (docs/runtime.md)",
+                     f[5] ? "" : ", the default when 'spacingMode' is absent");
+    return SINEW_OK;
 }
 
 /* The armature's `path` list. The official parser drops a constraint whose slot, default-skin
@@ -441,7 +459,7 @@ sinew_status sinew__dbj_build_path_constraints(db *d, const cJSON *arr) {
     sinew__jpush_key(d->c, "path");
     uint32_t i = 0;
     for (const cJSON *v = first; v; v = v->next, i++) {
-        const cJSON *f[12];
+        const cJSON *f[15];
         sinew_model_path_constraint *C = &A->path_constraints[A->path_constraint_count];
         memset(C, 0, sizeof *C);
         sinew__jpush_index(d->c, i);
@@ -505,7 +523,7 @@ sinew_status sinew__dbj_build_path_constraints(db *d, const cJSON *arr) {
             }
             C->bones[C->bone_count++] = mb;
         }
-        if (C->bone_count == 0 || constraint_name_taken(A, name)) {
+        if (C->bone_count == 0 || sinew__dbj_constraint_name_taken(A, name)) {
             sinew__jwarn(d->c, NULL, SINEW_E_REFERENCE, "path constraint '%s': %s (ignored, as the official runtime does)",
                          name, C->bone_count == 0 ? "no bone to constrain" : "an earlier constraint has this name");
             sinew__jpop(d->c);
@@ -515,14 +533,24 @@ sinew_status sinew__dbj_build_path_constraints(db *d, const cJSON *arr) {
         TRY(sinew__dbj_dup_str(d, name, &C->name));
         if (f[2])
             TRY(sinew__dbj_dup_str(d, tdisp, &C->target_display));
-        TRY(path_mode(d, f[4], "positionMode", position_names, 2, SINEW_PATH_POSITION_PERCENT, &C->position_mode));
-        TRY(path_mode(d, f[5], "spacingMode", spacing_names, 3, SINEW_PATH_SPACING_LENGTH, &C->spacing_mode));
-        TRY(path_mode(d, f[6], "rotateMode", rotate_names, 3, SINEW_PATH_ROTATE_TANGENT, &C->rotate_mode));
+        if (A->v6) {
+            TRY(v6_path_fields(d, f, C));
+            const sinew_model_path *P = &A->paths[C->path];
+            if (P->closed && P->constant_speed)
+                sinew__jwarn(d->c, "target", SINEW_E_UNSUPPORTED,
+                             "path constraint '%s': a closed constant-speed path makes every constrained bone NaN in "
+                             "the official 6.0 runtime; sinew samples the closed path (docs/runtime.md)", name);
+        } else {
+            TRY(path_mode(d, f[4], "positionMode", position_names, 2, SINEW_PATH_POSITION_PERCENT, &C->position_mode));
+            TRY(path_mode(d, f[5], "spacingMode", spacing_names, 3, SINEW_PATH_SPACING_LENGTH, &C->spacing_mode));
+            TRY(path_mode(d, f[6], "rotateMode", rotate_names, 3, SINEW_PATH_ROTATE_TANGENT, &C->rotate_mode));
+            TRY(sinew__jnum(d->c, f[10], "rotateMix", 1.0, &C->rotate_mix));
+            TRY(sinew__jnum(d->c, f[11], "translateMix", 1.0, &C->translate_mix));
+            C->x_weight = C->y_weight = C->translate_mix;
+        }
         TRY(sinew__jnum(d->c, f[7], "position", 0.0, &C->position));
         TRY(sinew__jnum(d->c, f[8], "spacing", 0.0, &C->spacing));
         TRY(sinew__jnum(d->c, f[9], "rotateOffset", 0.0, &C->rotate_offset));
-        TRY(sinew__jnum(d->c, f[10], "rotateMix", 1.0, &C->rotate_mix));
-        TRY(sinew__jnum(d->c, f[11], "translateMix", 1.0, &C->translate_mix));
         A->path_constraint_count++;
         sinew__jpop(d->c);
     }

@@ -73,6 +73,7 @@ void sinew_data_get_info(const sinew_data *data, sinew_data_info *out) {
     out->compatible_version = data->compatible_version;
     out->frame_rate = data->frame_rate;
     out->is_global = data->is_global;
+    out->v6 = data->v6;
     out->armature_count = data->armature_count;
 }
 
@@ -164,6 +165,13 @@ sinew_status sinew_data_get_armature_info(const sinew_data *data, uint32_t armat
     for (uint32_t b = 0; b < A->bone_count; ++b)
         out->surface_count += A->bones[b].is_surface;
     out->path_constraint_count = A->path_constraint_count;
+    out->mesh_count = A->mesh_count - A->shape_count; /* a shape's geometry is a mesh of the model */
+    out->shape_count = A->shape_count;
+    out->transform_constraint_count = A->transform_constraint_count;
+    out->physics_count = A->physics_count;
+    out->ignored_constraint_count = A->ignored_constraint_count;
+    for (uint32_t d = 0; d < A->display_count; ++d)
+        out->mask_count += A->displays[d].mask;
     return SINEW_OK;
 }
 

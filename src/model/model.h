@@ -58,7 +58,8 @@ typedef enum sinew_display_type {
     SINEW_DISPLAY_ARMATURE,
     SINEW_DISPLAY_MESH,
     SINEW_DISPLAY_BOUNDING_BOX,
-    SINEW_DISPLAY_PATH
+    SINEW_DISPLAY_PATH,
+    SINEW_DISPLAY_SHAPE        /* 6.0 vector shape (the official DisplayType 5) */
 } sinew_display_type;
 
 /* An action as DragonBones attaches them to armatures (defaultActions), slots, displays and
@@ -173,6 +174,14 @@ typedef struct sinew_model_display {
     uint8_t bbox_shape;        /* BOUNDING_BOX: the official subType, SINEW_BBOX_* */
     float bbox_width, bbox_height; /* rectangle and ellipse: the size, centred on the slot's origin */
     uint32_t bbox_color;       /* the editor's colour (0xRRGGBB), kept for re-export */
+    /* 6.0: image and shape displays that mask the display objects drawn after their slot */
+    bool mask;                 /* `mask` (default false) */
+    double mask_range;         /* `maskRange` as written (default 0): the official adapters make the
+                                  slot the mask of its next ceil(mask_range) display objects when
+                                  mask_range > 0 */
+    uint32_t shape;            /* SHAPE: index into sinew_model_armature.shapes; the shape's control
+                                  points are the geometry of `mesh` (a mesh without UVs or
+                                  triangles: skinned and deformed as meshes are) */
 } sinew_model_display;
 
 /* Path geometry (PATH displays): cubic Bezier splines as the editor writes them, three points per
@@ -194,7 +203,62 @@ typedef struct sinew_model_path {
     uint32_t influence_count;
     uint32_t *influence_bone;  /* index into `bones` (not a model bone index) */
     float *influence_weight;
+    float *influence_deform;   /* weighted paths given with `slotPose`/`bonePose` (their `vertices`
+                                  are then 2 per point in slot space, bound at load): 4 per
+                                  influence, the 2x2 map taking a slot-space deform delta into the
+                                  bone's space, as meshes have; NULL for paths given with `bones`
+                                  (their `vertices` are already per influence) */
+    bool posed;                /* given with `bonePose` (influence_deform set) */
 } sinew_model_path;
+
+/* A 6.0 vector shape's drawing (SHAPE displays). Its control points are a mesh geometry
+ * (sinew_model_display.mesh): 6 floats per Bezier point, in-control (x, y), anchor (x, y),
+ * out-control (x, y), so three mesh vertices per point. Each path starts at the anchor of its first
+ * index and draws a cubic to the anchor of each next index (from the previous point's out-control
+ * through this point's in-control); it is closed only when it repeats its first index. */
+typedef struct sinew_model_shape_path {
+    uint32_t first_index, index_count; /* into sinew_model_shape.indexes (Bezier point indices) */
+    bool has_fill, has_stroke;
+    uint32_t fill_color;       /* 0xRRGGBB (`fill.color`, default 0) */
+    float fill_opacity;        /* `fill.opacity` (default 1) */
+    uint32_t stroke_color;     /* `stroke.color` (default 0) */
+    float stroke_opacity;      /* `stroke.opacity` (default 0, as the official adapters read it) */
+    float stroke_width;        /* `stroke.width` (default 1) */
+    const char *stroke_type;   /* `stroke.type` as written, or NULL (kept for re-export) */
+} sinew_model_shape_path;
+
+typedef struct sinew_model_shape {
+    uint32_t point_count;      /* Bezier points: the geometry's vertex_count / 3 */
+    uint32_t path_count;
+    sinew_model_shape_path *paths;
+    uint32_t index_count;
+    uint32_t *indexes;         /* every path's point indices, each < point_count */
+} sinew_model_shape;
+
+/* A 6.0 transform constraint (`armature.transform`): each listed bone's world transform blended
+ * towards its target's (docs/dragonbones-6.0.md section 6). */
+typedef struct sinew_model_transform_constraint {
+    const char *name;
+    uint32_t target;           /* the driving bone */
+    uint32_t bone_count;
+    uint32_t *bones;           /* the constrained bones that exist, in file order */
+    double offset_x, offset_y; /* `offset.x`, `offset.y` (data units) */
+    double offset_rotation;    /* `offset.skX` in radians, normalised; 0 when absent */
+    double offset_scale_x, offset_scale_y; /* `offset.scX`, `offset.scY` (added, default 0) */
+    double translate_weight, rotate_weight, scale_weight; /* default 0 */
+    bool local;                /* the target's transform in its parent's space */
+    bool relative;             /* parsed, unused by the official runtime */
+} sinew_model_transform_constraint;
+
+/* A 6.0 physics constraint (`armature.physics`): a spring simulation on one bone's world
+ * transform (docs/dragonbones-6.0.md section 5). Every field as written, with the official
+ * defaults (all 0 but fps 1). */
+typedef struct sinew_model_physics {
+    const char *name;
+    uint32_t bone;
+    double x, y, rotate, shear_x, scale_x, limit, fps, inertia, strength, damping, mass, wind,
+        wind_disturbance, gravity, weight;
+} sinew_model_physics;
 
 typedef enum sinew_path_position_mode {
     SINEW_PATH_POSITION_FIXED = 0,
@@ -210,7 +274,8 @@ typedef enum sinew_path_spacing_mode {
 typedef enum sinew_path_rotate_mode {
     SINEW_PATH_ROTATE_TANGENT = 0,
     SINEW_PATH_ROTATE_CHAIN,
-    SINEW_PATH_ROTATE_CHAIN_SCALE
+    SINEW_PATH_ROTATE_CHAIN_SCALE,
+    SINEW_PATH_ROTATE_SNIP     /* 6.0: chain without the tip correction */
 } sinew_path_rotate_mode;
 
 /* An armature `path` constraint: bones laid along the path display of a slot. */
@@ -229,7 +294,9 @@ typedef struct sinew_model_path_constraint {
     uint8_t rotate_mode;       /* sinew_path_rotate_mode (default: tangent) */
     double position, spacing;  /* data units, or fractions of the path length in percent modes */
     double rotate_offset;      /* degrees */
-    double rotate_mix, translate_mix; /* default 1 */
+    double rotate_mix, translate_mix; /* default 1; a 6.0 file: rotate_mix is `rotateWeight`,
+                                  translate_mix stays 1 (its x and y weights below apply) */
+    double x_weight, y_weight; /* 6.0 `xWeight`, `yWeight` (default 1); a 5.x file: translate_mix */
 } sinew_model_path_constraint;
 
 /* One slot's display list inside one skin. */
@@ -311,8 +378,16 @@ typedef enum sinew_timeline_type {
     SINEW_TL_IK,               /* weight, bend_positive (0/1). 2 values */
     SINEW_TL_ZORDER,           /* draw order per key: slot_count values (slot indices stored as
                                   floats, back to front); a key with no zOrder = setup order */
-    SINEW_TL_SURFACE           /* surface lattice offsets: the surface's surface_value_count values
+    SINEW_TL_SURFACE,          /* surface lattice offsets: the surface's surface_value_count values
                                   per key (offset/vertices expanded, zeros elsewhere) */
+    /* 6.0 (animation `shape` and `path` arrays): */
+    SINEW_TL_SHAPE,            /* a vector shape's deform: as FFD, over the shape's geometry (`mesh`:
+                                  2 values per control point, slot space) */
+    SINEW_TL_PATH_DEFORM,      /* a path display's deform: 2 values per path point (slot space, as
+                                  FFD); target the slot, display the path display */
+    SINEW_TL_PATH_POSITION,    /* a path constraint's position (target: the path constraint). 1 value */
+    SINEW_TL_PATH_SPACING,     /* its spacing. 1 value */
+    SINEW_TL_PATH_WEIGHT       /* its rotate, x and y weights. 3 values */
 } sinew_timeline_type;
 
 typedef struct sinew_model_timeline {
@@ -335,6 +410,13 @@ typedef struct sinew_model_timeline {
                                   double. Unwrapping a half turn from the float in `values` can
                                   turn the other way: its last bit decides (docs/runtime.md) */
     float pivot_x, pivot_y;    /* 4.0 bone timeline `pX`/`pY` (0 when absent), kept for re-export */
+    /* 6.0 `timelineConfig` of the timeline's frame array, as the official parser stores it in its
+     * 16-bit timeline array (JavaScript rounding, then wrapped to 16 bits). A 5.x file: 100, 0, 0. */
+    uint16_t cfg_scale;        /* round(scale * 100); the runtime plays scale cfg_scale * 0.01 */
+    int16_t cfg_offset;        /* round(offset): frames */
+    uint8_t cfg_loop;          /* loop (0 or 1) */
+    uint16_t cfg_duration;     /* the timeline's own length in frames: its frames' durations summed (a
+                                  frame without `duration` counts 1), 16 bits; 6.0 files only */
     /* Derived by sinew__model_prepare (runtime), not by loaders: */
     uint32_t grid_key_count;   /* keys that fit the frame grid (the official parser drops the rest) */
     uint32_t *frame_keys;      /* animation frame_count + 1 entries: key index at each whole frame;
@@ -436,6 +518,15 @@ typedef struct sinew_model_armature {
     uint32_t bone_count, slot_count, skin_count, display_count, skin_slot_count, mesh_count,
         ik_count, animation_count, timeline_count, action_count;
     uint32_t ignored_ik_count;  /* IK entries of the file dropped at load (no bone or target key) */
+    bool v6;                   /* the file's v6 (sinew_data.v6), for the runtime */
+    uint32_t shape_count;      /* SHAPE displays' drawings (6.0) */
+    sinew_model_shape *shapes;
+    uint32_t transform_constraint_count, physics_count; /* 6.0 constraints, in the order the
+                                  official runtime creates them (its constraint map's key order) */
+    sinew_model_transform_constraint *transform_constraints;
+    sinew_model_physics *physics;
+    uint32_t ignored_constraint_count; /* 6.0 transform and physics entries dropped at load, as
+                                  officially (no target or bone, a name taken) */
     uint32_t path_count, path_constraint_count;
     uint32_t ignored_path_constraint_count; /* `path` entries dropped at load, as officially */
     sinew_model_path *paths;          /* geometry of the PATH displays */
@@ -492,6 +583,9 @@ struct sinew_data {
     const char *compatible_version; /* or NULL */
     float frame_rate;
     bool is_global;             /* the file said isGlobal: 1 (already converted to local) */
+    bool v6;                    /* `version` or `compatibleVersion` is 6.0: the file plays as the
+                                   official 6.0.2 runtime plays it (docs/dragonbones-6.0.md here:
+                                   docs/runtime.md "DragonBones 6.0"); 4.0-5.6 files as 5.x */
     const char *user_data;
     uint32_t armature_count;
     sinew_model_armature *armatures;

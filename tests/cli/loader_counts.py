@@ -46,8 +46,12 @@ def expected(doc):
         skins = [s.get("name") or "" for s in a.get("skin", [])]
         # the default skin "" is listed first
         skins = [s for s in skins if s == ""] + [s for s in skins if s != ""]
-        meshes = sum(1 for s in a.get("skin", []) for sl in s.get("slot", []) for d in sl.get("display", [])
-                     if d and d.get("type") == "mesh")
+        displays = [d for s in a.get("skin", []) for sl in s.get("slot", []) for d in sl.get("display", []) if d]
+        meshes = sum(1 for d in displays if d.get("type") == "mesh")
+        v6 = "6.0" in (str(doc.get("version")), str(doc.get("compatibleVersion")))
+        # 6.0: shapes, masks (image and shape displays), transform and physics constraints
+        shapes = sum(1 for d in displays if d.get("type") == "shape") if v6 else 0
+        masks = sum(1 for d in displays if d.get("mask") is True and d.get("type", "image") in ("image", "shape")) if v6 else 0
         anims = []
         for an in a.get("animation", []):
             frames = an.get("duration", 1)
@@ -75,9 +79,12 @@ def expected(doc):
                      "pathConstraints": len(a.get("path", [])),
                      "defaultActions": actions, "userData": a.get("userData"), "canvas": canvas,
                      "slots": len(a.get("slot", [])), "skins": skins, "ik": len(a.get("ik", [])),
-                     "meshes": meshes, "animations": anims})
+                     "meshes": meshes, "transformConstraints": len(a.get("transform", [])) if v6 else 0,
+                     "physicsConstraints": len(a.get("physics", [])) if v6 else 0, "ignoredConstraints": 0,
+                     "shapes": shapes, "masks": masks, "animations": anims})
+    v6 = "6.0" in (str(doc.get("version")), str(doc.get("compatibleVersion")))
     return {"format": "dragonbones", "version": str(doc["version"]), "name": doc.get("name", ""),
-            "frameRate": top_rate, "armatures": arms}
+            "frameRate": top_rate, "plays": "6.0" if v6 else "5.x", "armatures": arms}
 
 
 def close(a, b):
@@ -90,6 +97,10 @@ if have_shared():
     corpus = skeleton_files()
     check(len(corpus) == len(CORPUS), "nine shared skeleton files (found %d)" % len(corpus))
     files += corpus
+    tiny6 = os.path.join(SHARED, "tools", "oracle6", "testdata", "tiny6_ske.json")  # the 6.0 oracle's own test rig
+    if check(os.path.exists(tiny6), "the 6.0 oracle's test rig " + tiny6):
+        with open(tiny6, encoding="utf-8") as fh:
+            files.append((tiny6, json.load(fh)))
 else:
     skip(len(CORPUS), "shared skeleton files (info and validate)")
 for path, doc in files:
@@ -100,17 +111,20 @@ for path, doc in files:
         continue
     got = json.loads(r.stdout)
     exp = expected(doc)
-    check(list(got.keys()) == ["format", "version", "name", "frameRate", "armatures"], name + ": top-level keys")
-    for k in ("format", "version", "name"):
+    check(list(got.keys()) == ["format", "version", "name", "frameRate", "plays", "armatures"], name + ": top-level keys")
+    for k in ("format", "version", "name", "plays"):
         check(got[k] == exp[k], "%s: %s %r != %r" % (name, k, got[k], exp[k]))
     check(close(got["frameRate"], exp["frameRate"]), name + ": frameRate")
     check(len(got["armatures"]) == len(exp["armatures"]), name + ": armature count")
     for ga, ea in zip(got["armatures"], exp["armatures"]):
         where = "%s: armature %s" % (name, ea["name"])
         check(list(ga.keys()) == ["name", "type", "frameRate", "bones", "surfaces", "pathConstraints", "slots", "skins",
-                                  "defaultActions", "userData", "canvas", "ik", "meshes", "animations"], where + ": keys")
+                                  "defaultActions", "userData", "canvas", "ik", "meshes", "transformConstraints",
+                                  "physicsConstraints", "ignoredConstraints", "shapes", "masks", "animations"],
+              where + ": keys")
         for k in ("name", "bones", "surfaces", "pathConstraints", "slots", "skins", "defaultActions", "userData",
-                  "canvas", "ik", "meshes"):
+                  "canvas", "ik", "meshes", "transformConstraints", "physicsConstraints", "ignoredConstraints", "shapes",
+                  "masks"):
             check(ga[k] == ea[k], "%s: %s %r != %r" % (where, k, ga[k], ea[k]))
         check(close(ga["frameRate"], ea["frameRate"]), where + ": frameRate")
         check(len(ga["animations"]) == len(ea["animations"]), where + ": animation count")
@@ -121,6 +135,8 @@ for path, doc in files:
             check(close(gn["frames"], en["frames"]), w + ": frames %r != %r" % (gn["frames"], en["frames"]))
             check(close(gn["duration"], en["duration"]), w + ": duration %r != %r" % (gn["duration"], en["duration"]))
             check(gn["playTimes"] == en["playTimes"], w + ": playTimes")
+    if path.endswith("tiny6_ske.json"):
+        continue  # the 6.0 oracle's test rig comes without its texture image: counts only
     # the atlas next to it (Robot_4.5 has none) validates too
     folder = os.path.dirname(path)
     atl = [f for f in os.listdir(folder) if f.endswith(".json") and os.path.join(folder, f) != path]
