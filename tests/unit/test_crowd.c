@@ -120,7 +120,7 @@ static void crowd_case(const rig_case *rc) {
     const char *names[64];
     uint32_t nn = anim_names(data, rc->armature, names, 64);
     CHECK(nn > 0);
-    sinew_instance *ref[CROWD], *crowd[CROWD];
+    sinew_instance *ref[CROWD] = {0}, *crowd[CROWD] = {0}; /* NULL: what a failed set-up leaves to destroy */
     sinew_drawlist ref_dl[CROWD], crowd_dl[CROWD];
     for (int i = 0; i < CROWD; ++i) {
         ref[i] = make(data, atlas, rc->armature);
