@@ -10,6 +10,16 @@
  *     if (sinew_atomic_open("poses.json", inputs, 1, &af, &f, &err) != SINEW_OK) { ...report... }
  *     fprintf(f, "...");
  *     if (ok) sinew_atomic_commit(af, &err); else sinew_atomic_discard(af);
+ *
+ * Modes: a new file gets what open(2) with O_CREAT and mode 0666 gives it: 0666 minus the umask
+ * (or what the folder's default ACL says). The temporary file is created so (with open and
+ * O_EXCL rather than mkstemp, whose mode is always 0600), and the kernel applies the umask:
+ * sinew never reads the umask, since umask() sets it for every thread of the process. A file
+ * that is replaced keeps its permission bits (mode & 0777; set-user-ID, set-group-ID and sticky
+ * bits, ACLs and extended attributes are not carried over) and its owner and group where the
+ * process may set them (root: both; others: a group they belong to). Its temporary file is 0600
+ * until it gets them, so no one else can open it meanwhile. The mode is read when the file is
+ * opened.
  */
 #ifndef SINEW_ATOMIC_H
 #define SINEW_ATOMIC_H

@@ -3,10 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
@@ -67,6 +70,47 @@ sinew_status sinew__check_not_input(const char *path, const char *const *inputs,
     return SINEW_OK;
 }
 
+/* ---- temporary names ------------------------------------------------------------------------ */
+
+/* Six characters for the end of a temporary name: a per-process counter, the clock and the
+ * process id, mixed. They need not be unpredictable (open's O_EXCL makes a taken name a retry,
+ * never a shared file), only unlikely to repeat. */
+static void fill_name(char *x) {
+    static atomic_uint_fast64_t counter;
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    struct timespec ts = {0, 0};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t v = (uint64_t)atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15ull;
+    v ^= (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ ((uint64_t)getpid() << 12);
+    v = (v ^ (v >> 31)) * 0xBF58476D1CE4E5B9ull;
+    v = (v ^ (v >> 27)) * 0x94D049BB133111EBull;
+    v ^= v >> 31;
+    for (int i = 0; i < 6; i++, v /= 62) x[i] = digits[v % 62];
+}
+
+/* Creates a new file at `name`, whose last six characters are replaced until the name is free
+ * (as mkstemp does, but with `mode`, from which the kernel takes the umask or the folder's
+ * default ACL: mkstemp's mode is always 0600). The descriptor, or -1 with errno set. */
+static int create_unique(char *name, size_t len, mode_t mode) {
+    for (int tries = 0; tries < 100; tries++) {
+        fill_name(name + len - 6);
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1; /* errno is EEXIST */
+}
+
+/* The replaced file's owner and group (each where the process may set it: root both, others a
+ * group they are in) and its permission bits onto the new file. */
+static void keep_owner_and_mode(int fd, const struct stat *old) {
+    if (fchown(fd, old->st_uid, old->st_gid) != 0 && fchown(fd, (uid_t)-1, old->st_gid) != 0) {
+        /* the new file keeps the process's group */
+    }
+    if (fchmod(fd, old->st_mode & 0777) != 0) {
+        /* it keeps 0600 minus the umask: never more open than the old file */
+    }
+}
+
 sinew_status sinew__tmp_open(const char *final_path, const sinew_allocator *allocator, sinew__tmpfile *t,
                              sinew_error *err) {
     memset(t, 0, sizeof *t);
@@ -79,15 +123,20 @@ sinew_status sinew__tmp_open(const char *final_path, const sinew_allocator *allo
     size_t n = strlen(dir) + strlen(base) + 32;
     char *tmpl = sinew__alloc(allocator, n);
     if (!tmpl) return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-    snprintf(tmpl, n, "%s/.%s.tmp-XXXXXX", dir, base);
-    int fd = mkstemp(tmpl);
+    int len = snprintf(tmpl, n, "%s/.%s.tmp-XXXXXX", dir, base);
+    /* a file replaced keeps its mode: its temporary starts as 0600 (minus the umask), so no one
+     * else can open it before it has the old file's mode; a new file gets open's 0666 minus the
+     * umask from the start */
+    struct stat old;
+    bool replacing = stat(final_path, &old) == 0 && S_ISREG(old.st_mode);
+    int fd = create_unique(tmpl, (size_t)len, replacing ? (mode_t)0600 : (mode_t)0666);
     if (fd < 0) {
         st = sinew__fail_at(err, SINEW_E_IO, final_path, 0, 0, NULL, "cannot create a file next to '%s': %s",
                             final_path, strerror(errno));
         sinew__free(allocator, tmpl, n);
         return st;
     }
-    (void)fchmod(fd, 0644);
+    if (replacing) keep_owner_and_mode(fd, &old);
     t->tmp_path = tmpl;
     t->tmp_size = n;
     t->name = final_path;

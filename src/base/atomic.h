@@ -18,8 +18,10 @@ typedef struct sinew__tmpfile {
     FILE *f;           /* open for writing, or NULL once closed */
 } sinew__tmpfile;
 
-/* Creates `DIR/.NAME.tmp-XXXXXX` in the folder of `final_path` (mode 0644); its names come from
- * `allocator`. */
+/* Creates `DIR/.NAME.tmp-XXXXXX` in the folder of `final_path`, with the mode open(2) gives a new
+ * file with 0666 (0666 minus the umask, or the folder's default ACL); when `final_path` is a
+ * regular file, with its permission bits, and its owner and group where the process may set them
+ * (the temporary file is 0600 until then). Its names come from `allocator`. */
 sinew_status sinew__tmp_open(const char *final_path, const sinew_allocator *allocator, sinew__tmpfile *t,
                              sinew_error *err);
 /* Flushes, syncs, closes and renames onto the final path. On failure the temporary file is removed. */
