@@ -1,4 +1,6 @@
-/* Atomic files: write to a temporary file in the target folder, then rename. */
+/* Atomic files: write to a temporary file in the target folder, then rename. A set of files is
+ * renamed into place only once every one is written, and put back as it was when a rename fails
+ * (sinew__tmp_commit_set). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -173,11 +175,14 @@ sinew_status sinew__tmp_close(sinew__tmpfile *t, sinew_error *err) {
     return SINEW_OK;
 }
 
+static sinew_status rename_failed(const sinew__tmpfile *t, int e, sinew_error *err) {
+    return sinew__fail_at(err, SINEW_E_IO, t->name, 0, 0, NULL, "cannot rename onto '%s': %s", t->final_path,
+                          strerror(e));
+}
+
 sinew_status sinew__tmp_commit(sinew__tmpfile *t, sinew_error *err) {
     sinew_status st = sinew__tmp_close(t, err);
-    if (st == SINEW_OK && rename(t->tmp_path, t->final_path) != 0)
-        st = sinew__fail_at(err, SINEW_E_IO, t->name, 0, 0, NULL, "cannot rename onto '%s': %s", t->final_path,
-                            strerror(errno));
+    if (st == SINEW_OK && rename(t->tmp_path, t->final_path) != 0) st = rename_failed(t, errno, err);
     if (st) {
         sinew__tmp_discard(t);
         return st;
@@ -190,9 +195,93 @@ sinew_status sinew__tmp_commit(sinew__tmpfile *t, sinew_error *err) {
 void sinew__tmp_discard(sinew__tmpfile *t) {
     if (!t) return;
     if (t->f) fclose(t->f);
-    if (t->tmp_path) unlink(t->tmp_path);
+    if (t->tmp_path && t->tmp_path[0]) unlink(t->tmp_path);
     free_names(t);
     memset(t, 0, sizeof *t);
+}
+
+/* ---- a set of temporary files ---------------------------------------------------------------- */
+
+/* Keeps the file at t's final name (if there is one, and not a folder) under a new temporary
+ * name in `backup`, which takes the place of t's own once t is renamed: a second hard link to
+ * it, or, where the file system has no hard links (FAT, some network file systems), the file
+ * itself moved aside (`*moved`). 0, or errno. */
+static int keep_old(const sinew__tmpfile *t, char *backup, bool *kept, bool *moved) {
+    struct stat st;
+    *kept = *moved = false;
+    if (lstat(t->final_path, &st) != 0 || S_ISDIR(st.st_mode)) return 0;
+    size_t len = strlen(t->tmp_path);
+    if (len > PATH_MAX) return ENAMETOOLONG;
+    memcpy(backup, t->tmp_path, len + 1);
+    int e = EEXIST;
+    for (int tries = 0; tries < 100 && e == EEXIST; tries++) {
+        fill_name(backup + len - 6);
+        e = link(t->final_path, backup) == 0 ? 0 : errno;
+    }
+    if (e && e != EEXIST) {
+        int fd = create_unique(backup, len, 0600); /* a free name, which the rename replaces */
+        e = fd < 0 ? errno : 0;
+        if (fd >= 0) close(fd);
+        if (!e && rename(t->final_path, backup) != 0) {
+            e = errno;
+            unlink(backup);
+        }
+        *moved = e == 0;
+    }
+    *kept = e == 0;
+    return e;
+}
+
+/* Renames every file of the set onto its final name, keeping each old file (keep_old) until all
+ * are in place, then removes the old ones; when one fails, the ones before it are put back (a new
+ * name that had no old file is removed). */
+static sinew_status rename_all(sinew__tmpfile *set, uint32_t n, sinew_error *err) {
+    char backup[PATH_MAX + 1];
+    uint32_t i;
+    int e = 0;
+    for (i = 0; i < n; i++) {
+        sinew__tmpfile *t = &set[i];
+        bool kept, moved;
+        if ((e = keep_old(t, backup, &kept, &moved)) != 0) break;
+        if (rename(t->tmp_path, t->final_path) != 0) {
+            e = errno;
+            if (moved) rename(backup, t->final_path);
+            else if (kept) unlink(backup);
+            break;
+        }
+        t->kept = kept;
+        memcpy(t->tmp_path, kept ? backup : "", kept ? strlen(backup) + 1 : 1);
+    }
+    if (e) {
+        sinew_status st = rename_failed(&set[i], e, err);
+        while (i-- > 0) {
+            sinew__tmpfile *t = &set[i];
+            if (t->kept) rename(t->tmp_path, t->final_path); /* should that fail, the old file stays under tmp_path */
+            else unlink(t->final_path);
+            t->tmp_path[0] = '\0';
+        }
+        return st;
+    }
+    for (i = 0; i < n; i++) {
+        if (set[i].kept) unlink(set[i].tmp_path);
+        set[i].tmp_path[0] = '\0';
+    }
+    return SINEW_OK;
+}
+
+sinew_status sinew__tmp_commit_set(sinew__tmpfile *set, uint32_t n, sinew_error *err) {
+    sinew_status st = SINEW_OK;
+    for (uint32_t i = 0; i < n && st == SINEW_OK; i++) st = sinew__tmp_close(&set[i], err);
+    if (st == SINEW_OK) st = rename_all(set, n, err);
+    for (uint32_t i = 0; i < n; i++) {
+        if (st == SINEW_OK) {
+            free_names(&set[i]);
+            memset(&set[i], 0, sizeof set[i]);
+        } else {
+            sinew__tmp_discard(&set[i]);
+        }
+    }
+    return st;
 }
 
 sinew_status sinew__write_file_atomic(const char *path, const void *bytes, size_t len, const char *const *inputs,

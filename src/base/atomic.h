@@ -16,6 +16,7 @@ typedef struct sinew__tmpfile {
     const char *name;  /* the caller's name for the file (borrowed, set by sinew__tmp_open): errors
                         * point at it, never at final_path, which is freed with the tmpfile */
     FILE *f;           /* open for writing, or NULL once closed */
+    bool kept;         /* sinew__tmp_commit_set: tmp_path now names the replaced file's backup */
 } sinew__tmpfile;
 
 /* Creates `DIR/.NAME.tmp-XXXXXX` in the folder of `final_path`, with the mode open(2) gives a new
@@ -26,6 +27,12 @@ sinew_status sinew__tmp_open(const char *final_path, const sinew_allocator *allo
                              sinew_error *err);
 /* Flushes, syncs, closes and renames onto the final path. On failure the temporary file is removed. */
 sinew_status sinew__tmp_commit(sinew__tmpfile *t, sinew_error *err);
+/* Commits n files as one set: every one is flushed, synced and closed before any is renamed, and
+ * when a rename fails the files renamed before it are put back (the old file where there was one,
+ * no file where there was none), so a failure leaves the old set whole. Each old file is kept
+ * under a temporary name (a hard link, or the file moved aside where there are none) until all
+ * renames are done. Every tmpfile is freed in every case. */
+sinew_status sinew__tmp_commit_set(sinew__tmpfile *set, uint32_t n, sinew_error *err);
 /* Closes (if open) and removes the temporary file; frees the names. Safe on a zeroed struct. */
 void sinew__tmp_discard(sinew__tmpfile *t);
 /* Closes the FILE (for writers that reopen the name, such as ffmpeg). */
