@@ -773,6 +773,25 @@ static void test_atomic_modes(void) {
     umask(old_umask);
 }
 
+/* sinew_atomic_cleanup (what the CLI's signal handler calls) removes the temporary files of every
+ * open writer; their commit then fails and writes nothing. */
+static void test_atomic_cleanup(void) {
+    sinew_atomic_file *a = NULL, *b = NULL;
+    FILE *fa = NULL, *fb = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_atomic_open(tmp_path("cleanup_a.txt"), NULL, 0, &a, &fa, &err) == SINEW_OK);
+    CHECK(sinew_atomic_open(tmp_path("cleanup_b.txt"), NULL, 0, &b, &fb, &err) == SINEW_OK);
+    if (!a || !b) return;
+    fputs("a", fa);
+    CHECK(temp_modes("cleanup_a.txt") != 0 && temp_modes("cleanup_b.txt") != 0); /* they exist */
+    sinew_atomic_cleanup();
+    CHECK(temp_modes("cleanup_a.txt") == 0 && temp_modes("cleanup_b.txt") == 0);
+    CHECK(sinew_atomic_commit(a, &err) == SINEW_E_IO);
+    CHECK(!file_exists(tmp_path("cleanup_a.txt")));
+    sinew_atomic_discard(b);
+    sinew_atomic_cleanup(); /* nothing left: harmless */
+}
+
 static void test_convert(void) {
     sinew_convert_options o = {0};
     o.name = "pipx";
@@ -1001,6 +1020,7 @@ int main(void) {
     RUN(test_script);
     RUN(test_atomic);
     RUN(test_atomic_modes);
+    RUN(test_atomic_cleanup);
     RUN(test_convert);
     RUN(test_convert_spine);
     RUN(test_export_frames);
