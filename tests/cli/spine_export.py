@@ -12,8 +12,8 @@ build folder) and played against two references:
   is computed here from its dump: an image's region rectangle at (-pivot) in slot space through
   the slot matrix, a mesh's deformed vertices as dumped. Live at 24.329 samples per second with
   ../shared (an animation with a scale is sampled over its stretched duration); the committed dumps
-  of the own fixtures and the demo (10 and 6 per second) always, and the committed dump of
-  tests/fixtures/spine/short_loops_ske.json (24.329 per second; checked current with ../shared);
+  of the own fixtures and the demo (10 and 6 per second) always, and the committed dumps of the
+  rigs of tests/fixtures/spine (24.329 per second; checked current with ../shared);
 - sinew's own draw list (`sinew poses --drawlist`), at the same game times.
 
 Per sample the draw lists must hold the same attachments in the same order, every world vertex
@@ -55,7 +55,7 @@ COLOR_TOL = 0.005  # Spine colours are 8 bits per channel
 OWN = os.path.join(SRC, "tests", "fixtures", "own")
 SPINE_FIXTURES = os.path.join(SRC, "tests", "fixtures", "spine")
 sys.path.insert(0, SPINE_FIXTURES)
-import make_dump  # noqa: E402  (the short_loops rig's committed official dump)
+import make_dump  # noqa: E402  (the committed official dumps of the rigs there)
 
 RIGS = [
     ("Pip_4.0", os.path.join(OWN, "Pip_4.0", "pip.json"), os.path.join(OWN, "Pip_4.0", "texture.json")),
@@ -70,10 +70,10 @@ RIGS = [
     # default skin)
     ("demo@copper", os.path.join(SRC, "examples", "demo", "demo_ske.json"),
      os.path.join(SRC, "examples", "demo", "demo_tex.json"), "copper"),
-    # 2-frame loops played at 1 / 20 and 1 / 10, noScale bones under non-uniformly scaled parents
-    # (baked by the export): tests/fixtures/spine/README.md
-    ("short_loops", make_dump.RIG, make_dump.ATLAS),
-]
+    # tests/fixtures/spine/README.md: 2-frame loops played at 1 / 20 and 1 / 10, noScale bones under
+    # non-uniformly scaled parents (baked by the export); 2-frame loops played at 1 / 15 whose bone
+    # timelines have their own scale (1 / 2) and offsets, every tween kind, on baked and plain bones
+] + [(name, fx.rig, fx.atlas) for name, fx in make_dump.FIXTURES.items()]
 # The committed official dumps (tests/fixtures/own/expected, tests/fixtures/spine) of the rigs that
 # have one, used with and without ../shared.
 COMMITTED = {
@@ -83,10 +83,10 @@ COMMITTED = {
     "Pip_5.0": os.path.join(OWN, "expected", "Pip_5.0.poses.json"),
     "Pip_5.5": os.path.join(OWN, "expected", "Pip_5.5.poses.json"),
     "demo": os.path.join(OWN, "expected", "demo.poses.json"),
-    "short_loops": make_dump.DUMP,
 }
+COMMITTED.update({name: fx.dump for name, fx in make_dump.FIXTURES.items()})
 # The rigs whose committed dump is already at FPS, over the stretched durations (no live run).
-COMMITTED_AT_FPS = {"short_loops"}
+COMMITTED_AT_FPS = set(make_dump.FIXTURES)
 # The official runtime reads only the per-vertex mesh layout: the triples twin is played from it.
 ORACLE_SKELETON = {"Pip_4.5_triples": os.path.join(OWN, "Pip_4.5", "pip_ske.json")}
 
@@ -550,12 +550,12 @@ def main():
     missing_page()
     hdir, why = harness()
     rigs = list(RIGS) + [demo_variant(tag, patch) for tag, patch in VARIANTS]
-    odir = try_oracle(len(VARIANTS) + 1, "the demo variants against the official runtime's play mode, and "
-                      "the freshness of tests/fixtures/spine/short_loops.poses.json")
-    if odir:
-        text, err = make_dump.make(odir)
-        with open(make_dump.DUMP, encoding="utf-8") as f:
-            check(err is None and text == f.read(), f"{make_dump.DUMP} is current (the official runtime gives the "
+    odir = try_oracle(len(VARIANTS) + len(make_dump.FIXTURES), "the demo variants against the official runtime's "
+                      "play mode, and the freshness of the dumps in tests/fixtures/spine")
+    for name, fx in make_dump.FIXTURES.items() if odir else ():
+        text, err = make_dump.make(odir, name)
+        with open(fx.dump, encoding="utf-8") as f:
+            check(err is None and text == f.read(), f"{fx.dump} is current (the official runtime gives the "
                   f"same now; else run tests/fixtures/spine/make_dump.py){': ' + err if err else ''}")
     if have_shared():
         for name in sorted(CORPUS):
