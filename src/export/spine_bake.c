@@ -392,6 +392,60 @@ void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj) {
     sinew__sp_times_free(c, &times);
 }
 
+/* ---- draw orders the official runtime keeps from key to key: played ----------------------- */
+
+#define ZORDER_READ 1e-4 /* frames after a zOrder key its draw order is read */
+
+/* The draw order inst shows (slot indices, back to front) into row. */
+static void read_order(sinew_instance *inst, uint32_t n, uint32_t *row) {
+    for (uint32_t i = 0; i < n; ++i) {
+        sinew_slot_state st;
+        row[i] = sinew_instance_slot(inst, 0, i, &st) ? st.index : i;
+    }
+}
+
+/*
+ * The draw orders zOrder timeline T shows as the official runtime plays the animation:
+ * orders[k * slot_count + i] is the slot at place i (back to front) from key k of its first play
+ * on. A key that moves a slot out of range leaves that slot where the order before put it, and
+ * equal places are sorted from the order before (the official Armature._sortZOrder and its
+ * JavaScript sort, which sinew's runtime reproduces, docs/runtime.md), so the orders are read
+ * from sinew playing the animation, just after each key. *later is the first key whose order the
+ * second play of a loop shows otherwise (UINT32_MAX: none). SINEW_OK, or why sinew could not play
+ * the armature (in e).
+ */
+sinew_status sinew__sp_zorder_played(sp_ctx *c, const sinew_model_timeline *T, uint32_t *orders, uint32_t *later,
+                                     sinew_error *e) {
+    uint32_t n = c->arm->slot_count, G = T->grid_key_count;
+    const sinew_model_keyframe *keys = c->anim->keys + T->first_key;
+    double fr = c->arm->frame_rate, D = c->anim->frame_count / fr, now = 0.0;
+    *later = UINT32_MAX;
+    memset(e, 0, sizeof *e);
+    uint32_t *row = sinew__alloc(c->a, ((size_t)n + 1) * sizeof *row);
+    sinew_instance *inst = row ? played(c, e) : NULL;
+    if (!inst) {
+        sinew__free(c->a, row, ((size_t)n + 1) * sizeof *row);
+        if (!row)
+            e->code = SINEW_E_NOMEM;
+        return e->code != SINEW_OK ? e->code : SINEW_E_NOMEM;
+    }
+    bake_step(inst, 0.0);
+    int plays = sinew__sp_loops(c->anim) && D > 0.0 ? 2 : 1;
+    for (int p = 0; p < plays; ++p) {
+        for (uint32_t k = 0; k < G; ++k) {
+            double t = p * D + (keys[k].frame_start + ZORDER_READ) / fr;
+            bake_step(inst, (t - now) * c->time_scale);
+            now = t;
+            read_order(inst, n, p ? row : orders + (size_t)k * n);
+            if (p && *later == UINT32_MAX && memcmp(row, orders + (size_t)k * n, n * sizeof *row) != 0)
+                *later = k;
+        }
+    }
+    sinew_instance_destroy(inst);
+    sinew__free(c->a, row, ((size_t)n + 1) * sizeof *row);
+    return SINEW_OK;
+}
+
 /* The latest key time in a written animation (spine-core's duration of it). */
 static double last_key(const cJSON *o) {
     double t = 0.0;

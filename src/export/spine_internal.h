@@ -132,6 +132,8 @@ void sinew__sp_events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl);
 /* spine_bake.c */
 void sinew__sp_bake_setup(sp_ctx *c);
 void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj);
+sinew_status sinew__sp_zorder_played(sp_ctx *c, const sinew_model_timeline *T, uint32_t *orders, uint32_t *later,
+                                     sinew_error *e);
 void sinew__sp_end_keys(sp_ctx *c, cJSON *anim_obj);
 void sinew__sp_write_animations(sp_ctx *c, cJSON *root);
 

@@ -664,33 +664,95 @@ done:
     sinew__sp_kl_free(c, &kl);
 }
 
+/* Whether every key of zOrder timeline T (values vals) puts each slot in one place: then the
+ * order it gives is the draw order whatever came before. */
+static bool zorder_permutations(const sinew_model_timeline *T, const float *vals, uint32_t n, bool *seen) {
+    for (uint32_t k = 0; k < T->grid_key_count; ++k) {
+        memset(seen, 0, n * sizeof *seen);
+        for (uint32_t i = 0; i < n; ++i) {
+            float f = vals[(size_t)k * n + i];
+            if (!(f >= 0.0f && f < (float)n) || seen[(uint32_t)f])
+                return false;
+            seen[(uint32_t)f] = true;
+        }
+    }
+    return true;
+}
+
+/* The draw order of each key of zOrder timeline T into orders (slot indices, back to front): the
+ * keys' own orders when each is a permutation, else as the official runtime plays them
+ * (sinew__sp_zorder_played), with a warning when the later plays of a loop differ from the first
+ * (Spine's keys are the first play's). false: nothing to write (out of memory noted). */
+static bool zorder_orders(sp_ctx *c, const sinew_model_timeline *T, uint32_t *orders) {
+    uint32_t n = c->arm->slot_count, G = T->grid_key_count;
+    const float *vals = T->run_values ? T->run_values : T->values;
+    size_t seen_size = ((size_t)n + 1) * sizeof(bool);
+    bool *seen = sinew__alloc(c->a, seen_size);
+    if (!seen) {
+        c->nomem = true;
+        return false;
+    }
+    bool perm = zorder_permutations(T, vals, n, seen);
+    sinew__free(c->a, seen, seen_size);
+    sinew_error e;
+    uint32_t later;
+    sinew_status st = perm ? SINEW_E_ARG : sinew__sp_zorder_played(c, T, orders, &later, &e);
+    if (st == SINEW_E_NOMEM) {
+        c->nomem = true;
+        return false;
+    }
+    const sinew_model_keyframe *keys = c->anim->keys + T->first_key;
+    if (st == SINEW_OK) {
+        if (later != UINT32_MAX)
+            sinew__sp_warn(c, "zOrder key at frame %u: the official runtime draws the slots in another order on the "
+                              "later plays than on the first (a slot it moves out of range, or onto a taken place, is "
+                              "placed by the order before it): Spine repeats the first play's",
+                           keys[later].frame_start);
+        return true;
+    }
+    if (!perm)
+        sinew__sp_warn(c, "zOrder keys move slots out of range or onto one place, and sinew could not play the "
+                          "armature to see the order the official runtime keeps (%s): written as parsed, the draw "
+                          "order may differ",
+                       e.message);
+    for (size_t i = 0; i < (size_t)G * n; ++i)
+        orders[i] = vals[i] >= 0.0f && vals[i] < (float)n ? (uint32_t)vals[i] : UINT32_MAX;
+    return true;
+}
+
 void sinew__sp_zorder_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_timeline *T) {
     const sinew_model_armature *a = c->arm;
     if (!T->grid_key_count || T->values_per_key != a->slot_count)
         return;
-    const float *vals = T->run_values ? T->run_values : T->values;
-    cJSON *arr = sinew__sp_add_arr(c, anim_obj, "drawOrder");
+    size_t count = (size_t)T->grid_key_count * a->slot_count + 1;
+    uint32_t *orders = sinew__alloc(c->a, count * sizeof *orders);
+    if (!orders) {
+        c->nomem = true;
+        return;
+    }
+    cJSON *arr = zorder_orders(c, T, orders) ? sinew__sp_add_arr(c, anim_obj, "drawOrder") : NULL;
     const sinew_model_keyframe *keys = c->anim->keys + T->first_key;
-    for (uint32_t k = 0; k < T->grid_key_count; ++k) {
+    for (uint32_t k = 0; arr && k < T->grid_key_count; ++k) {
         cJSON *o = sinew__sp_add_obj(c, arr, NULL);
         double t = keys[k].frame_start / (double)a->frame_rate;
         sinew__sp_num_time(c, o, t);
-        const float *order = vals + (size_t)k * a->slot_count;
+        const uint32_t *order = orders + (size_t)k * a->slot_count;
         cJSON *offs = NULL;
         /* Spine reads the offsets in setup order: slot s moves to position pos */
         for (uint32_t s = 0; s < a->slot_count; ++s) {
             uint32_t pos = 0;
-            while (pos < a->slot_count && (uint32_t)order[pos] != s)
+            while (pos < a->slot_count && order[pos] != s)
                 pos++;
             if (pos == a->slot_count || pos == s)
                 continue;
             if (!offs && !(offs = sinew__sp_add_arr(c, o, "offsets")))
-                return;
+                break;
             cJSON *e = sinew__sp_add_obj(c, offs, NULL);
             sinew__sp_str(c, e, "slot", a->slots[s].name);
             sinew__sp_num(c, e, "offset", (double)pos - (double)s);
         }
     }
+    sinew__free(c->a, orders, count * sizeof *orders);
 }
 
 void sinew__sp_events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl) {
