@@ -1,11 +1,13 @@
 // The JavaScript API of the WebAssembly build, in node (run by tests/web/api.py, which passes the
 // native build's outputs to compare with in REF.json): errors, events and listeners, the crowd
-// update, the draw-list views and when they go stale, dispose and the FinalizationRegistry, hit
-// tests, bone offsets, display replacement, and every animation call (play, fadeIn with layers,
-// groups and weights, gotoAndPlay/Stop, stop, time scales) against the scenario runner.
+// update, the draw-list views and when they go stale, the first draw list of many instances while
+// the wasm memory grows, state group names, long warnings, dispose and the FinalizationRegistry, hit tests, bone offsets, display replacement, and every animation call
+// (play, fadeIn with layers, groups and weights, gotoAndPlay/Stop, stop, time scales) against the
+// scenario runner.
 //   node --expose-gc api.mjs BUILD_WASM REF.json OUT.json
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const [wasmDir, refFile, outFile] = process.argv.slice(2);
 const { init, SinewError, DrawList } = await import(path.resolve(wasmDir, 'sinew.mjs'));
@@ -53,6 +55,71 @@ const big = [];
 while (sinew.memory.buffer.byteLength === before) big.push(sinew.loadSkeleton(read('examples/demo/demo_ske.json'), { name: 'grow.json' }));
 check(dl.stale && dl.positions.length === 0, `views go stale (and empty) when the memory grows (${dl.positions.length})`);
 for (const d of big) d.dispose();
+
+// ---- the first draw list of many instances: views read after the call that grows the memory ---------
+// A fresh instance's first drawList() allocates its buffers, which may grow the wasm memory: a view
+// made on the buffer from before that call throws (a detached ArrayBuffer). Many instances of each
+// rig (with ../shared also you_xin's body, 686 vertices), one fresh drawList() each; the memory
+// must have grown during some of those calls, else the check proves nothing.
+{
+  const rigs = [['demo', 'examples/demo/demo_ske.json', 'examples/demo/demo_tex.json'],
+    ['Pip 5.5', 'tests/fixtures/own/Pip_5.5/pip_ske.json', 'tests/fixtures/own/Pip_5.5/pip_tex.json']];
+  if (ref.youXin) rigs.push(['you_xin body', ref.youXin.ske, ref.youXin.tex]);
+  for (const [label, skePath, texPath] of rigs) {
+    const d = sinew.loadSkeleton(fs.readFileSync(path.resolve(ref.src, skePath)), { name: path.basename(skePath) });
+    const a = sinew.loadAtlas(fs.readFileSync(path.resolve(ref.src, texPath)), { name: path.basename(texPath) });
+    const arm = d.armature(), xs = [];
+    for (let i = 0; i < 200; i++) {
+      const x = d.createInstance({ atlas: a });
+      x.gotoAndPlay(arm.animations[i % arm.animations.length].name, { progress: (i % 7) / 7 });
+      x.update(0);
+      xs.push(x);
+    }
+    let threw = 0, grew = 0, empty = 0, first = '';
+    for (const x of xs) {
+      const before = sinew.memory.buffer.byteLength;
+      try {
+        const list = x.drawList();
+        if (list.stale || !list.vertexCount || list.positions.length !== 2 * list.vertexCount) empty++;
+      } catch (e) { threw++; first ||= String(e); }
+      if (sinew.memory.buffer.byteLength !== before) grew++;
+    }
+    check(grew > 0, `${label}: the memory grew during some first drawList() (${grew} of 200)`);
+    check(!threw && !empty, `${label}: 200 instances' first drawList() each (${threw} threw, ${empty} unreadable; ${first})`);
+    for (const x of xs) x.dispose();
+    a.dispose(); d.dispose();
+  }
+}
+// The same in a fresh module (its first Instance; DrawList.layout not yet known), with the heap
+// filled to just past a growth and then j KiB more for j = 0..63, so that the first instance and its
+// first draw list cross the end of the memory at every offset in one of the rounds.
+{
+  const wasm = await WebAssembly.compile(fs.readFileSync(path.join(wasmDir, 'sinew.wasm')));
+  const url = pathToFileURL(path.resolve(wasmDir, 'sinew.mjs')).href;
+  let threw = 0, bad = 0, grewCreate = 0, grewList = 0, first = '';
+  for (let j = 0; j < 64; j++) {
+    const mod = await import(`${url}?round=${j}`);
+    const s = await mod.init(wasm);
+    const d = s.loadSkeleton(read('examples/demo/demo_ske.json'), { name: 'demo_ske.json' });
+    const a = s.loadAtlas(read('examples/demo/demo_tex.json'), { name: 'demo_tex.json' });
+    const len = () => s.memory.buffer.byteLength;
+    const b0 = len();
+    while (len() === b0) s._x.sw_alloc(1024);
+    for (let k = 0; k < j; k++) s._x.sw_alloc(1024);
+    const b1 = len();
+    try {
+      const x = d.createInstance({ atlas: a });
+      const b2 = len();
+      x.play('walk'); x.update(0);
+      const list = x.drawList();
+      if (b2 !== b1) grewCreate++;
+      if (len() !== b2) grewList++;
+      if (list.stale || !list.vertexCount || list.positions.length !== 2 * list.vertexCount) bad++;
+    } catch (e) { threw++; first ||= String(e); }
+  }
+  check(grewList > 0, `a fresh module: the memory grew in the first drawList() of some round (${grewList} of 64; in createInstance: ${grewCreate})`);
+  check(!threw && !bad, `a fresh module: the first instance and its first drawList() work wherever the memory grows (${threw} of 64 threw, ${bad} unreadable; ${first})`);
+}
 // the draw list of frames 0..4 of the demo's walk, for the native comparison
 out.drawlists = [];
 {
@@ -123,6 +190,62 @@ out.drawlists = [];
   check(vertices === sum && sum > 0, `updateWithDrawLists counts the draw lists' vertices (${vertices} = ${sum})`);
   check(one.every((x, i) => JSON.stringify(x.bones()) === JSON.stringify(many[i].bones())), 'updateWithDrawLists updates as update() does');
   for (const x of [...one, ...many]) x.dispose();
+}
+
+// a draw list goes stale when a crowd update moves its instance, as after its own update()
+{
+  const x = data.createInstance({ atlas }), y = data.createInstance({ atlas });
+  x.play('walk'); y.play('wave');
+  sinew.update([x, y], 0);
+  const lx = x.drawList(), ly = y.drawList();
+  sinew.update([x, y], 1 / 24);
+  check(lx.stale && ly.stale, `draw lists are stale after sinew.update([...], dt) (${lx.stale}, ${ly.stale})`);
+  const mx = x.drawList();
+  sinew.updateWithDrawLists([x], 1 / 24);
+  check(mx.stale, 'and after sinew.updateWithDrawLists');
+  x.dispose(); y.dispose();
+}
+
+// ---- states(): each state's own group, not one decoded earlier at the same address ----------------
+// A state's group is kept in the instance's state array, which fadeOutMode 'all' rewrites (the old
+// states leave, the new one moves down) and which a later instance may reuse.
+{
+  const x = data.createInstance({ atlas });
+  const want = { walk: 'upper', wave: 'lower', idle: 'third' };
+  const wrong = [];
+  const look = (inst, when) => {
+    for (const st of inst.states()) if (st.group !== want[st.name]) wrong.push(`${when}: ${st.name} in '${st.group}'`);
+  };
+  x.fadeIn('walk', { group: 'upper', fadeInTime: 0 });
+  x.update(1 / 24);
+  look(x, 'walk');
+  x.fadeIn('wave', { group: 'lower', fadeOutMode: 'all', fadeInTime: 0.1 });
+  for (let k = 0; k < 6; k++) { x.update(1 / 24); look(x, `wave +${k}`); }
+  const names = x.states().map((st) => st.name).join(',');
+  x.dispose();
+  const y = data.createInstance({ atlas });
+  y.fadeIn('idle', { group: 'third' });
+  y.update(0);
+  look(y, 'a new instance');
+  check(names === 'wave' && !wrong.length, `states() gives each state its own group (states left: ${names}; ${wrong.slice(0, 4).join('; ')})`);
+  y.dispose();
+}
+
+// ---- warnings: a long one stays one line, the next its own ---------------------------------------
+{
+  const spec = JSON.parse(read('examples/demo/demo_ske.json'));
+  const displays = spec.armature[0].skin[0].slot.map((sl) => sl.display[0]);
+  const long = 'L'.repeat(701);
+  Object.assign(displays[0], { name: long }); delete displays[0].path;
+  Object.assign(displays[1], { name: 'second_missing' }); delete displays[1].path;
+  const d = sinew.loadSkeleton(JSON.stringify(spec), { name: 'long_ske.json' });
+  const clean = demoData();
+  check(clean.checkAtlas(atlas).length === 0, `the demo has every region of its atlas (${sinew.warnings.length})`);
+  const w = d.checkAtlas(atlas);
+  check(w.length === 2 && w[0].includes('L'.repeat(600)) && w[0].includes(': warning: ') && !w[0].includes('second_missing')
+    && w[1].startsWith('long_ske.json') && w[1].includes("'second_missing'"),
+    `a ${long.length}-byte display name and a second missing display give two warnings (${w.length}: ${w.map((l) => l.slice(0, 60) + '...' + l.slice(-60)).join(' | ')})`);
+  d.dispose(); clean.dispose();
 }
 
 // ---- every animation call through the JS methods = the scenario runner (sinew_script_issue) -------------
@@ -239,6 +362,7 @@ out.drawlists = [];
   check(live() === start, `the FinalizationRegistry frees forgotten instances (${live() - start} left)`);
 }
 inst.dispose(); atlas.dispose(); data.dispose();
+
 
 // ---- DBBin from an ArrayBuffer ------------------------------------------------------------------------
 if (ref.dbbin) {

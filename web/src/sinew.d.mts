@@ -155,8 +155,10 @@ export interface DrawCommand {
 
 /**
  * The frame as textured triangles, back to front. The arrays are views into wasm memory: read them
- * before the instance's next update() or drawList(), its dispose(), or any call that may grow the
- * memory (loading, creating instances). `stale` says when they may no longer be read.
+ * before the instance's next update() (its own or a sinew.update / updateWithDrawLists of a list
+ * holding it), drawList(), bounds() or hitTest(), its dispose(), or any call that may grow the
+ * memory (loading, creating instances, another instance's first drawList()). `stale` says when
+ * they may no longer be read.
  */
 export declare class DrawList {
   static layout: DrawCommandLayout;
