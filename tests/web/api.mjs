@@ -1,7 +1,8 @@
 // The JavaScript API of the WebAssembly build, in node (run by tests/web/api.py, which passes the
 // native build's outputs to compare with in REF.json): errors, events and listeners, the crowd
 // update, the draw-list views and when they go stale, the first draw list of many instances while
-// the wasm memory grows, state group names, long warnings, dispose and the FinalizationRegistry, hit tests, bone offsets, display replacement, and every animation call
+// the wasm memory grows, state group names, long warnings, dispose (with live instances too) and
+// the FinalizationRegistry, hit tests, bone offsets, display replacement, and every animation call
 // (play, fadeIn with layers, groups and weights, gotoAndPlay/Stop, stop, time scales) against the
 // scenario runner.
 //   node --expose-gc api.mjs BUILD_WASM REF.json OUT.json
@@ -363,6 +364,50 @@ out.drawlists = [];
 }
 inst.dispose(); atlas.dispose(); data.dispose();
 
+// ---- dispose with live instances: the data, atlas and frame cache live on until their last user ---------
+// (docs/web.md): the instance keeps playing exactly as a twin whose data was never disposed, while
+// other loads take the freed memory; nothing new can be made from a disposed data; the native side
+// is freed when the last instance goes, by dispose() or by the FinalizationRegistry.
+{
+  const pip = () => [sinew.loadSkeleton(read('tests/fixtures/own/Pip_5.5/pip_ske.json'), { name: 'pip_ske.json' }),
+    sinew.loadAtlas(read('tests/fixtures/own/Pip_5.5/pip_tex.json'), { name: 'pip_tex.json' })];
+  const [d, a] = pip(), [td, ta] = pip();
+  const cache = d.createFrameCache(30), tcache = td.createFrameCache(30);
+  const x = d.createInstance({ atlas: a, frameCache: cache }), twin = td.createInstance({ atlas: ta, frameCache: tcache });
+  for (const i of [x, twin]) { i.play('hop'); i.update(0); }
+  cache.dispose(); a.dispose(); d.dispose();
+  const filler = [];
+  for (let i = 0; i < 6; i++) filler.push(demoData(), demoAtlas());
+  const pose = (i) => { const l = i.drawList(); return JSON.stringify([i.bones(), i.slots(), Array.from(l.positions), Array.from(l.uvs)]); };
+  let differ = -1, err = '';
+  try {
+    for (let k = 0; k < 30 && differ < 0; k++) {
+      x.update(1 / 30); twin.update(1 / 30);
+      if (pose(x) !== pose(twin)) differ = k;
+    }
+  } catch (e) { err = String(e); }
+  check(differ < 0 && !err, `an instance whose data, atlas and frame cache were disposed plays as its twin (differs at ${differ}; ${err})`);
+  let threw = [];
+  for (const [what, fn] of [['createInstance', () => d.createInstance()], ['createFrameCache', () => d.createFrameCache(30)],
+    ['checkAtlas', () => td.checkAtlas(a)]]) {
+    try { fn(); } catch (e) { if (e instanceof SinewError && /disposed/.test(e.message)) threw.push(what); }
+  }
+  check(threw.length === 3, `a disposed data or atlas makes nothing new (threw: ${threw})`);
+  check(d._native?.ptr && a._native?.ptr && cache._native?.ptr, 'their native side lives while the instance does');
+  x.dispose();
+  check(!d._native?.ptr && !a._native?.ptr && !cache._native?.ptr, 'and is freed with the last instance');
+  twin.dispose(); tcache.dispose(); ta.dispose(); td.dispose();
+  for (const f of filler) f.dispose();
+  // forgotten instances of a disposed data: the FinalizationRegistry frees them, then the data
+  const [g, ga] = pip();
+  (() => { for (let i = 0; i < 10; i++) g.createInstance({ atlas: ga }).play('hop'); })();
+  g.dispose(); ga.dispose();
+  for (let round = 0; round < 50 && g._native?.ptr; round++) {
+    globalThis.gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  check(g._native && !g._native.ptr && !ga._native.ptr, 'a disposed data and atlas are freed once their forgotten instances are collected');
+}
 
 // ---- DBBin from an ArrayBuffer ------------------------------------------------------------------------
 if (ref.dbbin) {

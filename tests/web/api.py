@@ -8,7 +8,7 @@ it gives against the native build:
 - a display replaced with Instance.replaceDisplay equals `sinew poses --replace`;
 plus the checks api.mjs makes on its own (events, crowd update, stale views, the first draw list of
 200 instances of each rig while the memory grows (with ../shared also you_xin's body), state group
-names, long warnings, dispose, finalizers, hit tests, bone offsets, the
+names, long warnings, dispose with live instances, finalizers, hit tests, bone offsets, the
 animation calls against the scenario runner, DBBin from an ArrayBuffer).
 Env: WASM_BUILD (default SRC/build-wasm) besides testkit's.
 """

@@ -282,6 +282,27 @@ export async function init(source) {
   return new Sinew(instance.exports, wasi);
 }
 
+// A native object and what keeps it alive: its JavaScript owner (until its dispose(), or the
+// FinalizationRegistry once the owner is forgotten) and the native objects that use it (an
+// instance uses its data, atlas and frame cache; a frame cache its data). Freed when the last of
+// them lets go, so disposing a data, atlas or frame cache before its instances frees nothing they
+// still read (docs/web.md).
+class Native {
+  constructor(sinew, kind, ptr, uses) {
+    this.s = sinew; this.kind = kind; this.ptr = ptr; this.holds = 1;
+    this.uses = uses.filter(Boolean);
+    for (const n of this.uses) n.holds++;
+  }
+  release() {
+    if (--this.holds > 0 || !this.ptr) return;
+    const ptr = this.ptr;
+    this.ptr = 0;
+    this.s._destroy(this.kind, ptr);
+    for (const n of this.uses) n.release();
+    this.uses = [];
+  }
+}
+
 /** The running module: loads data and atlases, and updates many instances in one call. */
 export class Sinew {
   constructor(exports, wasi) {
@@ -289,13 +310,13 @@ export class Sinew {
     this._wasi = wasi;
     this._mounts = 0;
     this._names = new Map();          // string pointer -> decoded string: only strings of a data
-                                      // (they never move; cleared when a data is destroyed, whose
+                                      // (they never move; cleared when a data is freed, whose
                                       // memory is reused), never those of an instance
     this._instances = new Map();      // pointer -> WeakRef<Instance> (for event delivery)
     this._listPtr = 0; this._listCap = 0;
     this._out = exports.sw_out();
     this._registry = typeof FinalizationRegistry !== 'undefined'
-      ? new FinalizationRegistry(({ kind, ptr }) => this._finalize(kind, ptr)) : null;
+      ? new FinalizationRegistry((native) => native.release()) : null;
     if (!DrawList.layout) {
       const w = this._view(Uint32Array, exports.sw_drawlist_layout(), 12);
       DrawList.layout = {
@@ -376,15 +397,26 @@ export class Sinew {
     const text = this._str(this._x.sw_warnings()) || '';
     this.warnings = text.split('\n').filter(Boolean).map((l) => l.replace(/\/\.mount\d+\//g, ''));
   }
-  _finalize(kind, ptr) {
+  _destroy(kind, ptr) {
     if (kind === 'instance') { this._instances.delete(ptr); this._x.sw_instance_destroy(ptr); }
     else if (kind === 'data') { this._x.sw_data_destroy(ptr); this._names.clear(); } // its strings' memory is reused
     else if (kind === 'atlas') this._x.sw_atlas_destroy(ptr);
     else if (kind === 'script') this._x.sw_script_destroy(ptr);
     else if (kind === 'cache') this._x.sw_frame_cache_destroy(ptr);
   }
-  _track(obj, kind) { if (this._registry) this._registry.register(obj, { kind, ptr: obj._ptr }, obj); }
-  _untrack(obj) { if (this._registry) this._registry.unregister(obj); }
+  // obj owns the native `ptr`, which uses the natives in `uses` (kept alive as long as it lives)
+  _own(obj, kind, ptr, uses = []) {
+    obj._ptr = ptr;
+    obj._native = new Native(this, kind, ptr, uses);
+    if (this._registry) this._registry.register(obj, obj._native, obj);
+  }
+  // obj's dispose(): the owner lets go (freed now, or when the last native using it is freed)
+  _disown(obj) {
+    if (!obj._ptr) return;
+    if (this._registry) this._registry.unregister(obj);
+    obj._ptr = 0;
+    obj._native.release();
+  }
 
   // ---- loading ----
 
@@ -629,7 +661,8 @@ export class Sinew {
 /** Immutable skeleton data: armatures, their bones, slots, skins and animations. */
 export class SkeletonData {
   constructor(sinew, ptr, name) {
-    this._s = sinew; this._ptr = ptr; this.name = name;
+    this._s = sinew; this.name = name;
+    sinew._own(this, 'data', ptr);
     const p = sinew._x.sw_data_describe(ptr);
     const info = JSON.parse(sinew._str(p));
     sinew._x.sw_free(p);
@@ -645,7 +678,6 @@ export class SkeletonData {
     /** The index of the main armature: the one the file names, else the one with the most bones
      *  that no other uses as a child armature (sinew_data_default_armature, docs/cli.md). */
     this.defaultArmature = info.defaultArmature;
-    sinew._track(this, 'data');
   }
   get armatureNames() { return this.armatures.map((a) => a.name); }
   /** The armature named `name` (or the main one, `defaultArmature`), or undefined. */
@@ -682,14 +714,12 @@ export class SkeletonData {
     if (frameCache && frameCache.data !== this) throw new SinewError('the frame cache belongs to another skeleton data');
     const ptr = s._with([armature, skin], (a, k) => s._ok(s._x.sw_instance_create(this._live(), a, k, atlas ? atlas._live() : 0,
       maxStates, defaultActions ? 1 : 0, frameCache ? frameCache._live() : 0), this.name, false));
-    const inst = new Instance(s, ptr, this, atlas);
-    inst.frameCache = frameCache;
-    return inst;
+    return new Instance(s, ptr, this, atlas, frameCache);
   }
   /**
    * A frame cache at `fps` cache frames per second (the official cacheFrameRate): instances
    * created with it sample their animation only at cache frames and share computed bones.
-   * Dispose it after the instances that use it.
+   * It lives until its last instance is freed, whenever it is disposed.
    */
   createFrameCache(fps) {
     const s = this._s;
@@ -697,53 +727,43 @@ export class SkeletonData {
     return new FrameCache(s, ptr, this);
   }
   _live() { if (!this._ptr) throw new SinewError('this skeleton data was disposed'); return this._ptr; }
-  /** Frees the data. Instances made from it must be disposed first. */
-  dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._x.sw_data_destroy(this._ptr);
-    this._s._names.clear(); // the decoded names of its strings: that memory is reused
-    this._ptr = 0;
-  }
+  /**
+   * Frees the data, or, while instances or frame caches made from it are live, lets them keep it
+   * until the last of them is freed. Nothing new can be made from it after this.
+   */
+  dispose() { this._s._disown(this); }
 }
 
 /** A frame cache (SkeletonData.createFrameCache). */
 export class FrameCache {
-  constructor(sinew, ptr, data) { this._s = sinew; this._ptr = ptr; this.data = data; sinew._track(this, 'cache'); }
+  constructor(sinew, ptr, data) { this._s = sinew; this.data = data; sinew._own(this, 'cache', ptr, [data._native]); }
   _live() { if (!this._ptr) throw new SinewError('this frame cache was disposed'); return this._ptr; }
-  dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._x.sw_frame_cache_destroy(this._ptr);
-    this._ptr = 0;
-  }
+  /** Frees the cache, or lets the instances using it keep it until the last of them is freed. */
+  dispose() { this._s._disown(this); }
 }
 
 /** A texture atlas: its pages (image paths and sizes) and regions. */
 export class TextureAtlas {
   constructor(sinew, ptr, name) {
-    this._s = sinew; this._ptr = ptr; this.name = name;
+    this._s = sinew; this.name = name;
+    sinew._own(this, 'atlas', ptr);
     const p = sinew._x.sw_atlas_describe(ptr);
     const info = JSON.parse(sinew._str(p));
     sinew._x.sw_free(p);
     /** [{ name, imagePath, resolvedPath, width, height, scale }] */
     this.pages = info.pages;
     this.regionCount = info.regionCount;
-    sinew._track(this, 'atlas');
   }
   _live() { if (!this._ptr) throw new SinewError('this atlas was disposed'); return this._ptr; }
-  dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._x.sw_atlas_destroy(this._ptr);
-    this._ptr = 0;
-  }
+  /** Frees the atlas, or lets the instances drawing with it keep it until the last of them is freed. */
+  dispose() { this._s._disown(this); }
 }
 
 /** A loaded scenario script (poses.mjs runs them). */
 export class Script {
   constructor(sinew, ptr, name) {
-    this._s = sinew; this._ptr = ptr; this.name = name;
+    this._s = sinew; this.name = name;
+    sinew._own(this, 'script', ptr);
     const x = sinew._x, out = () => sinew._view(Float64Array, sinew._out, 8);
     this.scenarios = [];
     for (let i = 0, n = x.sw_script_count(ptr); i < n; i++) {
@@ -754,19 +774,13 @@ export class Script {
       for (let c = 0; c < count; c++) sc.commands.push({ index: c, t: x.sw_script_command_time(ptr, i, c) });
       this.scenarios.push(sc);
     }
-    sinew._track(this, 'script');
   }
   /** Issues command `c` of scenario `i` to an instance (throws for an unknown animation). */
   issue(instance, i, c) {
     const st = this._s._x.sw_script_issue(instance._live(), this._ptr, i, c);
     if (st) throw this._s._error(st, this.name);
   }
-  dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._x.sw_script_destroy(this._ptr);
-    this._ptr = 0;
-  }
+  dispose() { this._s._disown(this); }
 }
 
 /**
@@ -822,12 +836,12 @@ DrawList.layout = null;
 
 /** A playing armature. */
 export class Instance {
-  constructor(sinew, ptr, data, atlas) {
-    this._s = sinew; this._ptr = ptr; this.data = data; this.atlas = atlas;
+  constructor(sinew, ptr, data, atlas, frameCache = null) {
+    this._s = sinew; this.data = data; this.atlas = atlas; this.frameCache = frameCache;
     this._generation = 0;
     this._listeners = new Map();
     sinew._instances.set(ptr, new WeakRef(this));
-    sinew._track(this, 'instance');
+    sinew._own(this, 'instance', ptr, [data._native, atlas && atlas._native, frameCache && frameCache._native]);
     const arm = data.armature(sinew._name(sinew._x.sw_armature_name(ptr, 0)));
     /** the armature's description (from SkeletonData.armatures) */
     this.armature = arm;
@@ -1047,13 +1061,10 @@ export class Instance {
   }
   /** Bytes of the instance's single allocation. */
   get memoryBytes() { return this._s._x.sw_instance_memory(this._live()); }
-  /** Frees the instance now (a FinalizationRegistry frees a forgotten one, later). */
+  /** Frees the instance now (a FinalizationRegistry frees a forgotten one, later), and with it
+   *  a disposed data, atlas or frame cache it was the last to use. */
   dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._instances.delete(this._ptr);
-    this._s._x.sw_instance_destroy(this._ptr);
-    this._ptr = 0;
+    this._s._disown(this);
     this._listeners.clear();
   }
 }
