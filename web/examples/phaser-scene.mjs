@@ -1,0 +1,131 @@
+// The Phaser examples (phaser4-crowd.html, phaser3-scene.html), for whichever Phaser the page's
+// import map names 'phaser': a crowd of the rig (?ske=URL&tex=URL, default the demo character); a
+// click on a character cross-fades it to its next animation (the hit test is sinew's, through
+// Phaser's input); its events are listed; fps and WebGL draw calls a frame are shown.
+//   ?n=N         N armatures (default the page's)
+//   ?frame=K&size=WxH&background=RRGGBB&armature=A&animation=N&skin=S
+//                one armature at frame K framed as `sinew render --frame K --size WxH` frames it
+//                (for tests); body[data-ready="1"] once drawn
+//   ?count=1     after 30 frames: data-draws (WebGL draw calls of the last frame), data-ready
+// window.sinewStats: { frames, draws (last frame), stepMs (the last frame's update + render, CPU) }
+import * as Phaser from 'phaser';
+import { SinewPlugin } from 'sinew/phaser';
+import { centredView, fitScale, passBounds, passFrames, stepTo } from 'sinew/framing';
+import { params, size, ready, fail } from './common.mjs';
+
+// every WebGL draw call of the page (Phaser's and the plugin's), counted a frame
+const stats = { frames: 0, draws: 0, stepMs: 0, armatures: 0 };
+let draws = 0;
+for (const proto of [WebGLRenderingContext.prototype, globalThis.WebGL2RenderingContext?.prototype].filter(Boolean)) {
+  for (const name of ['drawElements', 'drawArrays']) {
+    const original = proto[name];
+    proto[name] = function counted(...args) { draws++; return original.apply(this, args); };
+  }
+}
+window.sinewStats = stats;
+
+const still = params.has('frame');
+const background = params.get('background');
+
+class Crowd extends Phaser.Scene {
+  constructor(options) { super('crowd'); this.options = options; }
+
+  preload() {
+    const ske = params.get('ske') || '../demo/demo_ske.json';
+    this.load.sinew('rig', ske, params.get('tex') || undefined);
+    this.load.on('loaderror', (file) => fail(`cannot load ${file.src}`));
+  }
+
+  create() {
+    try {
+      if (still) this.still(); else this.crowd();
+    } catch (e) { fail(e); }
+  }
+
+  // one armature at frame K, as `sinew render --frame K --size WxH` draws it
+  still() {
+    const { data, atlas } = this.sinew.get('rig');
+    const target = data.resolveSkin(params.get('armature'), params.get('skin'));
+    const arm = data.armatures[target.armature];
+    const names = arm.animations.map((a) => a.name);
+    const animation = params.get('animation') || (arm.defaultAnimation !== null ? names[arm.defaultAnimation] : names[0]);
+    const [w, h] = [this.scale.width, this.scale.height];
+    const bounds = passBounds(data, { armature: arm.name, skin: target.overlay, atlas, animation, fps: arm.frameRate });
+    const [s, , , , tx, ty] = centredView(bounds, w, h, fitScale(bounds, w, h));
+    const hero = this.add.sinew(tx, ty, 'rig', { armature: params.get('armature'), skin: params.get('skin'), animation: null });
+    hero.setScale(s).setActive(false); // no updates from the game loop: the frame is stepped here
+    const info = arm.animations.find((a) => a.name === animation);
+    stepTo(hero.instance, animation, Number(params.get('frame')), arm.frameRate, passFrames(info, arm.frameRate).playTimes);
+    // ready once the plugin has drawn (Phaser 4 may compile the shader over a few frames)
+    let frames = 0, done = false;
+    this.game.events.on('postrender', () => {
+      frames++;
+      if (!done && frames >= 3 && (this.sinew.drawCalls > 0 || frames > 120)) { done = true; ready(); }
+    });
+  }
+
+  crowd() {
+    const { data } = this.sinew.get('rig');
+    const arm = data.armatures[data.defaultArmature];
+    const names = arm.animations.map((a) => a.name);
+    const n = Number(params.get('n') || this.options.crowd);
+    const [w, h] = [this.scale.width, this.scale.height];
+    const cols = Math.ceil(Math.sqrt(n * w / h)), rows = Math.ceil(n / cols);
+    const log = document.getElementById('events');
+    const probe = this.add.sinew(0, 0, 'rig');
+    const scale = Math.min(1, (w / cols) / Math.max(1, probe.width), (h / rows) / Math.max(1, probe.height)) * 0.9;
+    probe.destroy();
+    for (let i = 0; i < n; i++) {
+      const x = (i % cols + 0.5) * (w / cols), y = (Math.floor(i / cols) + 0.5) * (h / rows);
+      let current = names[i % names.length];
+      const hero = this.add.sinew(x, y, 'rig', { animation: current }).setOrigin(0.5).setScale(scale);
+      hero.setDepth(y).setTimeScale(0.8 + 0.4 * ((i * 7919) % 100) / 100);
+      hero.gotoAndPlay(current, { progress: ((i * 37) % 100) / 100 });
+      if (i % 11 === 5) hero.setTint(0x88ccff);
+      hero.setInteractive({ useHandCursor: true }).on('pointerdown', () => {
+        current = names[(names.indexOf(current) + 1) % names.length];
+        hero.fadeIn(current, { fadeInTime: 0.3 });
+      });
+      if (i < 3) {
+        for (const type of ['frameEvent', 'complete', 'fadeInComplete']) {
+          hero.on(type, (e) => {
+            const li = document.createElement('li');
+            li.textContent = `#${i} ${e.type} ${e.name || e.animation}`;
+            log.prepend(li);
+            while (log.children.length > 8) log.lastChild.remove();
+          });
+        }
+      }
+    }
+    stats.armatures = n;
+  }
+}
+
+export function start({ crowd = 40, label = '' } = {}) {
+  const [w, h] = size || [960, 600];
+  const game = new Phaser.Game({
+    type: params.get('canvas') ? Phaser.CANVAS : Phaser.WEBGL,
+    parent: 'game', width: w, height: h, backgroundColor: background ? `#${background}` : '#16181d',
+    scale: { mode: Phaser.Scale.NONE }, banner: false, render: { preserveDrawingBuffer: true },
+    scene: [new Crowd({ crowd })],
+    plugins: { scene: [{ key: 'SinewPlugin', plugin: SinewPlugin, mapping: 'sinew' }] },
+  });
+  let t0 = 0;
+  game.events.on('prestep', () => { t0 = performance.now(); draws = 0; });
+  game.events.on('postrender', () => {
+    stats.stepMs = performance.now() - t0;
+    stats.draws = draws;
+    stats.frames++;
+    if (params.get('count') && stats.frames === 30) { document.body.dataset.draws = String(draws); ready(); }
+  });
+  const line = document.getElementById('stats');
+  if (line && !still) {
+    setInterval(() => {
+      line.textContent = `${label}: ${stats.armatures} armatures, ${game.loop.actualFps.toFixed(0)} fps, `
+        + `${stats.draws} draw calls a frame, update + render ${stats.stepMs.toFixed(1)} ms`;
+    }, 500);
+  }
+  if (still) document.getElementById('hint')?.remove();
+  window.sinewGame = game;
+  return game;
+}
