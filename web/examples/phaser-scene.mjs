@@ -6,7 +6,11 @@
 //   ?frame=K&size=WxH&background=RRGGBB&armature=A&animation=N&skin=S
 //                one armature at frame K framed as `sinew render --frame K --size WxH` frames it
 //                (for tests); body[data-ready="1"] once drawn
-//   ?count=1     after 30 frames: data-draws (WebGL draw calls of the last frame), data-ready
+//                and, to check the game object's properties: &origin=0.5 (centred origin, placed so
+//                the frame is the same), &scroll=1 (a scrolled camera, scroll factor 0), &container=1
+//                (inside a container), &alpha=A, &tint=RRGGBB, &blend=add, &visible=0
+//   after 30 frames: data-draws (WebGL draw calls of the last frame), data-triangles, data-ready
+//   ?blend=alternate  every other armature of the crowd drawn with blend mode ADD
 // window.sinewStats: { frames, draws (last frame), stepMs (the last frame's update + render, CPU) }
 import * as Phaser from 'phaser';
 import { SinewPlugin } from 'sinew/phaser';
@@ -56,6 +60,8 @@ class Crowd extends Phaser.Scene {
     hero.setScale(s).setActive(false); // no updates from the game loop: the frame is stepped here
     const info = arm.animations.find((a) => a.name === animation);
     stepTo(hero.instance, animation, Number(params.get('frame')), arm.frameRate, passFrames(info, arm.frameRate).playTimes);
+    this.vary(hero, tx, ty);
+    window.sinewHero = hero;
     // ready once the plugin has drawn (Phaser 4 may compile the shader over a few frames)
     let frames = 0, done = false;
     this.game.events.on('postrender', () => {
@@ -64,13 +70,35 @@ class Crowd extends Phaser.Scene {
     });
   }
 
+  // the same frame through the game object's other properties (see the top of the file)
+  vary(hero, tx, ty) {
+    if (params.get('origin')) {
+      const o = Number(params.get('origin'));
+      hero.updateSize();  // the box of this frame's pose, the armature's (0, 0) at (tx, ty)
+      const dx = o * hero.width - hero.displayOriginX, dy = o * hero.height - hero.displayOriginY;
+      hero.setOrigin(o).setPosition(tx + dx * hero.scaleX, ty + dy * hero.scaleY);
+    }
+    if (params.get('scroll')) {
+      this.cameras.main.setScroll(37, -23);
+      hero.setScrollFactor(0);
+    }
+    if (params.get('container')) {
+      hero.setPosition(0, 0);
+      this.add.container(tx, ty, [hero]);
+    }
+    if (params.has('alpha')) hero.setAlpha(Number(params.get('alpha')));
+    if (params.has('tint')) hero.setTint(parseInt(params.get('tint'), 16));
+    if (params.get('blend') === 'add') hero.setBlendMode(Phaser.BlendModes.ADD);
+    if (params.get('visible') === '0') hero.setVisible(false);
+  }
+
   crowd() {
     const { data } = this.sinew.get('rig');
     const arm = data.armatures[data.defaultArmature];
     const names = arm.animations.map((a) => a.name);
     const n = Number(params.get('n') || this.options.crowd);
     const [w, h] = [this.scale.width, this.scale.height];
-    const cols = Math.ceil(Math.sqrt(n * w / h)), rows = Math.ceil(n / cols);
+    const cols = Math.max(1, Math.round(Math.sqrt(n * w / h))), rows = Math.ceil(n / cols);
     const log = document.getElementById('events');
     const probe = this.add.sinew(0, 0, 'rig');
     const scale = Math.min(1, (w / cols) / Math.max(1, probe.width), (h / rows) / Math.max(1, probe.height)) * 0.9;
@@ -82,6 +110,7 @@ class Crowd extends Phaser.Scene {
       hero.setDepth(y).setTimeScale(0.8 + 0.4 * ((i * 7919) % 100) / 100);
       hero.gotoAndPlay(current, { progress: ((i * 37) % 100) / 100 });
       if (i % 11 === 5) hero.setTint(0x88ccff);
+      if (params.get('blend') === 'alternate' && i % 2) hero.setBlendMode(Phaser.BlendModes.ADD);
       hero.setInteractive({ useHandCursor: true }).on('pointerdown', () => {
         current = names[(names.indexOf(current) + 1) % names.length];
         hero.fadeIn(current, { fadeInTime: 0.3 });
@@ -116,7 +145,12 @@ export function start({ crowd = 40, label = '' } = {}) {
     stats.stepMs = performance.now() - t0;
     stats.draws = draws;
     stats.frames++;
-    if (params.get('count') && stats.frames === 30) { document.body.dataset.draws = String(draws); ready(); }
+    if (!still && stats.frames === 30) {
+      let triangles = 0;
+      for (const obj of game.scene.scenes[0].children.list) if (obj.instance) triangles += obj.instance.drawList().indexCount / 3;
+      Object.assign(document.body.dataset, { draws: String(draws), triangles: String(triangles) });
+      ready();
+    }
   });
   const line = document.getElementById('stats');
   if (line && !still) {

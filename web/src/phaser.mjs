@@ -333,6 +333,14 @@ const fileName = (url) => {
   try { return decodeURIComponent(path.split('/').pop()); } catch (e) { return path.split('/').pop(); }
 };
 const absolute = (relative, base) => new URL(relative, new URL(base, document.baseURI)).href;
+const normalizePath = (path) => {
+  const out = [];
+  for (const part of String(path).split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop(); else out.push(part);
+  }
+  return out.join('/');
+};
 
 /** The images an XML rig names (image="..." attributes and image setters), relative to it. */
 function xmlImages(text) {
@@ -362,22 +370,18 @@ function loaderTypes() {
       });
     }
   }
-  // a page image: a texture; for an XML rig its bytes too (the rig reads its images' sizes)
+  // a page image: a texture, and its bytes (the loaders read the images' sizes when the atlas or
+  // the XML rig does not give them)
   class PageFile extends ImageFile {
     onProcess() {
-      if (!this.keepBytes) return ImageFile.prototype.onProcess.call(this);
       this.state = PROCESSING;
       const response = this.xhrLoader && this.xhrLoader.response;
       const bytes = response instanceof Blob ? response.arrayBuffer() : fetch(this.src).then((r) => r.arrayBuffer());
       bytes.then((b) => { this.bytes = new Uint8Array(b); ImageFile.prototype.onProcess.call(this); }, () => this.onProcessError());
     }
     onProcessImage() {
-      if (this.keepBytes && !this.bytes) {
-        fetch(this.src).then((r) => r.arrayBuffer()).then((b) => { this.bytes = new Uint8Array(b); ImageFile.prototype.onProcessImage.call(this); },
-          () => this.onProcessError());
-        return;
-      }
-      ImageFile.prototype.onProcessImage.call(this);
+      fetch(this.src).then((r) => r.arrayBuffer()).then((b) => { this.bytes = new Uint8Array(b); ImageFile.prototype.onProcessImage.call(this); },
+        () => this.onProcessError());
     }
   }
 
@@ -414,9 +418,9 @@ function loaderTypes() {
       }
     }
     _page(path, base) {
+      path = normalizePath(path);
       if (this.pageFiles.has(path)) return;
       const page = new PageFile(this.loader, { key: `sinew:${this.key}:${this.pageFiles.size}`, url: absolute(path, base), xhrSettings: this.pageXhr });
-      page.keepBytes = this.xml;
       this.pageFiles.set(path, page);
       this.addToMultiFile(page);
       this.loader.addFile(page);
@@ -431,27 +435,26 @@ function loaderTypes() {
       this.sinewCache.add(this.key, entry);
       this.complete = true;
     }
+    // the skeleton, the atlas and the pages on the runtime's file system, loaded by path as `sinew
+    // render` loads them (an XML rig's atlas is the rig itself)
     _load() {
       const rt = SinewPlugin.runtime, name = fileName(this.skeletonFile.src);
-      let data, atlas = null, paths;
-      if (this.xml) {
-        const files = new Map([[name, new Uint8Array(this.skeletonFile.data)]]);
-        for (const [path, file] of this.pageFiles) files.set(path, file.bytes);
-        const dir = rt.mount(files);
-        try {
-          data = rt.loadSkeletonFile(`${dir}/${name}`);
-          atlas = rt.loadAtlasFile(`${dir}/${name}`);
-        } catch (e) { if (data) data.dispose(); throw e; } finally { rt.unmount(dir); }
-        paths = atlas.pages.map((p) => p.resolvedPath.replace(/^\/\.mount\d+\//, '').replace(/^\//, ''));
-      } else {
-        data = rt.loadSkeleton(this.skeletonFile.data, { name });
-        if (this.atlasFile) {
-          try { atlas = rt.loadAtlas(this.atlasFile.data, { name: fileName(this.atlasFile.src) }); } catch (e) { data.dispose(); throw e; }
-          paths = atlas.pages.map((p) => p.imagePath);
-        }
-      }
+      const atlasName = this.atlasFile ? fileName(this.atlasFile.src) : null;
+      const files = new Map([[name, new Uint8Array(this.skeletonFile.data)]]);
+      if (atlasName) files.set(atlasName, this.atlasFile.data);
+      for (const [path, file] of this.pageFiles) if (file.bytes) files.set(path, file.bytes);
+      const dir = rt.mount(files);
+      let data = null, atlas = null;
+      try {
+        data = rt.loadSkeletonFile(`${dir}/${name}`);
+        const warnings = rt.warnings;
+        if (this.xml || atlasName) atlas = rt.loadAtlasFile(`${dir}/${this.xml ? name : atlasName}`);
+        rt.warnings = warnings.concat(rt.warnings);
+      } catch (e) { if (data) data.dispose(); throw e; } finally { rt.unmount(dir); }
+      const inDir = (path) => normalizePath(path.startsWith(`${dir}/`) ? path.slice(dir.length + 1) : path);
+      const paths = atlas ? atlas.pages.map((p) => inDir(p.resolvedPath)) : [];
       const warnings = rt.warnings.slice();
-      const textures = (paths || []).map((path) => {
+      const textures = paths.map((path) => {
         const file = this.pageFiles.get(path);
         if (!file || !file.data) return null;
         if (!file.cache.exists(file.key)) file.addToCache();
