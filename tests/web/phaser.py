@@ -5,6 +5,9 @@ of web.browser), against `sinew render` of the same frame.
 - Both example scenes (examples/phaser4-crowd.html, examples/phaser3-scene.html) load each test
   character through the plugin's loader file type (JSON, DBBin, XML rig; webpage.characters) and
   draw frame K as `sinew render --frame K --size WxH --background C` draws it: PSNR >= 44 dB.
+- Many atlas pages in one batch: the Pip XML rig (9 images, 9 pages) drawn first, off the canvas,
+  leaves the demo's frame as it was (>= 44 dB), both in one draw call (where the renderer has the
+  10 texture units).
 - The game object's properties (the demo): a centred origin placed back, a scrolled camera with
   scroll factor 0 and a container give the same frame (>= 44 dB); alpha 0.5, a tint and blend
   mode ADD give what `sinew render` draws of a copy of the demo whose every slot has that alpha
@@ -26,7 +29,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import BUILD, check, finish, read_png, run_sinew  # noqa: E402
+from testkit import BUILD, SRC, check, finish, read_png, run_sinew  # noqa: E402
 from webpage import CHROMIUM, NODE_MODULES, WEB, characters, psnr, rel_url, render_ref, run_driver, serve  # noqa: E402
 
 OUT = os.path.join(BUILD, "web-phaser")
@@ -110,6 +113,11 @@ def jobs_for(base, chars, refs):
         for variant, extra in (("alpha", "alpha=0.5"), ("tint", f"tint={TINT}"), ("blend", "blend=add")):
             jobs.append({"name": f"{v}:demo:{variant}", "kind": "url", "url": f"{url}&{extra}", "canvas": "canvas",
                          "out": os.path.join(OUT, f"demo.{v}.{variant}.png"), "ref": f"demo:{variant}"})
+        # another rig first in the same batch, the Pip XML rig (an atlas page an image): the demo's
+        # triangles take a texture unit after its pages
+        pip = os.path.join(SRC, "tests", "fixtures", "own", "Pip_xml", "pip.xml")
+        jobs.append({"name": f"{v}:demo:decoy", "kind": "url", "url": f"{url}&decoy={rel_url(pip, OUT)}", "canvas": "canvas",
+                     "out": os.path.join(OUT, f"demo.{v}.decoy.png"), "ref": "demo", "oneCall": True})
         jobs.append({"name": f"{v}:demo:hidden", "kind": "url", "url": f"{url}&visible=0", "canvas": "canvas",
                      "out": os.path.join(OUT, f"demo.{v}.hidden.png"), "hidden": True})
         jobs.append({"name": f"{v}:demo:bounds", "kind": "url", "url": url, "canvas": "canvas", "out": os.path.join(OUT, f"demo.{v}.bounds.png"),
@@ -153,6 +161,11 @@ def check_job(job, res, refs, crowd):
         p = psnr(read_png(job["out"]), read_png(refs[job["ref"]]))
         print(f"{'ok  ' if p >= MIN_PSNR else 'FAIL'} {job['name']}: PSNR {p:.1f} dB against sinew render", flush=True)
         check(p >= MIN_PSNR, f"{job['name']}: the frame differs from sinew render's: PSNR {p:.1f} dB < {MIN_PSNR}")
+    if job.get("oneCall"):  # Pip's 9 images and the demo's page: one draw call where 10 texture units are there
+        d = texts.get("dataset", {})
+        want = 1 if int(d.get("units", 0)) >= 10 else 2
+        check(d.get("draws") is not None and 1 <= int(d["draws"]) <= want,
+              f"{job['name']}: two rigs, 10 atlas pages, in {d.get('draws')} draw calls ({d.get('units')} texture units; want {want})")
     if job.get("hidden"):
         w, h, p = read_png(job["out"])
         bg = [int(BG[i:i + 2], 16) for i in (0, 2, 4)]

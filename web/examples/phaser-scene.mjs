@@ -8,17 +8,19 @@
 //                (for tests); body[data-ready="1"] once drawn
 //                and, to check the game object's properties: &origin=0.5 (centred origin, placed so
 //                the frame is the same), &scroll=1 (a scrolled camera, scroll factor 0), &container=1
-//                (inside a container), &alpha=A, &tint=RRGGBB, &blend=add, &visible=0
+//                (inside a container), &alpha=A, &tint=RRGGBB, &blend=add, &visible=0; &decoy=URL: another
+//                rig drawn first, off the canvas (two atlas pages in one batch); data-draws
 //   after 30 frames: data-draws (WebGL draw calls of the last frame), data-triangles, data-ready
 //   ?blend=alternate  every other armature of the crowd drawn with blend mode ADD
-// window.sinewStats: { frames, draws (last frame), stepMs (the last frame's update + render, CPU) }
+// window.sinewStats: { frames, draws (last frame), stepMs (the last frame's update + render, CPU),
+//   samples: [[stepMs, draws] a frame] } (web/bench/phaser-bench.mjs reads them)
 import * as Phaser from 'phaser';
 import { SinewPlugin } from 'sinew/phaser';
 import { centredView, fitScale, passBounds, passFrames, stepTo } from 'sinew/framing';
 import { params, size, ready, fail } from './common.mjs';
 
 // every WebGL draw call of the page (Phaser's and the plugin's), counted a frame
-const stats = { frames: 0, draws: 0, stepMs: 0, armatures: 0 };
+const stats = { frames: 0, draws: 0, stepMs: 0, armatures: 0, samples: [] };
 let draws = 0;
 for (const proto of [WebGLRenderingContext.prototype, globalThis.WebGL2RenderingContext?.prototype].filter(Boolean)) {
   for (const name of ['drawElements', 'drawArrays']) {
@@ -37,6 +39,7 @@ class Crowd extends Phaser.Scene {
   preload() {
     const ske = params.get('ske') || '../demo/demo_ske.json';
     this.load.sinew('rig', ske, params.get('tex') || undefined);
+    if (params.get('decoy')) this.load.sinew('decoy', params.get('decoy'));
     this.load.on('loaderror', (file) => fail(`cannot load ${file.src}`));
   }
 
@@ -56,6 +59,8 @@ class Crowd extends Phaser.Scene {
     const [w, h] = [this.scale.width, this.scale.height];
     const bounds = passBounds(data, { armature: arm.name, skin: target.overlay, atlas, animation, fps: arm.frameRate });
     const [s, , , , tx, ty] = centredView(bounds, w, h, fitScale(bounds, w, h));
+    // another rig drawn first, off the canvas: the frame's batch holds two pages (texture units)
+    if (params.get('decoy')) this.add.sinew(-4000, -4000, 'decoy');
     const hero = this.add.sinew(tx, ty, 'rig', { armature: params.get('armature'), skin: params.get('skin'), animation: null });
     hero.setScale(s).setActive(false); // no updates from the game loop: the frame is stepped here
     const info = arm.animations.find((a) => a.name === animation);
@@ -66,7 +71,11 @@ class Crowd extends Phaser.Scene {
     let frames = 0, done = false;
     this.game.events.on('postrender', () => {
       frames++;
-      if (!done && frames >= 3 && (this.sinew.drawCalls > 0 || frames > 120)) { done = true; ready(); }
+      if (!done && frames >= 3 && (this.sinew.drawCalls > 0 || frames > 120)) {
+        done = true;
+        Object.assign(document.body.dataset, { draws: String(stats.draws), units: String(this.sinew.textureUnits) });
+        ready();
+      }
     });
   }
 
@@ -145,6 +154,7 @@ export function start({ crowd = 40, label = '' } = {}) {
     stats.stepMs = performance.now() - t0;
     stats.draws = draws;
     stats.frames++;
+    if (stats.samples.length < 10000) stats.samples.push([stats.stepMs, draws]);
     if (!still && stats.frames === 30) {
       let triangles = 0;
       for (const obj of game.scene.scenes[0].children.list) if (obj.instance) triangles += obj.instance.drawList().indexCount / 3;

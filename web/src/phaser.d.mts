@@ -109,6 +109,8 @@ export declare class SinewPlugin extends Phaser.Plugins.ScenePlugin {
   get(key: string): SinewRig;
   /** draw calls of the plugin's batches since the game started */
   readonly drawCalls: number;
+  /** the texture units one draw call samples (atlas pages of any rig, 16 at most) */
+  readonly textureUnits: number;
 }
 export default SinewPlugin;
 

@@ -764,10 +764,13 @@ export class SinewPlugin extends Phaser.Plugins.ScenePlugin {
    * Draw calls of the plugin's own batches since the game started (Phaser 4: its render node;
    * Phaser 3: its pipeline), for measurements.
    */
-  get drawCalls() {
+  get drawCalls() { return this._batcher()?.drawCalls ?? 0; }
+  /** The texture units one of its draw calls samples (atlas pages of any rig, 16 at most). */
+  get textureUnits() { return this._batcher()?.units ?? 0; }
+  _batcher() {
     const r = this.game.renderer;
-    if (!r || !r.gl) return 0;
-    return MAJOR >= 4 ? phaser4Node(r).drawCalls : phaser3Pipeline(r).drawCalls;
+    if (!r || !r.gl) return null;
+    return MAJOR >= 4 ? phaser4Node(r) : phaser3Pipeline(r);
   }
 }
 /** Where sinew.wasm is (default: beside this module), as init() of sinew.mjs takes it; set before the first game. */
