@@ -10,6 +10,7 @@ characters, `sinew render`'s reference frames, PSNR, and the Chromium driver (br
   Without ../shared it reports the shared part skipped.
 - render_ref(...): `sinew render --frame K --size WxH --background C` of one of them.
 - run_driver(chromium, jobs, out): tests/web/browser_driver.mjs on the jobs; the results by name.
+- need(...): the test's prerequisites; tsc(folder, source): TypeScript's verdict on a file.
 """
 import functools
 import http.server
@@ -20,13 +21,36 @@ import shutil
 import subprocess
 import threading
 
-from testkit import CORPUS, SHARED, SRC, check, corpus_path, have_shared, run_sinew, skip
+from testkit import CORPUS, SHARED, SRC, check, corpus_path, finish, have_shared, run_sinew, skip
 
 WASM = os.environ.get("WASM_BUILD") or os.path.join(SRC, "build-wasm")
 WEB = os.environ.get("WEB_BUILD") or os.path.join(SRC, "build-web")
 NODE_MODULES = os.path.join(WASM, "npm", "node_modules")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHARED_DB = os.path.join(SHARED, "data", "dragonbones")
+
+
+def need(*items):
+    """Ends the test (failed) unless every (what, path) exists, puppeteer-core and Chromium too."""
+    for what, path in items + (("puppeteer-core (make web installs it)", os.path.join(NODE_MODULES, "puppeteer-core")),
+                               ("Chromium (apt-get install chromium)", CHROMIUM)):
+        if not check(os.path.exists(path), f"{what} not found at {path}"):
+            finish()
+
+
+def tsc(folder, source, name="example.mts"):
+    """`tsc --noEmit` (TypeScript from build-wasm/npm, strict, nodenext) on one file written into
+    folder, run from folder's parent (a project with node_modules); (exit status, error lines)."""
+    os.makedirs(folder)
+    with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+        f.write(source)
+    config = {"compilerOptions": {"target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": True,
+                                  "noEmit": True, "lib": ["es2022", "dom"], "skipLibCheck": False, "types": []}, "include": [name]}
+    with open(os.path.join(folder, "tsconfig.json"), "w", encoding="utf-8") as f:
+        json.dump(config, f)
+    r = subprocess.run(["node", os.path.join(NODE_MODULES, "typescript", "bin", "tsc"), "-p", folder], cwd=os.path.dirname(folder),
+                       capture_output=True, text=True, timeout=600)
+    return r.returncode, [line for line in (r.stdout + r.stderr).splitlines() if ": error TS" in line]
 
 
 def serve(web, out):
@@ -80,6 +104,18 @@ def render_ref(out, name, ske, atlas, armature, animation, frame, size, backgrou
     r = run_sinew("render", *args, "--animation", animation, "--frame", str(frame), "--size", f"{size[0]}x{size[1]}",
                   "--background", "#" + background, "--out", path)
     return path if check(r.returncode == 0, f"{name}: sinew render failed: {r.stderr.strip()[:300]}") else None
+
+
+def with_references(out, chars, only, size, background, refs):
+    """The characters (those named in `only`, when it names any) whose `sinew render` frame was made;
+    refs[name] is its path."""
+    for c in chars:
+        if only and c[0] not in only:
+            continue
+        ref = render_ref(out, c[0], *c[1:5], c[6], size, background)
+        if ref:
+            refs[c[0]] = ref
+            yield c
 
 
 def characters(out):

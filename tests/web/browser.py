@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from testkit import BUILD, check, finish, read_png, run_sinew  # noqa: E402
-from webpage import CHROMIUM, NODE_MODULES, WEB, characters, psnr, rel_url, render_ref, run_driver, serve  # noqa: E402
+from webpage import WEB, characters, need, psnr, rel_url, run_driver, serve, with_references  # noqa: E402
 
 OUT = os.path.join(BUILD, "web-browser")
 W, H, BG = 400, 300, "203040"
@@ -45,23 +45,13 @@ def character_files(ske, atlas):
 
 
 def main():
-    for what, path in (("build-web/index.html (make web)", os.path.join(WEB, "index.html")),
-                       ("puppeteer-core (make web installs it)", os.path.join(NODE_MODULES, "puppeteer-core")),
-                       ("Chromium (apt-get install chromium)", CHROMIUM)):
-        if not check(os.path.exists(path), f"{what} not found at {path}"):
-            finish()
+    need(("build-web/index.html (make web)", os.path.join(WEB, "index.html")))
     os.makedirs(OUT, exist_ok=True)
     server, base = serve(WEB, OUT)
     chars = characters(OUT)
 
     jobs, refs = [], {}
-    for name, ske, atlas, arm, anim, other, k in chars:
-        if only and name not in only:
-            continue
-        ref = render_ref(OUT, name, ske, atlas, arm, anim, k, (W, H), BG)
-        if not ref:
-            continue
-        refs[name] = ref
+    for name, ske, atlas, arm, anim, other, k in with_references(OUT, chars, only, (W, H), BG, refs):
         if ske.endswith(".xml"):
             files, folder = [], os.path.dirname(ske)
         else:

@@ -30,7 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from testkit import BUILD, SRC, check, finish, read_png, run_sinew  # noqa: E402
-from webpage import CHROMIUM, NODE_MODULES, WEB, characters, psnr, rel_url, render_ref, run_driver, serve  # noqa: E402
+from webpage import WEB, characters, need, psnr, rel_url, render_ref, run_driver, serve, with_references  # noqa: E402
 
 OUT = os.path.join(BUILD, "web-phaser")
 W, H, BG = 400, 300, "203040"
@@ -89,24 +89,13 @@ def bounds_check(job, res):
           f"{job['name']}: getBounds() {got} holds the drawn box {want}, each side within 8 px")
 
 
-def jobs_for(base, chars, refs):
+def demo_jobs(base, demo, refs):
+    """The demo's frame through the game object's properties, in both Phaser versions."""
     jobs = []
-    for name, ske, atlas, arm, anim, other, k in chars:
-        if only and name not in only:
-            continue
-        ref = render_ref(OUT, name, ske, atlas, arm, anim, k, (W, H), BG)
-        if not ref:
-            continue
-        refs[name] = ref
-        for v, page in PAGES.items():
-            jobs.append({"name": f"{v}:{name}", "kind": "url", "url": f"{base}/{page}?{still_query(ske, atlas, arm, anim, k)}",
-                         "canvas": "canvas", "out": os.path.join(OUT, f"{name}.{v}.png"), "ref": name})
-    demo = chars[0]
-    q = still_query(*demo[1:5], demo[6])
     for variant, ske in variant_skeletons(demo[1]).items():
         refs[f"demo:{variant}"] = render_ref(OUT, f"demo_{variant}", ske, demo[2], *demo[3:5], demo[6], (W, H), BG)
     for v, page in PAGES.items():
-        url = f"{base}/{page}?{q}"
+        url = f"{base}/{page}?{still_query(*demo[1:5], demo[6])}"
         for variant, extra in (("origin", "origin=0.5"), ("scroll", "scroll=1"), ("container", "container=1")):
             jobs.append({"name": f"{v}:demo:{variant}", "kind": "url", "url": f"{url}&{extra}", "canvas": "canvas",
                          "out": os.path.join(OUT, f"demo.{v}.{variant}.png"), "ref": "demo"})
@@ -123,10 +112,22 @@ def jobs_for(base, chars, refs):
         jobs.append({"name": f"{v}:demo:bounds", "kind": "url", "url": url, "canvas": "canvas", "out": os.path.join(OUT, f"demo.{v}.bounds.png"),
                      "bounds": True, "evaluate": "(() => { const h = window.sinewHero; h.updateSize(); "
                      "const b = h.getBounds(); return { x: b.x, y: b.y, width: b.width, height: b.height }; })()"})
+    return jobs
+
+
+def jobs_for(base, chars, refs):
+    jobs = []
+    for name, ske, atlas, arm, anim, other, k in with_references(OUT, chars, only, (W, H), BG, refs):
+        for v, page in PAGES.items():
+            jobs.append({"name": f"{v}:{name}", "kind": "url", "url": f"{base}/{page}?{still_query(ske, atlas, arm, anim, k)}",
+                         "canvas": "canvas", "out": os.path.join(OUT, f"{name}.{v}.png"), "ref": name})
+    if "demo" in refs:
+        jobs += demo_jobs(base, chars[0], refs)
+    for v, page in PAGES.items():
         # batching: 1, 100 and 1,000 armatures, and 100 that alternate blend modes
         for n, extra in ((1, ""), (100, ""), (1000, ""), (100, "&blend=alternate")):
             jobs.append({"name": f"{v}:crowd:{n}{extra.replace('&blend=', ':')}", "kind": "url", "canvas": "canvas",
-                         "url": f"{base}/{page}?n={n}&size=960x600{extra}", "out": os.path.join(OUT, f"crowd.{v}.{n}.png"), "crowd": n})
+                         "url": f"{base}/{page}?n={n}&size=960x600{extra}", "out": os.path.join(OUT, f"crowd.{v}.{n}{extra[7:]}.png"), "crowd": n})
         # a click on the character (one armature filling the canvas) cross-fades it; beside it, nothing
         states = "window.sinewGame.scene.scenes[0].children.list.filter((o) => o.instance)[0].states().map((s) => [s.name, s.fadingIn])"
         events = "[...document.querySelectorAll('#events li')].map((li) => li.textContent)"
@@ -206,11 +207,7 @@ def check_batching(crowd):
 
 
 def main():
-    for what, path in (("build-web/phaser.mjs (make web)", os.path.join(WEB, "phaser.mjs")),
-                       ("puppeteer-core (make web installs it)", os.path.join(NODE_MODULES, "puppeteer-core")),
-                       ("Chromium (apt-get install chromium)", CHROMIUM)):
-        if not check(os.path.exists(path), f"{what} not found at {path}"):
-            finish()
+    need(("build-web/phaser.mjs (make web)", os.path.join(WEB, "phaser.mjs")))
     os.makedirs(OUT, exist_ok=True)
     server, base = serve(WEB, OUT)
     with open(os.path.join(OUT, "broken_ske.json"), "w", encoding="utf-8") as f:

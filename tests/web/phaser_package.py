@@ -26,7 +26,7 @@ import tarfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from testkit import BUILD, SRC, check, finish, read_png  # noqa: E402
-from webpage import CHROMIUM, NODE_MODULES, WASM, run_driver, serve  # noqa: E402
+from webpage import NODE_MODULES, WASM, need, run_driver, serve, tsc  # noqa: E402
 
 OUT = os.path.join(BUILD, "web-phaser-package")
 PHASERS = {"phaser4": ("phaser", "4."), "phaser3": ("phaser3", "3.")}
@@ -157,33 +157,21 @@ def project(name, tgz):
 
 
 def typescript(name, app):
-    tsc = os.path.join(NODE_MODULES, "typescript", "bin", "tsc")
-    tsconfig = {"compilerOptions": {"target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": True,
-                                    "noEmit": True, "lib": ["es2022", "dom"], "skipLibCheck": False, "types": []}}
     for kind, text, ok in (("good", TS_GOOD, True), ("bad", TS_BAD, False)):
-        d = os.path.join(app, "ts-" + kind)
-        os.makedirs(d)
-        with open(os.path.join(d, "scene.mts"), "w", encoding="utf-8") as f:
-            f.write(text)
-        with open(os.path.join(d, "tsconfig.json"), "w", encoding="utf-8") as f:
-            json.dump(dict(tsconfig, include=["scene.mts"]), f)
-        r = run(["node", tsc, "-p", d], app)
         # Phaser's own types do not pass tsc (4.2.1: TS2526, TS2416; 3.90: TS2304 ActiveXObject):
         # their errors are left out, every other file's count
-        errors = [line for line in (r.stdout + r.stderr).splitlines() if ": error TS" in line and "/types/phaser.d.ts(" not in line]
+        _, errors = tsc(os.path.join(app, "ts-" + kind), text, "scene.mts")
+        errors = [e for e in errors if "/types/phaser.d.ts(" not in e]
         if ok:
             check(not errors, f"{name}: tsc --noEmit accepts the TypeScript scene:\n" + "\n".join(errors)[-1500:])
         else:
-            check(any("scene.mts(4," in line and "TS2345" in line for line in errors),
-                  f"{name}: tsc --noEmit rejects a number as the rig key ({errors})")
+            check(any("scene.mts(4," in e and "TS2345" in e for e in errors), f"{name}: tsc --noEmit rejects a number as the rig key ({errors})")
 
 
 def main():
-    for what, path in ((f"{WASM}/phaser.mjs (make wasm)", os.path.join(WASM, "phaser.mjs")),
-                       ("phaser and phaser3 (make web installs them)", os.path.join(NODE_MODULES, "phaser3", "package.json")),
-                       ("Chromium (apt-get install chromium)", CHROMIUM)):
-        if not check(os.path.exists(path), f"{what} not found at {path}"):
-            finish()
+    need((f"{WASM}/phaser.mjs (make wasm)", os.path.join(WASM, "phaser.mjs")),
+         ("phaser and phaser3 (make web installs them)", os.path.join(NODE_MODULES, "phaser3", "package.json")),
+         ("TypeScript (make web installs it)", os.path.join(NODE_MODULES, "typescript", "bin", "tsc")))
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
     tgz = pack()

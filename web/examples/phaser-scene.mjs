@@ -139,7 +139,28 @@ class Crowd extends Phaser.Scene {
   }
 }
 
+// the page: a hint, the game, a line of figures, the events of the first armatures
+function page(label) {
+  const style = document.createElement('style');
+  style.textContent = `body { margin: 0; background: #16181d; color: #ddd; font: 14px system-ui, sans-serif; }
+    p { margin: 8px 12px; } canvas { display: block; } .error { color: #ffb4b4; margin: 8px 12px; }
+    #events { margin: 4px 12px; padding-left: 20px; font-size: 12px; color: #aab; }`;
+  document.head.appendChild(style);
+  const hint = document.createElement('p');
+  hint.id = 'hint';
+  hint.innerHTML = `${label} with sinew/phaser: click a character to cross-fade it to its next animation (0.3 s); `
+    + 'its events are listed below. <code>?n=N</code> sets the crowd.';
+  const game = document.createElement('div');
+  game.id = 'game';
+  const stats = document.createElement('p');
+  stats.id = 'stats';
+  const events = document.createElement('ol');
+  events.id = 'events';
+  document.body.append(hint, game, stats, events);
+}
+
 export function start({ crowd = 40, label = '' } = {}) {
+  page(label);
   const [w, h] = size || [960, 600];
   const game = new Phaser.Game({
     type: params.get('canvas') ? Phaser.CANVAS : Phaser.WEBGL,
