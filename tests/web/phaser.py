@@ -12,7 +12,12 @@ of web.browser), against `sinew render` of the same frame.
   scroll factor 0 and a container give the same frame (>= 44 dB); alpha 0.5, a tint and blend
   mode ADD give what `sinew render` draws of a copy of the demo whose every slot has that alpha
   multiplier, those colour multipliers or that blend mode (>= 44 dB); an invisible armature draws
-  nothing; getBounds() after updateSize() holds every drawn pixel, each side within 8 px.
+  nothing; getBounds() after updateSize() holds every drawn pixel, each side within 8 px; a texture
+  of the game's in a slot (setSlotTexture) is drawn.
+- The animation API through the game object: time scale 2 advances twice as far in the plugin's
+  update, fadeIn on another layer and group keeps layer 0, setBoneOffset turns a bone by what it
+  says, boneFollow puts a bone on a world point of a scaled and rotated object, replaceDisplay
+  shows the display, this.make.sinew makes an object without adding it.
 - Batching: the WebGL draw calls of a frame (every drawElements / drawArrays of the page) are the
   same for 100 armatures as for 1 (all share the page and the blend mode); with every other one
   in blend mode ADD they are at least 100 (the count does see draw calls); 1,000 armatures take
@@ -44,6 +49,51 @@ only = sys.argv[1:]  # character names: run only those (and the jobs that are no
 def still_query(ske, atlas, arm, anim, k):
     q = f"ske={rel_url(ske, OUT)}" + (f"&tex={rel_url(atlas, OUT)}" if atlas else "")
     return q + f"&armature={arm}&animation={anim}&frame={k}&size={W}x{H}&background={BG}"
+
+
+# the animation API through the game object, in the running scene of the demo's still page
+API = """(async () => {
+  const scene = window.sinewGame.scene.scenes[0];
+  const frames = (n) => new Promise((done) => { const step = (i) => (i ? requestAnimationFrame(() => step(i - 1)) : done()); step(n); });
+  const a = scene.add.sinew(-500, -500, 'rig', { animation: 'walk' });
+  const b = scene.add.sinew(-500, -500, 'rig', { animation: 'walk' }).setTimeScale(2);
+  await frames(8);
+  const times = [a.states()[0].currentTime, b.states()[0].currentTime];
+  a.fadeIn('wave', { layer: 1, group: 'upper', fadeInTime: 0.05 });
+  await frames(8);
+  const layered = a.states().map((s) => [s.name, s.layer, s.group]);
+  const c = scene.add.sinew(200, 150, 'rig', { animation: null }).setActive(false);
+  const bone = (name) => c.instance.bones().find((x) => x.name === name).matrix;
+  const angle = () => { const m = bone('head'); return Math.atan2(m[1], m[0]); };
+  c.instance.update(0);
+  const before = angle();
+  c.setBoneOffset('head', { rotation: 0.5 });
+  c.instance.update(0);
+  const turn = angle() - before;
+  c.setScale(1.5).setAngle(20).setPosition(180, 160);
+  c.boneFollow('antenna', 230, 120);
+  c.instance.update(0);
+  const m = bone('antenna'), tip = c.armatureToWorld(m[4], m[5]);
+  c.replaceDisplay('eyes', 'eyes_happy');
+  c.instance.update(0);
+  const eyes = c.instance.slots().find((x) => x.name === 'eyes').displayName;
+  const made = scene.make.sinew({ key: 'rig', x: 3, y: 4, animation: 'wave', add: false });
+  return { times, layered, turn, tip: [tip.x, tip.y], eyes,
+    made: [made.x, made.y, made.states()[0].name, made.instance.armature.name, scene.children.exists(made)] };
+})()"""
+
+
+def api_check(job, got):
+    name = job["name"]
+    t = got.get("times") or [0, 0]
+    check(t[0] > 0.05 and abs(t[1] - 2 * t[0]) < 1e-6, f"{name}: time scale 2 plays twice as fast through the plugin ({t})")
+    check(["walk", 0, ""] in got.get("layered", []) and ["wave", 1, "upper"] in got.get("layered", []),
+          f"{name}: fadeIn on layer 1, group upper keeps layer 0 playing ({got.get('layered')})")
+    check(abs(got.get("turn", 0) - 0.5) < 1e-3, f"{name}: setBoneOffset turns the head by 0.5 rad ({got.get('turn')})")
+    tip = got.get("tip") or [0, 0]
+    check(abs(tip[0] - 230) < 0.05 and abs(tip[1] - 120) < 0.05, f"{name}: boneFollow puts the antenna at the world point (230, 120) ({tip})")
+    check(got.get("eyes") == "eyes_happy", f"{name}: replaceDisplay shows eyes_happy ({got.get('eyes')})")
+    check(got.get("made") == [3, 4, "wave", "Bolt", False], f"{name}: this.make.sinew (not added) ({got.get('made')})")
 
 
 def variant_skeletons(demo_ske):
@@ -109,6 +159,10 @@ def demo_jobs(base, demo, refs):
                      "out": os.path.join(OUT, f"demo.{v}.decoy.png"), "ref": "demo", "oneCall": True})
         jobs.append({"name": f"{v}:demo:hidden", "kind": "url", "url": f"{url}&visible=0", "canvas": "canvas",
                      "out": os.path.join(OUT, f"demo.{v}.hidden.png"), "hidden": True})
+        jobs.append({"name": f"{v}:demo:slotTexture", "kind": "url", "url": f"{url}&slotTexture=torso", "canvas": "canvas",
+                     "out": os.path.join(OUT, f"demo.{v}.slotTexture.png"), "magenta": True})
+        jobs.append({"name": f"{v}:demo:api", "kind": "url", "url": url, "canvas": "canvas", "out": os.path.join(OUT, f"demo.{v}.api.png"),
+                     "evaluate": API, "api": True})
         jobs.append({"name": f"{v}:demo:bounds", "kind": "url", "url": url, "canvas": "canvas", "out": os.path.join(OUT, f"demo.{v}.bounds.png"),
                      "bounds": True, "evaluate": "(() => { const h = window.sinewHero; h.updateSize(); "
                      "const b = h.getBounds(); return { x: b.x, y: b.y, width: b.width, height: b.height }; })()"})
@@ -174,6 +228,12 @@ def check_job(job, res, refs, crowd):
         check(drawn == 0, f"{job['name']}: an invisible armature draws nothing ({drawn} pixels)")
     if job.get("bounds"):
         bounds_check(job, res)
+    if job.get("api"):
+        api_check(job, texts.get("evaluate") or {})
+    if job.get("magenta"):
+        w, h, p = read_png(job["out"])
+        n = sum(1 for i in range(w * h) if p[4 * i] > 230 and p[4 * i + 1] < 25 and p[4 * i + 2] > 230)
+        check(n > 500, f"{job['name']}: setSlotTexture draws the game's magenta texture in the torso ({n} pixels)")
     if job.get("crowd"):
         d = texts.get("dataset", {})
         crowd[job["name"]] = (int(d.get("draws", -1)), int(float(d.get("triangles", -1))))

@@ -8,7 +8,8 @@
 //                (for tests); body[data-ready="1"] once drawn
 //                and, to check the game object's properties: &origin=0.5 (centred origin, placed so
 //                the frame is the same), &scroll=1 (a scrolled camera, scroll factor 0), &container=1
-//                (inside a container), &alpha=A, &tint=RRGGBB, &blend=add, &visible=0; &decoy=URL: another
+//                (inside a container), &alpha=A, &tint=RRGGBB, &blend=add, &visible=0, &slotTexture=SLOT
+//                (a magenta texture of the game's in the slot); &decoy=URL: another
 //                rig drawn first, off the canvas (two atlas pages in one batch); data-draws
 //   after 30 frames: data-draws (WebGL draw calls of the last frame), data-triangles, data-ready
 //   ?blend=alternate  every other armature of the crowd drawn with blend mode ADD
@@ -99,6 +100,13 @@ class Crowd extends Phaser.Scene {
     if (params.has('tint')) hero.setTint(parseInt(params.get('tint'), 16));
     if (params.get('blend') === 'add') hero.setBlendMode(Phaser.BlendModes.ADD);
     if (params.get('visible') === '0') hero.setVisible(false);
+    if (params.get('slotTexture')) { // a magenta texture of the game's in a slot
+      const t = this.textures.createCanvas('magenta', 32, 32);
+      t.context.fillStyle = '#ff00ff';
+      t.context.fillRect(0, 0, 32, 32);
+      t.refresh();
+      hero.setSlotTexture(params.get('slotTexture'), 'magenta');
+    }
   }
 
   crowd() {
