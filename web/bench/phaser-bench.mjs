@@ -5,7 +5,8 @@
 // drawArrays of the page) and the CPU time of a frame's update + render (from Phaser's prestep to
 // its postrender: the plugin's one sinew.update call for the scene, every armature's draw list
 // into the batch, Phaser's own work; SwiftShader rasterizes in the GPU process, not counted), the
-// median and the 90th percentile of the frames after the first second; and frames a second.
+// median and the 90th percentile of the frames after the first second, the update (prestep to
+// poststep) and the render apart; and frames a second.
 // Figures, not tests; they vary with the machine's load (printed with them).
 //   node web/bench/phaser-bench.mjs [--wasm build-wasm] [--web build-web] [--seconds S] [--n 100,1000] [--out FILE]
 import fs from 'node:fs';
@@ -43,9 +44,10 @@ try {
       // the frames after the first second of the measurement
       const frames = samples.slice(start);
       const kept = frames.slice(Math.round(frames.length / (seconds + 1)));
-      const ms = kept.map((s) => s[0]), draws = kept.map((s) => s[1]);
+      const ms = kept.map((s) => s[0]), draws = kept.map((s) => s[1]), update = kept.map((s) => s[2]);
       rows.push({ phaser, n, triangles: Number(triangles), drawCalls: quantile(draws, 0.5), drawCallsMax: Math.max(...draws),
-        msMedian: quantile(ms, 0.5), msP90: quantile(ms, 0.9), fps: frames.length / elapsed, frames: kept.length });
+        msMedian: quantile(ms, 0.5), msP90: quantile(ms, 0.9), updateMedian: quantile(update, 0.5),
+        renderMedian: quantile(ms.map((m, i) => m - update[i]), 0.5), fps: frames.length / elapsed, frames: kept.length });
       await tab.close();
     }
   }
@@ -56,11 +58,11 @@ try {
 const load = (l) => l.map((x) => x.toFixed(2)).join(' ');
 const cpu = os.cpus()[0]?.model || '';
 const lines = [`sinew/phaser, a crowd of the demo character; ${os.cpus().length} CPUs (${cpu}), load average ${load(loadBefore)} before, `
-  + `${load(os.loadavg())} after`, '', '| Phaser | armatures | triangles | draw calls a frame | update + render, median | 90th percentile | frames a second |',
-'|---|---|---|---|---|---|---|'];
+  + `${load(os.loadavg())} after`, '', '| Phaser | armatures | triangles | draw calls a frame | update + render, median | 90th percentile | update / render, medians | frames a second |',
+'|---|---|---|---|---|---|---|---|'];
 for (const r of rows) {
   lines.push(`| ${r.phaser} | ${r.n} | ${r.triangles} | ${r.drawCalls}${r.drawCallsMax !== r.drawCalls ? ` (max ${r.drawCallsMax})` : ''} | `
-    + `${r.msMedian.toFixed(2)} ms | ${r.msP90.toFixed(2)} ms | ${r.fps.toFixed(1)} |`);
+    + `${r.msMedian.toFixed(2)} ms | ${r.msP90.toFixed(2)} ms | ${r.updateMedian.toFixed(2)} / ${r.renderMedian.toFixed(2)} ms | ${r.fps.toFixed(1)} |`);
 }
 console.log(lines.join('\n'));
 fs.writeFileSync(outFile, JSON.stringify({ loadBefore, loadAfter: os.loadavg(), cpu, rows }, null, 1));

@@ -14,7 +14,7 @@
 //   after 30 frames: data-draws (WebGL draw calls of the last frame), data-triangles, data-ready
 //   ?blend=alternate  every other armature of the crowd drawn with blend mode ADD
 // window.sinewStats: { frames, draws (last frame), stepMs (the last frame's update + render, CPU),
-//   samples: [[stepMs, draws] a frame] } (web/bench/phaser-bench.mjs reads them)
+//   samples: [[stepMs, draws, the update's ms] a frame] } (web/bench/phaser-bench.mjs reads them)
 import * as Phaser from 'phaser';
 import { SinewPlugin } from 'sinew/phaser';
 import { centredView, fitScale, passBounds, passFrames, stepTo } from 'sinew/framing';
@@ -177,13 +177,14 @@ export function start({ crowd = 40, label = '' } = {}) {
     scene: [new Crowd({ crowd })],
     plugins: { scene: [{ key: 'SinewPlugin', plugin: SinewPlugin, mapping: 'sinew' }] },
   });
-  let t0 = 0;
+  let t0 = 0, t1 = 0;
   game.events.on('prestep', () => { t0 = performance.now(); draws = 0; });
+  game.events.on('poststep', () => { t1 = performance.now(); });
   game.events.on('postrender', () => {
     stats.stepMs = performance.now() - t0;
     stats.draws = draws;
     stats.frames++;
-    if (stats.samples.length < 10000) stats.samples.push([stats.stepMs, draws]);
+    if (stats.samples.length < 10000) stats.samples.push([stats.stepMs, draws, t1 - t0]);
     if (!still && stats.frames === 30) {
       let triangles = 0;
       for (const obj of game.scene.scenes[0].children.list) if (obj.instance) triangles += obj.instance.drawList().indexCount / 3;
