@@ -13,7 +13,8 @@ of web.browser), against `sinew render` of the same frame.
   mode ADD give what `sinew render` draws of a copy of the demo whose every slot has that alpha
   multiplier, those colour multipliers or that blend mode (>= 44 dB); an invisible armature draws
   nothing; getBounds() after updateSize() holds every drawn pixel, each side within 8 px; a texture
-  of the game's in a slot (setSlotTexture) is drawn.
+  of the game's in a slot (setSlotTexture) is drawn; a black twin added after the armature with
+  depth -1 draws as one added before it (>= 50 dB), unlike one added after it (< 30 dB).
 - The animation API through the game object: time scale 2 advances twice as far in the plugin's
   update, fadeIn on another layer and group keeps layer 0, setBoneOffset turns a bone by what it
   says, boneFollow puts a bone on a world point of a scaled and rotated object, replaceDisplay
@@ -159,6 +160,9 @@ def demo_jobs(base, demo, refs):
                      "out": os.path.join(OUT, f"demo.{v}.decoy.png"), "ref": "demo", "oneCall": True})
         jobs.append({"name": f"{v}:demo:hidden", "kind": "url", "url": f"{url}&visible=0", "canvas": "canvas",
                      "out": os.path.join(OUT, f"demo.{v}.hidden.png"), "hidden": True})
+        for where in ("before", "depth", "over"):
+            jobs.append({"name": f"{v}:demo:shadow:{where}", "kind": "url", "url": f"{url}&shadow={where}", "canvas": "canvas",
+                         "out": os.path.join(OUT, f"demo.{v}.shadow.{where}.png")})
         jobs.append({"name": f"{v}:demo:slotTexture", "kind": "url", "url": f"{url}&slotTexture=torso", "canvas": "canvas",
                      "out": os.path.join(OUT, f"demo.{v}.slotTexture.png"), "magenta": True})
         jobs.append({"name": f"{v}:demo:api", "kind": "url", "url": url, "canvas": "canvas", "out": os.path.join(OUT, f"demo.{v}.api.png"),
@@ -254,6 +258,19 @@ def check_job(job, res, refs, crowd):
               f"{job['name']}: the Canvas renderer is said unsupported once ({said}) and the page runs")
 
 
+def check_depth(jobs):
+    """A twin under the armature by depth is drawn as one added before it; one added after is over it."""
+    shots = {j["name"]: j["out"] for j in jobs if os.path.exists(j["out"])}
+    for v in PAGES:
+        names = [f"{v}:demo:shadow:{w}" for w in ("before", "depth", "over")]
+        if not check(all(n in shots for n in names), f"{v}: the depth pages ran"):
+            continue
+        before, depth, over = (read_png(shots[n]) for n in names)
+        same, other = psnr(before, depth), psnr(before, over)
+        check(same >= 50 and other < 30, f"{v}: setDepth(-1) puts the twin under the armature ({same:.1f} dB to the one added before, "
+              f"{other:.1f} dB to the one over it)")
+
+
 def check_batching(crowd):
     for v in PAGES:
         one, hundred = crowd.get(f"{v}:crowd:1"), crowd.get(f"{v}:crowd:100")
@@ -286,6 +303,7 @@ def main():
             check_job(job, res, refs, crowd)
     if not only:
         check_batching(crowd)
+    check_depth([j for j in jobs if ":shadow:" in j["name"]])
     finish()
 
 

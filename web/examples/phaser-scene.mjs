@@ -9,7 +9,8 @@
 //                and, to check the game object's properties: &origin=0.5 (centred origin, placed so
 //                the frame is the same), &scroll=1 (a scrolled camera, scroll factor 0), &container=1
 //                (inside a container), &alpha=A, &tint=RRGGBB, &blend=add, &visible=0, &slotTexture=SLOT
-//                (a magenta texture of the game's in the slot); &decoy=URL: another
+//                (a magenta texture of the game's in the slot), &shadow=before|depth|over (a black twin
+//                under the armature, under it by depth, over it); &decoy=URL: another
 //                rig drawn first, off the canvas (two atlas pages in one batch); data-draws
 //   after 30 frames: data-draws (WebGL draw calls of the last frame), data-triangles, data-ready
 //   ?blend=alternate  every other armature of the crowd drawn with blend mode ADD
@@ -62,12 +63,22 @@ class Crowd extends Phaser.Scene {
     const [s, , , , tx, ty] = centredView(bounds, w, h, fitScale(bounds, w, h));
     // another rig drawn first, off the canvas: the frame's batch holds two pages (texture units)
     if (params.get('decoy')) this.add.sinew(-4000, -4000, 'decoy');
+    const twin = () => this.add.sinew(tx + 14, ty + 6, 'rig', { armature: params.get('armature'), skin: params.get('skin'), animation: null });
+    const shadow = params.get('shadow') === 'before' ? twin() : null;
     const hero = this.add.sinew(tx, ty, 'rig', { armature: params.get('armature'), skin: params.get('skin'), animation: null });
     hero.setScale(s).setActive(false); // no updates from the game loop: the frame is stepped here
     const info = arm.animations.find((a) => a.name === animation);
     stepTo(hero.instance, animation, Number(params.get('frame')), arm.frameRate, passFrames(info, arm.frameRate).playTimes);
     this.vary(hero, tx, ty);
     window.sinewHero = hero;
+    // a black twin, a little offset: added before the hero, or after it with depth -1 (both under
+    // it), or after it (over it)
+    if (params.has('shadow')) {
+      const t = shadow || twin();
+      if (params.get('shadow') === 'depth') t.setDepth(-1);
+      t.setScale(s).setActive(false).setTint(0x000000);
+      stepTo(t.instance, animation, Number(params.get('frame')), arm.frameRate, passFrames(info, arm.frameRate).playTimes);
+    }
     // ready once the plugin has drawn (Phaser 4 may compile the shader over a few frames)
     let frames = 0, done = false;
     this.game.events.on('postrender', () => {
