@@ -21,6 +21,7 @@ import tarfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from testkit import BUILD, SRC, check, finish  # noqa: E402
+from webpage import tsc  # noqa: E402
 
 WASM = os.environ.get("WASM_BUILD") or os.path.join(SRC, "build-wasm")
 MODULES = os.path.join(WASM, "npm", "node_modules")
@@ -108,8 +109,8 @@ def run(cmd, cwd, **kw):
 def main():
     if not check(os.path.exists(os.path.join(WASM, "sinew.wasm")), f"{WASM}/sinew.wasm not found: run `make wasm` first"):
         finish()
-    tsc = os.path.join(MODULES, "typescript", "bin", "tsc")
-    if not check(os.path.exists(tsc), f"{tsc} not found: make web installs the npm tools (tools/web-npm.sh)"):
+    typescript = os.path.join(MODULES, "typescript", "bin", "tsc")
+    if not check(os.path.exists(typescript), f"{typescript} not found: make web installs the npm tools (tools/web-npm.sh)"):
         finish()
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
@@ -153,21 +154,12 @@ def main():
     if check(r.returncode == 0, f"the sinew/pixi node example: {r.stderr.strip()[-600:]}"):
         got = json.loads(r.stdout.strip().splitlines()[-1])
         check(got["container"] and got["commands"] > 10, f"sinew/pixi and pixi.js load in the app, one pixi.js ({got})")
-    tsconfig = {"compilerOptions": {"target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": True,
-                                    "noEmit": True, "lib": ["es2022", "dom"], "skipLibCheck": False, "types": []}}
     for name, text, ok in (("good", TS_EXAMPLE, True), ("bad", TS_BAD, False)):
-        d = os.path.join(app, "ts-" + name)
-        os.makedirs(d)
-        with open(os.path.join(d, "example.mts"), "w", encoding="utf-8") as f:
-            f.write(text)
-        with open(os.path.join(d, "tsconfig.json"), "w", encoding="utf-8") as f:
-            json.dump(dict(tsconfig, include=["example.mts"]), f)
-        r = run(["node", tsc, "-p", d], app)
-        out = (r.stdout + r.stderr).strip()
+        status, errors = tsc(os.path.join(app, "ts-" + name), text)
         if ok:
-            check(r.returncode == 0, f"tsc --noEmit accepts the TypeScript example:\n{out[-1500:]}")
+            check(status == 0 and not errors, "tsc --noEmit accepts the TypeScript example:\n" + "\n".join(errors)[-1500:])
         else:
-            check(r.returncode != 0 and "TS2345" in out, f"tsc --noEmit rejects play(42) ({out[-400:]})")
+            check(status != 0 and any("TS2345" in e for e in errors), f"tsc --noEmit rejects play(42) ({errors})")
     finish()
 
 
