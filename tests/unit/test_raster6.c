@@ -15,13 +15,14 @@
  *     within 3 dB under what sinew measured when they were set (the table says both), over the
  *     whole frame and over the pixels either image draws; a frame drawn 1.5 px off must fail.
  *
- * Until the runtime fills arm_inst.masked_by (the official adapters' rule), set_masks() here
- * computes that rule from the draw order: each slot showing a mask display clips the next
- * ceil(maskRange) slots, a later mask taking over. SINEW_DUMP_DIR=DIR writes the compared pairs. */
+ * Until the runtime fills arm_inst.masked_by (the official adapters' rule), mask_rule.h computes
+ * that rule from the draw order: each slot showing a mask display clips the next ceil(maskRange)
+ * slots, a later mask taking over. SINEW_DUMP_DIR=DIR writes the compared pairs. */
 #include <stdlib.h>
 
 #include "anim/runtime_internal.h"
 #include "counting_alloc.h"
+#include "mask_rule.h"
 #include "raster_ref.h"
 #include "sinew/data.h"
 #include "sinew/instance.h"
@@ -174,31 +175,13 @@ static sinew_instance *make(rig *g, const char *anim, const sinew_allocator *al)
     return inst;
 }
 
-/* The official adapters' rule for arm_inst.masked_by (see the top of the file). */
-static void set_masks(sinew_instance *inst) {
-    for (uint32_t ai = 0; ai < inst->arm_count; ai++) {
-        arm_inst *a = &inst->arms[ai];
-        if (!a->masked_by) continue;
-        for (uint32_t s = 0; s < a->slot_count; s++) a->masked_by[s] = SINEW_INVALID_INDEX;
-        for (uint32_t k = 0; k < a->slot_count; k++) {
-            uint32_t s = a->draw_order[k], disp = a->cur_display[s];
-            if (disp == SINEW_INVALID_INDEX || a->display_index[s] < 0) continue;
-            const sinew_model_display *dd = sinew__arm_display(a, disp);
-            if ((dd->type != SINEW_DISPLAY_IMAGE && dd->type != SINEW_DISPLAY_SHAPE) || !dd->mask || !(dd->mask_range > 0))
-                continue;
-            for (uint32_t i = 1; i <= (uint32_t)ceil(dd->mask_range) && k + i < a->slot_count; i++)
-                a->masked_by[a->draw_order[k + i]] = s;
-        }
-    }
-}
-
 static void step(sinew_instance *inst, uint32_t frames) {
     for (uint32_t i = 0; i < frames; i++) {
         sinew_instance_update(inst, 1.0 / 24.0);
         while (sinew_instance_poll_event(inst, NULL)) {
         }
     }
-    set_masks(inst);
+    test_set_masks(inst);
 }
 
 static uint32_t slot_of(const sinew_instance *inst, const char *name) {
