@@ -117,6 +117,11 @@ def main():
     r = run_sinew("convert", chars[1][1], "--to", "dbbin", "--out", os.path.dirname(dbbin), "--name", "pip")
     if check(r.returncode == 0, f"sinew convert --to dbbin: {r.stderr.strip()[:300]}"):
         chars.append(("Pip_5.5_dbbin", dbbin, chars[1][2], "pip", "hop", "idle", 6))
+    # the own 6.0 rigs: vector shapes (untextured triangles) and masks
+    r6 = os.path.join(SRC, "tests", "fixtures", "render6")
+    for stem, arm, anim, other in (("shapes6", "shapes", "wave", "bend"), ("masks6", "masks", "move", "zorder")):
+        chars.append((stem, os.path.join(r6, stem + "_ske.json"), os.path.join(r6, "render6_tex.json"), arm, anim,
+                      other, 6))
     # the Pip XML rig, as a folder (its dusk skin's images are in a subfolder of their own)
     xml_dir = os.path.join(own, "Pip_xml")
     chars.append(("Pip_xml", os.path.join(xml_dir, "pip.xml"), None, "pip", "hop", "flap", 5))
@@ -154,7 +159,10 @@ def main():
             # copies: Chromium will not read a file whose folder it may not write (../shared is read-only)
             files, folder = [], None
             for src in character_files(ske, atlas):
-                dst = os.path.join(OUT, "upload", name, os.path.basename(src))
+                fname = os.path.basename(src)
+                if src == atlas and ske.endswith("_ske.json"):  # the name the player looks for beside it
+                    fname = os.path.basename(ske)[:-len("_ske.json")] + "_tex.json"
+                dst = os.path.join(OUT, "upload", name, fname)
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
                 shutil.copyfile(src, dst)
                 files.append(dst)

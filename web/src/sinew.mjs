@@ -799,12 +799,18 @@ export class DrawList {
       firstVertex: w[b + L.firstVertex], vertexCount: w[b + L.vertexCount],
       firstIndex: w[b + L.firstIndex], indexCount: w[b + L.indexCount],
       slot: w[b + L.slot], depth: w[b + L.depth], armature: w[b + L.armature],
+      mask: w[b + L.mask] - 1, flags: w[b + L.flags], part: w[b + L.part],
     };
   }
 }
 /** Word offsets of a command's fields in commandWords / commandFloats (set at init). color holds
- *  aM rM gM bM aO rO gO bO; region u0 v0 u1 v1. page 0xffffffff = untextured. */
+ *  aM rM gM bM aO rO gO bO; region u0 v0 u1 v1. page 0xffffffff = untextured. 6.0: mask is 1 + the
+ *  index of the mask command clipping it (0 none), flags DRAW_MASK | DRAW_FILL | DRAW_STROKE, part
+ *  the shape's path (include/sinew/drawlist.h). */
 DrawList.layout = null;
+/** DrawList command flags (6.0): a mask (not drawn; it clips the commands naming it), a vector
+ *  shape's fill, its stroke. */
+export const DRAW_MASK = 1, DRAW_FILL = 2, DRAW_STROKE = 4;
 
 /** A playing armature. */
 export class Instance {
@@ -821,6 +827,10 @@ export class Instance {
         vertexCount: w[13] / 4, firstIndex: w[14] / 4, indexCount: w[15] / 4, slot: w[16] / 4, depth: w[17] / 4,
         armature: sinew._x.sw_drawcmd_armature_offset() / 4,
       };
+      const v6 = new Uint32Array(sinew._x.memory.buffer, sinew._x.sw_drawcmd_v6_offsets(), 3);
+      DrawList.layout.mask = v6[0] / 4;
+      DrawList.layout.flags = v6[1] / 4;
+      DrawList.layout.part = v6[2] / 4;
     }
     const arm = data.armature(sinew._name(sinew._x.sw_armature_name(ptr, 0)));
     /** the armature's description (from SkeletonData.armatures) */

@@ -545,6 +545,14 @@ EXPORT(sw_drawlist) uint32_t *sw_drawlist(sinew_instance *inst) {
 EXPORT(sw_drawcmd_armature_offset) uint32_t sw_drawcmd_armature_offset(void) {
     return (uint32_t)offsetof(sinew_draw_cmd, armature);
 }
+/* offsets of the 6.0 fields of sinew_draw_cmd: mask, flags, part (sinew/drawlist.h) */
+static uint32_t g_drawcmd_v6[3];
+EXPORT(sw_drawcmd_v6_offsets) uint32_t *sw_drawcmd_v6_offsets(void) {
+    g_drawcmd_v6[0] = (uint32_t)offsetof(sinew_draw_cmd, mask);
+    g_drawcmd_v6[1] = (uint32_t)offsetof(sinew_draw_cmd, flags);
+    g_drawcmd_v6[2] = (uint32_t)offsetof(sinew_draw_cmd, part);
+    return g_drawcmd_v6;
+}
 
 /* Bounds of the current pose into g_out.f[0..3] (x0 y0 x1 y1); 0 when it draws nothing. */
 EXPORT(sw_bounds) int sw_bounds(sinew_instance *inst) {
