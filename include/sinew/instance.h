@@ -584,8 +584,13 @@ SINEW_API sinew_status sinew_instance_reserve_drawlist(sinew_instance *inst, sin
  * instance's allocator on that thread (call sinew_instance_reserve_drawlist beforehand for an
  * allocator that must stay on one thread). Instances that use a frame cache are written into a
  * shared cache by their updates: a call with any of them runs on the calling thread alone. A
- * thread that cannot be started leaves its share to the others. Fails with SINEW_E_ARG only for
- * NULL `instances` with count > 0; NULL entries are skipped.
+ * thread that cannot be started leaves its share to the others.
+ *
+ * NULL entries are skipped; with `drawlists`, a skipped entry's drawlists[i] is set empty (all
+ * zero), never left as it was. Fails with SINEW_E_ARG for NULL `instances` with count > 0, and
+ * with SINEW_E_NOMEM when a draw list's first allocation fails (on whichever thread): every
+ * instance is still advanced and the others drawn, those lists are empty, and the message gives
+ * how many there were and the index of the first; the next call tries their allocation again.
  */
 SINEW_API sinew_status sinew_crowd_update(sinew_instance *const *instances, size_t count, double dt, uint32_t threads,
                                 sinew_drawlist *drawlists, sinew_error *err);
@@ -593,7 +598,9 @@ SINEW_API sinew_status sinew_crowd_update(sinew_instance *const *instances, size
 /**
  * The same work for threads a caller already has (a job system): part `part` of `parts` equal,
  * contiguous parts of the instances (part < parts). Calling it once for every part, on any threads
- * at the same time, does what one sinew_crowd_update does (the same conditions apply).
+ * at the same time, does what one sinew_crowd_update does (the same conditions apply), except that
+ * it reports nothing: a draw list whose allocation fails is empty. Call
+ * sinew_instance_reserve_drawlist on each instance beforehand to learn of that.
  */
 SINEW_API void sinew_crowd_update_part(sinew_instance *const *instances, size_t count, double dt, sinew_drawlist *drawlists,
                              uint32_t part, uint32_t parts);

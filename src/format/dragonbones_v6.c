@@ -122,7 +122,8 @@ static sinew_status tc_offset(db *d, const cJSON *v, sinew_model_transform_const
 }
 
 /* One entry of `transform`: *kept says whether it became a constraint. */
-static sinew_status build_transform(db *d, const cJSON *v, sinew_model_transform_constraint *C, bool *kept) {
+static sinew_status build_transform(db *d, const cJSON *v, void *rec, bool *kept) {
+    sinew_model_transform_constraint *C = rec;
     const cJSON *f[9];
     *kept = false;
     memset(C, 0, sizeof *C);
@@ -172,7 +173,8 @@ static const char *const ph_keys[P_COUNT] = {"name",    "bone",     "x",       "
                                              "mass",    "wind",     "windDisturbance", "gravity", "weight"};
 static const sinew_jkeys ph_table = SINEW_JKEYS(ph_keys, "physics constraint");
 
-static sinew_status build_physics(db *d, const cJSON *v, sinew_model_physics *P, bool *kept) {
+static sinew_status build_physics(db *d, const cJSON *v, void *rec, bool *kept) {
+    sinew_model_physics *P = rec;
     const cJSON *f[P_COUNT];
     *kept = false;
     memset(P, 0, sizeof *P);
@@ -209,6 +211,24 @@ static sinew_status build_physics(db *d, const cJSON *v, sinew_model_physics *P,
 
 /* ---- the armature's 6.0 lists ------------------------------------------------------------------ */
 
+/* Builds the entries of the array `key` (from `first`) into records of `size` bytes at `base`,
+ * counting in *count those that became constraints. */
+static sinew_status build_list(db *d, const cJSON *first, const char *key,
+                               sinew_status (*build)(db *, const cJSON *, void *, bool *), void *base, size_t size,
+                               uint32_t *count) {
+    uint32_t i = 0;
+    sinew__jpush_key(d->c, key);
+    for (const cJSON *v = first; v; v = v->next, i++) {
+        bool kept;
+        sinew__jpush_index(d->c, i);
+        TRY(build(d, v, (unsigned char *)base + (size_t)*count * size, &kept));
+        *count += kept;
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
 /* `transform` and `physics` (6.0; parsed after `ik` and before the slots, as officially). */
 sinew_status sinew__dbj_build_v6_constraints(db *d, const cJSON *transform, const cJSON *physics) {
     sinew_model_armature *A = d->arm;
@@ -224,26 +244,9 @@ sinew_status sinew__dbj_build_v6_constraints(db *d, const cJSON *transform, cons
     }
     ALLOC(A->transform_constraints, tn);
     ALLOC(A->physics, pn);
-    uint32_t i = 0;
-    sinew__jpush_key(d->c, "transform");
-    for (const cJSON *v = tfirst; v; v = v->next, i++) {
-        bool kept;
-        sinew__jpush_index(d->c, i);
-        TRY(build_transform(d, v, &A->transform_constraints[A->transform_constraint_count], &kept));
-        A->transform_constraint_count += kept;
-        sinew__jpop(d->c);
-    }
-    sinew__jpop(d->c);
-    i = 0;
-    sinew__jpush_key(d->c, "physics");
-    for (const cJSON *v = pfirst; v; v = v->next, i++) {
-        bool kept;
-        sinew__jpush_index(d->c, i);
-        TRY(build_physics(d, v, &A->physics[A->physics_count], &kept));
-        A->physics_count += kept;
-        sinew__jpop(d->c);
-    }
-    sinew__jpop(d->c);
+    TRY(build_list(d, tfirst, "transform", build_transform, A->transform_constraints,
+                   sizeof *A->transform_constraints, &A->transform_constraint_count));
+    TRY(build_list(d, pfirst, "physics", build_physics, A->physics, sizeof *A->physics, &A->physics_count));
     A->ignored_constraint_count = tn + pn - A->transform_constraint_count - A->physics_count;
     TRY(key_order(d, A->transform_constraints, A->transform_constraint_count, sizeof *A->transform_constraints));
     return key_order(d, A->physics, A->physics_count, sizeof *A->physics);
