@@ -157,6 +157,34 @@ static inline double finished_time(const tl_ctx *c, const tl_state *t, double du
     return arm_v6(c->arm) && t->play_state != 1 ? duration : duration + 0.000001;
 }
 
+/* A 6.0 timeline of several keys (the official 6.0 _setCurrentTime): the action timeline's time
+ * through the timeline's timelineConfig (docs/dragonbones-6.0.md section 10), when it is not the
+ * default: scaled and offset, then wrapped into the timeline's own duration if it loops, else held
+ * just past its end (D + 1e-6) or at 0. */
+static void timeline_time6(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T) {
+    const anim_state *st = c->st;
+    t->play_state = st->action_tl.play_state;
+    t->current_play_times = st->action_tl.current_play_times;
+    double main = st->action_tl.current_time, fr = c->frame_rate;
+    double scale = sinew__tl_scale6(T), offset = sinew__tl_offset6(T, fr), d = sinew__tl_duration6(T, fr);
+    if (!(scale == 1.0 && offset == 0.0 && !T->cfg_loop && d == st->duration)) {
+        if (scale != 1.0 || offset != 0.0) {
+            main *= scale;
+            main += offset;
+        }
+        if (T->cfg_loop) { /* (a looping timeline of no length: the official time is NaN; 0 here) */
+            main = d > 0.0 ? fmod(main, d) : 0.0;
+            if (main < 0.0)
+                main += d;
+        } else if (main > d) {
+            main = d + 0.000001;
+        } else if (main < 0.0) {
+            main = 0.0;
+        }
+    }
+    t->current_time = main + st->position;
+}
+
 /* The official TimelineState._setCurrentTime. T is the timeline (NULL for the action timeline and
  * the pose timelines). Returns false when neither the time nor the play count moved. */
 static bool set_current_time(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, double passed) {
@@ -173,6 +201,8 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, const sinew_model_tim
         t->play_state = st->action_tl.play_state >= 0 ? 1 : -1;
         t->current_play_times = 1;
         t->current_time = st->action_tl.current_time;
+    } else if (!action && c->arm->data->v6) {
+        timeline_time6(c, t, T);
     } else {
         int32_t play_times = st->play_times;
         double duration = st->duration > 0.0 ? st->duration : 1e-9;
@@ -290,9 +320,7 @@ static void ik_apply(const tl_ctx *c, const tl_state *t, const sinew_model_timel
         cur = v[0] * 0.01;
         if (t->bits & TLB_DELTA)
             delta = key_values(T, next_key(t, T))[0] * 0.01 - cur;
-        if (arm_v6(arm)) /* 6.0.2: the last tweened key's flag, in every update that sets the weight */
-            arm->ik_bend[ik] = (t->bits & TLB_BEND) != 0;
-        else if (arrived)
+        if (arrived)
             arm->ik_bend[ik] = v[1] != 0.0f;
     } else {
         cur = arm->data->iks[ik].weight;
@@ -354,6 +382,14 @@ static uint32_t pose_deform_values(const sinew_model_mesh *m, uint32_t len) {
     return 2 * v;
 }
 
+/* A path deform timeline wrote the slot's path deform (the official slot._verticesDirty): the path
+ * constraints of the slot compute their points again. */
+static void path_deformed6(arm_inst *arm, uint32_t slot) {
+    for (uint32_t c = 0; c < arm->data->path_constraint_count; ++c)
+        if (arm->data->path_constraints[c].slot == slot)
+            arm->paths[c].verts_dirty = 1;
+}
+
 /* Applies a colour / deform timeline's value to one slot (the official update tail). `kind` is
  * TLK_SLOT_COLOR or TLK_DEFORM; T NULL for the pose timelines. */
 static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, uint8_t kind, uint32_t slot,
@@ -377,11 +413,14 @@ static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeli
             if (last_target)
                 t->bits &= (uint8_t)~TLB_DIRTY;
         }
-    } else if (kind == TLK_DEFORM) {
-        const sinew_model_mesh *m = &arm->data->meshes[mesh];
-        uint32_t n = 2 * m->vertex_count;
+    } else if (kind == TLK_DEFORM || kind == TLK_PATH_DEFORM) {
+        /* a mesh's or vector shape's deform, or (6.0) a path display's: 2 values per point */
+        const sinew_model_mesh *m = kind == TLK_DEFORM ? &arm->data->meshes[mesh] : NULL;
+        uint32_t n = m ? 2 * m->vertex_count : 2 * arm->data->paths[arm->data->displays[T->display].path_data].vertex_count;
         if (n > sinew__deform_cap(arm, slot))
             n = sinew__deform_cap(arm, slot);
+        if (kind == TLK_PATH_DEFORM)
+            path_deformed6(arm, slot);
         if (!T) { /* a pose timeline: the values its count reaches; writing, it grows the array */
             uint32_t len = sinew__state_pose_deform(arm, c->st)[slot];
             uint32_t k = pose_deform_values(m, len);
@@ -457,6 +496,8 @@ static void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
     const uint8_t kind = T->run_kind;
     if (kind == TLK_DEFORM && arm->cur_mesh[slot] != T->mesh)
         return;
+    if (kind == TLK_PATH_DEFORM && arm->cur_display[slot] != T->display)
+        return;
     if (set_current_time(c, t, T, time)) {
         if (tl_seek(c, t, T)) {
             if (kind == TLK_SLOT_DISPLAY) {
@@ -474,22 +515,72 @@ static void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
         slot_tl_apply(c, t, T, kind, slot, T->mesh, true);
 }
 
-/* A 6.0 IK timeline arriving at a key with a tween records the key's bend flag (TLB_BEND). */
-static inline void ik_record_bend(tl_state *t, const sinew_model_timeline *T) {
-    if (tl_tween(t) == 2)
-        t->bits = (uint8_t)((t->bits & ~TLB_BEND) |
-                            (key_values(T, (uint32_t)t->frame_index)[1] != 0.0f ? TLB_BEND : 0u));
+/* A 6.0 IK timeline (the official 6.0 IKConstraintTimelineState): the weight is the tween's value
+ * (x100 integers scaled by 0.01), bendPositive the one of the last key the timeline arrived at with a
+ * tween (TLB_BEND6; false until one), applied on arriving without a tween and while tweening. */
+static void ik_tl_update6(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T) {
+    arm_inst *arm = c->arm;
+    if (tl_seek(c, t, T)) {
+        tween_arrive(c, t, T);
+        if (tl_tween(t) == 2)
+            t->bits = (uint8_t)((t->bits & ~TLB_BEND6) | (key_values(T, (uint32_t)t->frame_index)[1] != 0.0f ? TLB_BEND6 : 0u));
+    }
+    if (tl_tween(t) == 0)
+        return;
+    tween_update_frame(c, t, T, t->current_time);
+    const float *v = key_values(T, (uint32_t)t->frame_index);
+    double cur = v[0] * 0.01, w = cur;
+    if (t->bits & TLB_DELTA)
+        w = cur + (key_values(T, next_key(t, T))[0] * 0.01 - cur) * (double)t->progress;
+    uint32_t ik = T->target;
+    arm->ik_weight[ik] = (float)w;
+    arm->ik_bend[ik] = (t->bits & TLB_BEND6) != 0;
+    const sinew_model_ik *K = &arm->data->iks[ik]; /* invalidUpdate() */
+    if (K->root < arm->bone_count)
+        arm->bone_dirty[K->root] = 1;
+    if (K->chain > 0 && K->bone < arm->bone_count)
+        arm->bone_dirty[K->bone] = 1;
+}
+
+/* A 6.0 path constraint's position, spacing or weights timeline (the official
+ * PathConstraint*TimelineState): the tween's values written into the constraint's own. */
+static void path_tl_update6(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T) {
+    if (tl_seek(c, t, T))
+        tween_arrive(c, t, T);
+    if (tl_tween(t) == 0)
+        return;
+    tween_update_frame(c, t, T, t->current_time);
+    const float *v = key_values(T, (uint32_t)t->frame_index);
+    const float *w = (t->bits & TLB_DELTA) ? key_values(T, next_key(t, T)) : NULL;
+    double r[3];
+    for (uint32_t i = 0; i < T->values_per_key && i < 3; ++i)
+        r[i] = w ? v[i] + ((double)w[i] - v[i]) * (double)t->progress : v[i];
+    path_values6 *pv = &c->arm->path6[T->target];
+    if (T->type == SINEW_TL_PATH_POSITION) {
+        pv->position = r[0];
+    } else if (T->type == SINEW_TL_PATH_SPACING) {
+        pv->spacing = r[0];
+    } else {
+        pv->rotate_weight = r[0];
+        pv->x_weight = r[1];
+        pv->y_weight = r[2];
+    }
 }
 
 static void ik_tl_update(const tl_ctx *c, tl_state *t, double time) {
     const sinew_model_timeline *T = tl_T(c, t);
     if (!set_current_time(c, t, T, time))
         return;
+    if (c->arm->data->v6) {
+        if (T->run_kind == TLK_PATH)
+            path_tl_update6(c, t, T);
+        else
+            ik_tl_update6(c, t, T);
+        return;
+    }
     if (tl_seek(c, t, T)) {
         tween_arrive(c, t, T);
         t->progress = 0.0f;
-        if (arm_v6(c->arm))
-            ik_record_bend(t, T);
         ik_apply(c, t, T, T->target, true);
     }
     if (tl_tween(t) != 0) {
@@ -911,7 +1002,7 @@ static void push_tl(arm_inst *arm, anim_state *st, const sinew_model_timeline *T
     }
     if (T->run_kind == TLK_BONE)
         st->bone_tl_count++;
-    else if (T->run_kind == TLK_IK)
+    else if (T->run_kind == TLK_IK || T->run_kind == TLK_PATH)
         st->ik_tl_count++;
     else if (T->run_kind == TLK_SURFACE)
         st->surface_tl_count++;
@@ -950,7 +1041,8 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
         if (!(cov[nb + s] & (COV_DISPLAY | COV_COLOR))) {
             bool any = false;
             for (uint32_t t = t0; t < t0 + tn && !any; ++t)
-                any = d->timelines[t].type == SINEW_TL_FFD && d->timelines[t].target == s;
+                any = (d->timelines[t].run_kind == TLK_DEFORM || d->timelines[t].run_kind == TLK_PATH_DEFORM) &&
+                      d->timelines[t].target == s;
             if (!any)
                 continue;
         }
@@ -959,7 +1051,7 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
             if (T->target != s || T->key_count == 0)
                 continue;
             if (T->type == SINEW_TL_SLOT_DISPLAY || T->type == SINEW_TL_SLOT_COLOR ||
-                (T->type == SINEW_TL_FFD && T->mesh < d->mesh_count))
+                (T->run_kind == TLK_DEFORM && T->mesh < d->mesh_count) || T->run_kind == TLK_PATH_DEFORM)
                 push_tl(arm, st, T);
         }
     }
@@ -967,6 +1059,12 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
         for (uint32_t t = t0; t < t0 + tn; ++t) {
             const sinew_model_timeline *T = &d->timelines[t];
             if (T->type == SINEW_TL_IK && T->target == k && T->key_count > 0)
+                push_tl(arm, st, T);
+        }
+    for (uint32_t k = 0; d->v6 && k < d->path_constraint_count; ++k) /* 6.0 path constraint timelines */
+        for (uint32_t t = t0; t < t0 + tn; ++t) {
+            const sinew_model_timeline *T = &d->timelines[t];
+            if (T->run_kind == TLK_PATH && T->target == k && T->key_count > 0)
                 push_tl(arm, st, T);
         }
     for (uint32_t i = 0; d->surface_count && i < nb; ++i) {
@@ -1540,12 +1638,16 @@ void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt) {
     if (arm->slots_dirty) {
         arm->slots_dirty = false;
         sinew__sort_draw_order(arm);
+        if (arm->mask6) /* 6.0: a re-sort re-assigns the masks */
+            arm->mask6->sorted = 1;
     }
     /* with a frame cache, bones and slots wait while the armature stays on one cache frame */
     if (arm->cache_frame_index < 0 || arm->cache_frame_index != prev_cache_frame) {
         sinew__arm_update_bones(inst, ai);
         sinew__arm_update_slots(inst, ai);
     }
+    if (arm->mask6)
+        sinew__mask6_update(inst, ai);
     if (arm->action_count > 0)
         run_actions(inst, ai);
 }
@@ -1763,7 +1865,9 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     start_state(arm, st, position, dur, time_scale, fade_in_time, pause_fade_in);
     children_follow(inst, ai, anim->name);
     arm = &inst->arms[ai];
-    if (fade_in_time <= 0.0 && !arm_v6(arm)) /* upstream evaluates nothing until the next update */
+    /* the 5.x runtime (the Cocos fork) updates the armature at once when nothing fades; upstream
+     * DragonBonesJS 5.7, and so 6.0.2, does not (its playConfig has that update commented out) */
+    if (fade_in_time <= 0.0 && !arm->data->v6)
         sinew__arm_advance(inst, ai, 0.0);
     /* the state may have moved if the zero-time update removed a faded-out state */
     int32_t idx = -1;

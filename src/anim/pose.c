@@ -694,6 +694,10 @@ static void update_bones(sinew_instance *inst, uint32_t ai) {
     }
     if (!d->run_bone_steps) /* not prepared (no bones) */
         return;
+    if (d->v6) {
+        sinew__arm_update_bones6(inst, arm);
+        return;
+    }
     const uint8_t *ik_root = d->ik_count > 0 || d->path_constraint_count > 0 ? d->run_ik_root : NULL;
     if (!ik_root) {
         memset(arm->bone_changed, 0, n);
@@ -767,6 +771,22 @@ void sinew__bone_by_constraint(arm_inst *arm, uint32_t b) {
     arm->bone_dirty[b] = 1;
 }
 
+void sinew__bone_compute(arm_inst *arm, uint32_t b, bool is_cache) { compute_bone(arm, b, is_cache); }
+
+const double *sinew__bone_global(arm_inst *arm, uint32_t b) { return bone_global(arm, b); }
+
+void sinew__bone_set_from_global(arm_inst *arm, uint32_t b) { set_from_global(arm, b); }
+
+void sinew__from_matrix(const double *m, double *g) { from_matrix(m, g); }
+
+void sinew__mat_concat(const double *l, const double *p, double *out) { mat_concat(l, p, out); }
+
+void sinew__ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight) { ik_one(arm, root, target, weight); }
+
+void sinew__ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t target, bool bend_positive, double weight) {
+    ik_two(arm, parent, bone, target, bend_positive, weight);
+}
+
 void sinew__bone_matrix_changed(arm_inst *arm, uint32_t b) {
     from_matrix(arm->world + (size_t)b * 6, arm->global + (size_t)b * 6);
     arm->global_valid[b] = 1;
@@ -801,8 +821,10 @@ void sinew__sort_zorder(arm_inst *arm, const float *order) {
     if (!order) {
         if (!arm->zorder_dirty)
             return;
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t i = 0; i < n; ++i) {
             arm->zorder[i] = (int32_t)i;
+            sinew__mask6_zorder_set(arm, i);
+        }
         arm->slots_dirty = true;
         arm->zorder_dirty = false;
         return;
@@ -812,6 +834,7 @@ void sinew__sort_zorder(arm_inst *arm, const float *order) {
         if (!(f >= 0.0f) || f >= (float)n)
             continue;
         arm->zorder[(uint32_t)f] = (int32_t)i;
+        sinew__mask6_zorder_set(arm, (uint32_t)f);
     }
     arm->slots_dirty = true;
     arm->zorder_dirty = true;

@@ -830,10 +830,19 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
         T->run_kind = TLK_SLOT_COLOR;
         break;
     case SINEW_TL_FFD:
+    case SINEW_TL_SHAPE: /* a vector shape's control points deform as a mesh's vertices */
         T->run_kind = TLK_DEFORM;
+        break;
+    case SINEW_TL_PATH_DEFORM:
+        T->run_kind = TLK_PATH_DEFORM;
         break;
     case SINEW_TL_IK:
         T->run_kind = TLK_IK;
+        break;
+    case SINEW_TL_PATH_POSITION:
+    case SINEW_TL_PATH_SPACING:
+    case SINEW_TL_PATH_WEIGHT:
+        T->run_kind = TLK_PATH;
         break;
     case SINEW_TL_ZORDER:
         T->run_kind = TLK_ZORDER;
@@ -856,7 +865,7 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
     double scale = s100 != 0.0 ? 100.0 / s100 : 1.0;
     double offset = sinew__js_round((double)T->offset * 100.0) * 0.01;
     uint32_t fc = T->grid_key_count;
-    T->run_follow = fc > 1 && scale == 1.0 && offset == 0.0;
+    T->run_follow = fc > 1 && scale == 1.0 && offset == 0.0 && sinew__tl_plain6(arm, anim, T);
     if (fc == 0)
         return SINEW_OK;
     sinew_model_run_key *rk = sinew__arena_array(arena, fc, sizeof *rk);
@@ -940,6 +949,12 @@ static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm,
                 continue;
             for (uint32_t i = 0; i < ss->display_count; ++i) {
                 const sinew_model_display *d = &arm->displays[ss->first_display + i];
+                if (arm->v6 && d->type == SINEW_DISPLAY_PATH && d->path_data < arm->path_count) {
+                    /* 6.0: a path display's deform (2 per point, slot space) */
+                    uint32_t pc = 2 * arm->paths[d->path_data].vertex_count;
+                    cap = pc > cap ? pc : cap;
+                    continue;
+                }
                 if ((d->type != SINEW_DISPLAY_MESH && d->type != SINEW_DISPLAY_SHAPE) || d->mesh >= arm->mesh_count)
                     continue; /* a 6.0 shape's control points are a mesh geometry, deformed as meshes are */
                 const sinew_model_mesh *mesh = &arm->meshes[d->mesh];
@@ -998,7 +1013,7 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
     sinew_arena *arena = &data->arena;
     for (uint32_t a = 0; a < data->armature_count; ++a) {
         sinew_model_armature *arm = &data->armatures[a];
-        sinew_status st = prepare_bone_order(arena, arm, err);
+        sinew_status st = arm->v6 ? sinew__prepare_v6(arena, arm, err) : prepare_bone_order(arena, arm, err);
         if (st != SINEW_OK)
             return st;
         st = prepare_mesh_bones(arena, arm, err);

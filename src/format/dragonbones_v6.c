@@ -28,23 +28,6 @@ bool sinew__dbj_constraint_name_taken(const sinew_model_armature *A, const char 
     return false;
 }
 
-/* Whether a JavaScript object enumerates this key before the others: an array index ("0", "17",
- * no sign or leading zero, below 2^32 - 1), which comes first, in numeric order. */
-static bool index_key(const char *s, uint32_t *out) {
-    uint64_t v = 0;
-    if (!s[0] || (s[0] == '0' && s[1]))
-        return false;
-    for (const char *p = s; *p; p++) {
-        if (*p < '0' || *p > '9')
-            return false;
-        v = v * 10u + (uint64_t)(*p - '0');
-        if (v >= 4294967295u)
-            return false;
-    }
-    *out = (uint32_t)v;
-    return true;
-}
-
 /* Orders `n` records of `size` bytes, whose name is the first member, as the official runtime
  * enumerates its constraint map: index names first by value, then the rest as added. */
 static sinew_status key_order(db *d, void *base, uint32_t n, size_t size) {
@@ -60,7 +43,7 @@ static sinew_status key_order(db *d, void *base, uint32_t n, size_t size) {
     for (uint32_t i = 0; i < n; i++) {
         const char *name;
         memcpy(&name, b + (size_t)i * size, sizeof name);
-        is_index[i] = index_key(name, &val[i]);
+        is_index[i] = sinew__js_index_key(name, &val[i]);
     }
     for (;;) { /* index names, smallest first (each is unique: names are) */
         uint32_t best = SINEW_INVALID_INDEX;
