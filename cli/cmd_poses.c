@@ -552,7 +552,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 continue;
             if (op->animation && strcmp(op->animation, "all") != 0 && strcmp(op->animation, ni.name) != 0)
                 continue;
-            double frames_f = ni.frames >= 1.0f ? floor((double)ni.frames) : 1.0;
+            /* the animation's whole frames as the runtime counts them (6.0: 0 allowed) */
+            double frames_f = ni.frames >= 1.0f ? floor((double)ni.frames) : (di.v6 ? 0.0 : 1.0);
             double duration = frames_f / (double)ai.frame_rate;
             long frames = op->frames > 0 ? op->frames : (long)fmax(1.0, floor(duration * fps + 0.5)) + 1;
             sinew_instance *inst = NULL;

@@ -123,12 +123,38 @@ static void tl_reset(tl_state *t, uint32_t tl) {
     t->frame_index = -1;
 }
 
+/* A DragonBones 6.0 armature plays as upstream DragonBonesJS 5.7 / 6.0.2 where the 5.x reference
+ * (the Cocos fork) differs (docs/runtime.md "Upstream 5.7 semantics"). */
+static inline bool arm_v6(const arm_inst *arm) { return arm->data->v6; }
+
+/* The play count a timeline starts with: -1 in the 5.x reference (so a zero-time first update
+ * changes it: `start` and the frame-0 events), 0 upstream (a zero-time first update changes
+ * nothing: no `start`, frame-0 events with the first update that moves the time). */
+static inline int32_t initial_play_times(const arm_inst *arm) { return arm_v6(arm) ? 0 : -1; }
+
+/* Upstream: the state's blend is dirty (fading, or steady after its fade-in completed). */
+static inline bool state_blend_dirty(const anim_state *st) {
+    return st->fade_state != 0 || st->sub_fade_state == 0;
+}
+
+/* tl_reset with the armature's initial play count. */
+static void tl_start(const arm_inst *arm, tl_state *t, uint32_t tl) {
+    tl_reset(t, tl);
+    t->current_play_times = initial_play_times(arm);
+}
+
 /* fmod(p, d) for p >= 0, d > 0, given q = floor(p / d): when q is the true quotient, p - q d is
  * exactly fmod's (representable) result, which one fma yields; otherwise (p / d rounded across
  * an integer) the value falls outside [0, d) and fmod itself is used. */
 static inline double fmod_q(double p, double d, double q) {
     double r = fma(-q, d, p);
     return r >= 0.0 && r < d ? r : fmod(p, d);
+}
+
+/* The time a timeline holds once its last play is over: just past the end in the 5.x reference;
+ * upstream only when its play state is 1 (the playhead ran into the end), else the end itself. */
+static inline double finished_time(const tl_ctx *c, const tl_state *t, double duration) {
+    return arm_v6(c->arm) && t->play_state != 1 ? duration : duration + 0.000001;
 }
 
 /* A 6.0 timeline of several keys (the official 6.0 _setCurrentTime): the action timeline's time
@@ -180,7 +206,9 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, const sinew_model_tim
     } else {
         int32_t play_times = st->play_times;
         double duration = st->duration > 0.0 ? st->duration : 1e-9;
-        double total = play_times * duration;
+        /* upstream, an animation of duration 0 (played once) ends at once */
+        double end = arm_v6(c->arm) ? st->duration : duration;
+        double total = play_times * end;
         double tscale, toffset;
         tl_scale_offset(action ? NULL : T, &tscale, &toffset);
         if (tscale != 1.0)
@@ -191,7 +219,7 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, const sinew_model_tim
             if (t->play_state <= 0 && st->playhead_state == 3)
                 t->play_state = 1;
             t->current_play_times = play_times;
-            t->current_time = passed < 0.0 ? 0.0 : duration + 0.000001;
+            t->current_time = passed < 0.0 ? 0.0 : finished_time(c, t, end);
         } else {
             if (t->play_state != 0 && st->playhead_state == 3)
                 t->play_state = 0;
@@ -735,11 +763,11 @@ static inline void bone_tl_result(const tl_state *t, const sinew_model_timeline 
         res[1] = v0[1] + ((double)v1[1] - v0[1]) * p;
         break;
     case SINEW_TL_BONE_ROTATE: {
-        double dr = (double)v1[0] - v0[0];
-        if (delta && fi == T->grid_key_count - 1 && !T->rotation_plain) /* XML rigs: plain numbers */
-            dr = sinew__normalize_radian(dr);
-        res[2] = v0[0] + dr * p;
-        res[3] = v0[1] + ((double)v1[1] - v0[1]) * p;
+        /* the deltas as prepared (run_keys): the wrap tween's rotation normalised (not in XML rigs,
+         * plain numbers), and in a 6.0 file its skew too */
+        const sinew_model_run_key *k = &T->run_keys[fi];
+        res[2] = v0[0] + (delta ? k->delta[0] : 0.0) * p;
+        res[3] = v0[1] + (delta ? k->delta[1] : 0.0) * p;
         break;
     }
     case SINEW_TL_BONE_SCALE:
@@ -873,7 +901,8 @@ static void action_tl_update(const tl_ctx *c, double time) {
         if (t->play_state != prev_state) {
             if (st->display_control && st->reset_to_pose)
                 sinew__sort_zorder(c->arm, NULL);
-            prev_times = t->current_play_times;
+            if (!arm_v6(c->arm)) /* upstream keeps the count: a loop or the end counts in this update */
+                prev_times = t->current_play_times;
             sinew__emit(c->inst, c->ai, SINEW_EVENT_START, st, NULL, 0.0);
         } else {
             return;
@@ -966,7 +995,7 @@ static void push_tl(arm_inst *arm, anim_state *st, const sinew_model_timeline *T
     if (n >= arm->tl_cap)
         return;
     tl_state *t = &st->tls[n];
-    tl_reset(t, (uint32_t)(T - (arm->data->timelines + st->anim->first_timeline)));
+    tl_start(arm, t, (uint32_t)(T - (arm->data->timelines + st->anim->first_timeline)));
     if (T->run_kind == TLK_BONE && T->run_follow) {
         t->key = &sinew__no_key;
         t->bone = T->target;
@@ -1064,13 +1093,13 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
                 st->bones_direct = false;
     }
     st->bone_clock.time = -1.0;
-    st->bone_clock.play_times = -1;
+    st->bone_clock.play_times = initial_play_times(arm);
     st->bone_clock.play_state = -1;
     st->pose_active = st->reset_to_pose;
     memcpy(sinew__state_pose_deform(arm, st), arm->deform_len, ns * sizeof(uint32_t));
     for (uint8_t k = 0; k <= TLK_IK; ++k)
-        tl_reset(&st->pose_tl[k], TL_NONE);
-    tl_reset(&st->pose_surface_tl, TL_NONE);
+        tl_start(arm, &st->pose_tl[k], TL_NONE);
+    tl_start(arm, &st->pose_surface_tl, TL_NONE);
 }
 
 /* True if the state has a deform timeline for (slot, mesh). */
@@ -1114,16 +1143,19 @@ static void pose_bones(const tl_ctx *c) {
      * dirty whatever the blend gives), and blend only while the state fades in (dirty again) */
     bool first = !st->pose_bones_started;
     st->pose_bones_started = true;
+    /* upstream (6.0): marked on arrival or when the state's blend is dirty, when blended */
+    const bool v6 = arm_v6(arm), mark = !v6 || first || state_blend_dirty(st);
     for (uint32_t i = 0; i < arm->bone_count; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
         if ((st->covered[b] & COV_BONE) || d->bones[b].is_surface)
             continue;
-        if (first)
+        if (first && !v6)
             arm->bone_dirty[b] = 1;
         arm->blend_touched = true;
         int bs = blend_update(&arm->blend[b], st->weight_result, st->layer);
         if (bs != 0) {
-            arm->bone_dirty[b] = 1;
+            if (mark)
+                arm->bone_dirty[b] = 1;
             bone_blend(arm, b, bs, identity);
         }
     }
@@ -1328,6 +1360,48 @@ static void state_fade_out(const arm_inst *arm, anim_state *st, double t, bool p
     st->fade_time = st->fade_total_time * (1.0 - st->fade_progress);
 }
 
+/* When a blended bone is recomputed (its _transformDirty). The 5.x reference marks a bone whose
+ * timeline changed value at once, and every bone a fading state blends. Upstream (a 6.0 file) a
+ * timeline that changed keeps the change (TLB_BLEND_DIRTY, on the bone's first timeline) until it is
+ * blended, and a bone is marked when blended by a state whose blend is dirty (fading, or steady:
+ * every update but the one in which its fade-in completes) or by a changed timeline. */
+static inline void bone_tls_changed(arm_inst *arm, anim_state *st, uint32_t first, uint32_t bone) {
+    if (arm_v6(arm))
+        st->tls[first].bits |= TLB_BLEND_DIRTY;
+    else
+        arm->bone_dirty[bone] = 1;
+}
+
+/* Upstream: whether the bone whose timelines are tls[first, end) and that this state blends now is
+ * marked dirty; the timelines' changes are taken. */
+static bool bone_blend_dirty(anim_state *st, uint32_t first, uint32_t end) {
+    bool changed = false;
+    for (uint32_t k = first; k < end; ++k) {
+        changed |= (st->tls[k].bits & TLB_BLEND_DIRTY) != 0;
+        st->tls[k].bits &= (uint8_t)~TLB_BLEND_DIRTY;
+    }
+    return state_blend_dirty(st) || changed;
+}
+
+/* Upstream: a lone steady state blends every bone it animates, each update, dirty. */
+static void state_bones_dirty(const tl_ctx *c) {
+    const anim_state *st = c->st;
+    for (uint32_t i = 0; i < st->bone_tl_count; ++i)
+        c->arm->bone_dirty[c->tls_base[st->tls[i].tl].target] = 1;
+}
+
+/* A new weight for a state (the official AnimationState.weight setter). Upstream it marks the
+ * state's bone timelines changed (dirty when next blended). */
+void sinew__state_set_weight(arm_inst *arm, anim_state *st, double weight) {
+    if (st->weight == weight)
+        return;
+    st->weight = weight;
+    if (!arm_v6(arm) || st->timeline_dirty)
+        return;
+    for (uint32_t i = 0; i < st->bone_tl_count; ++i)
+        st->tls[i].bits |= TLB_BLEND_DIRTY;
+}
+
 static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, double passed,
                           const sinew_cache_animation *cache) {
     arm_inst *arm = &inst->arms[ai];
@@ -1342,7 +1416,9 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         build_timelines(arm, st);
         st->timeline_dirty = 0;
     }
-    if (st->weight == 0.0)
+    /* a state of weight 0 applies nothing; in the 5.x reference it fires no frame or playhead
+     * event either, upstream its action timeline still runs (events, play count, completion) */
+    if (st->weight == 0.0 && !arm_v6(arm))
         return;
     tl_ctx c = {inst, ai, arm, st, st->anim, state_timelines(arm->data, st->anim),
                 (double)arm->data->frame_rate, anim_seconds(arm, st->anim), 0};
@@ -1350,6 +1426,8 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     st->weight_result = st->weight * st->fade_progress;
     if (st->action_tl.play_state <= 0)
         action_tl_update(&c, time);
+    if (st->weight == 0.0)
+        return;
     /* The frame cache (the official AnimationState.advanceTime with a cacheFrameRate): a lone
      * state, faded in, plays at multiples of half a cache frame; on the cache frame the armature
      * is already on, no timeline runs; on one computed before, the bone timelines do not run and
@@ -1391,9 +1469,12 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     follow_step fs = {false, false, 0.0};
     if (nb > 0)
         fs = bone_clock_step(st);
+    const bool v6 = arm_v6(arm);
     if (steady && st->bones_direct && st->weight_result == 1.0 && nb > 0) {
         /* each changed timeline writes its own two channels into the pose */
         bones_direct_advance(&c, time, &fs);
+        if (v6)
+            state_bones_dirty(&c);
         nb = 0;
     }
     const sinew_model_timeline *base = c.tls_base;
@@ -1408,17 +1489,20 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         }
         /* The official bone update recomputes a bone only when it is dirty: a timeline of it
          * updated its frame (arrived at a key or tweening), or a fading state blended it. A
-         * pose changed by weights alone (another state's weight, a paused state) waits. */
+         * pose changed by weights alone (another state's weight, a paused state) waits. A 6.0
+         * file marks it when it is blended (bone_blend_dirty). */
         if (changed)
-            arm->bone_dirty[bone] = 1;
+            bone_tls_changed(arm, st, i, bone);
         if (steady && !changed) {
+            if (v6) /* a lone steady state blends every bone it animates: dirty (bone_blend_dirty) */
+                arm->bone_dirty[bone] = 1;
             i = j;
             continue;
         }
         arm->blend_touched = true;
         int bs = blend_update(&arm->blend[bone], st->weight_result, st->layer);
         if (bs != 0) {
-            if (fading)
+            if (v6 ? bone_blend_dirty(st, i, j) : fading)
                 arm->bone_dirty[bone] = 1;
             double r[6] = {0, 0, 0, 0, 1, 1};
             for (uint32_t k = i; k < j; ++k)
@@ -1584,10 +1668,11 @@ void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt) {
 }
 
 /* The start position of a fade-in within the animation (wrapped into [0, duration), the end
- * itself just before it) and its play count; a one-frame animation plays once from 0. */
-static double fade_in_position(const sinew_model_animation *anim, double dur, double position,
+ * itself just before it) and its play count; a static animation plays once from 0: one of one
+ * frame or less in the 5.x reference, upstream one of duration 0. */
+static double fade_in_position(const sinew_model_animation *anim, bool v6, double dur, double position,
                                int32_t *play_times) {
-    if (anim->frame_count > 1) {
+    if (anim->frame_count > (v6 ? 0u : 1u)) {
         if (position < 0.0) {
             position = fmod(position, dur);
             position = dur - position;
@@ -1603,6 +1688,18 @@ static double fade_in_position(const sinew_model_animation *anim, double dur, do
         position = 0.0;
     }
     return isfinite(position) ? position : 0.0;
+}
+
+/* The state a fade-in with the fade-out mode SINGLE returns instead of a new one, or -1: in the 5.x
+ * reference any state of the animation; upstream one on the same layer that is not fading out. */
+static int32_t single_state(const arm_inst *arm, uint32_t anim_index, int32_t layer) {
+    for (uint32_t i = 0; i < arm->state_count; ++i) {
+        const anim_state *o = &arm->states[i];
+        if (o->anim_index == anim_index &&
+            (!arm_v6(arm) || (o->fade_state < 1 && o->layer == layer)))
+            return (int32_t)i;
+    }
+    return -1;
 }
 
 /* The states a fade-in of `layer`/`group` replaces, by the fade-out mode, fade out. */
@@ -1697,16 +1794,14 @@ static void start_state(const arm_inst *arm, anim_state *st, double position, do
     st->fade_state = -1;
     st->sub_fade_state = -1;
     st->timeline_dirty = 2;
-    tl_reset(&st->action_tl, TL_NONE);
-    if (arm->data->v6) /* upstream's fresh timeline counts 0 plays (the fork's -1) */
-        st->action_tl.current_play_times = 0;
+    tl_start(arm, &st->action_tl, TL_NONE);
     st->action_tl.current_time = st->time;
     if (st->action_tl.current_time < 0.0)
         st->action_tl.current_time = st->duration - st->action_tl.current_time;
     st->has_zorder = false;
     for (uint32_t t = anim->first_timeline; t < anim->first_timeline + anim->timeline_count; ++t)
         if (arm->data->timelines[t].type == SINEW_TL_ZORDER && arm->data->timelines[t].key_count > 0) {
-            tl_reset(&st->zorder_tl, t - anim->first_timeline);
+            tl_start(arm, &st->zorder_tl, t - anim->first_timeline);
             st->has_zorder = true;
             break;
         }
@@ -1743,10 +1838,11 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     if (anim_index >= arm->data->animation_count)
         return -1;
     const sinew_model_animation *anim = &arm->data->animations[anim_index];
-    if (fade_out_mode == FADE_SINGLE)
-        for (uint32_t i = 0; i < arm->state_count; ++i)
-            if (arm->states[i].anim_index == anim_index)
-                return (int32_t)i;
+    if (fade_out_mode == FADE_SINGLE) {
+        int32_t same = single_state(arm, anim_index, layer);
+        if (same >= 0)
+            return same;
+    }
     if (arm->state_count == 0)
         fade_in_time = 0.0;
     else if (fade_in_time < 0.0)
@@ -1755,7 +1851,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     if (time_scale <= -100.0)
         time_scale = anim->scale != 0.0 ? 1.0 / anim->scale : 1.0;
     double dur = anim_seconds(arm, anim);
-    position = fade_in_position(anim, dur, position, &play_times);
+    position = fade_in_position(anim, arm_v6(arm), dur, position, &play_times);
     const char *grp = group ? group : "";
     fade_out_others(arm, fade_out_mode, layer, grp, fade_out_time);
     make_room(inst, arm);

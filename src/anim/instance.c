@@ -838,7 +838,7 @@ static double goto_position(const arm_inst *a, uint32_t an, sinew_goto_unit unit
         value = 0.0;
     switch (unit) {
     case SINEW_GOTO_FRAME:
-        return dur * value / (double)anim->frame_count;
+        return anim->frame_count > 0 ? dur * value / (double)anim->frame_count : 0.0; /* 6.0: may be 0 */
     case SINEW_GOTO_PROGRESS:
         return dur * (value > 0.0 ? value : 0.0);
     default:
@@ -942,7 +942,7 @@ bool sinew_instance_state_set_weight(sinew_instance *inst, uint32_t ai, const ch
     anim_state *st = state_by_name(inst, ai, anim);
     if (!st || !isfinite(weight))
         return false;
-    st->weight = weight;
+    sinew__state_set_weight(&inst->arms[ai], st, weight);
     return true;
 }
 
@@ -1100,6 +1100,8 @@ bool sinew_instance_slot(sinew_instance *inst, uint32_t ai, uint32_t draw_index,
         a->slot_gxy[4 * (size_t)s] = a->slot_gxy[4 * (size_t)s + 2];
         a->slot_gxy[4 * (size_t)s + 1] = a->slot_gxy[4 * (size_t)s + 3];
     }
+    if (a->slot_changed[s] == SLOT_UNREAD) /* read: its matrix stays as it is now (pose.c) */
+        a->slot_changed[s] = 0;
     const float *m = a->slot_world + (size_t)s * 6;
     out->world.a = m[0];
     out->world.b = m[1];

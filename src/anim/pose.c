@@ -1281,6 +1281,18 @@ static void slot_on_surface(arm_inst *arm, uint32_t s, uint32_t bone) {
     arm->slot_gxy_new[s] = 1;
 }
 
+/* Whether slot s follows its bone. In a 6.0 file a slot whose display is a child armature display
+ * without its armature (the official display object is null) does not: the upstream slot update
+ * stops before the transform when the slot has no display object, so its matrix is made only by the
+ * first read after its display changed (Slot.updateTransformAndMatrix). Such a slot keeps
+ * slot_changed SLOT_UNREAD (following its bone) until sinew_instance_slot reads it. */
+static inline bool slot_follows_bone(const arm_inst *arm, uint32_t s) {
+    if (!arm->data->v6 || arm->cur_child[s] != SINEW_INVALID_INDEX)
+        return true;
+    uint32_t disp = arm->cur_display[s];
+    return disp == SINEW_INVALID_INDEX || sinew__arm_display(arm, disp)->type != SINEW_DISPLAY_ARMATURE;
+}
+
 void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     uint32_t n = arm->slot_count, nb = arm->bone_count;
@@ -1298,7 +1310,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         }
         uint32_t bone = slots[s].parent;
         uint8_t own = slot_changed[s];
-        bool moved = own || (bone < nb && bone_changed[bone]);
+        bool moved = own || (bone < nb && bone_changed[bone] && slot_follows_bone(arm, s));
         bool deferred = false;
         if (moved && bone < nb && arm->surfaces && arm->data->bones[bone].is_surface) {
             /* the official slot update places a slot showing a mesh on a surface only when the
@@ -1323,7 +1335,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         if (deferred)
             slot_changed[s] = 2;
         else if (own)
-            slot_changed[s] = 0;
+            slot_changed[s] = slot_follows_bone(arm, s) ? 0 : SLOT_UNREAD;
     }
     if (!arm->surfaces)
         return;

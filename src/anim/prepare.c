@@ -249,6 +249,8 @@ typedef struct merge_ctx {
     uint32_t *owner;           /* per merged action: its frame (before grouping) */
     uint32_t *act;             /* per merged action: the action index */
     uint32_t n, cap;
+    bool sorted;               /* a new frame goes where it belongs (upstream, a 6.0 file); else one place
+                                  after it, as the 5.x reference inserts */
 } merge_ctx;
 
 static void merge(merge_ctx *m, int64_t start, const uint32_t *acts, uint32_t count) {
@@ -271,7 +273,7 @@ static void merge(merge_ctx *m, int64_t start, const uint32_t *acts, uint32_t co
     if (found < 0) {
         if (m->frame_count >= m->frame_cap)
             return;
-        uint32_t pos = at + 1 < m->frame_count ? at + 1 : m->frame_count;
+        uint32_t pos = m->sorted ? at : at + 1 < m->frame_count ? at + 1 : m->frame_count;
         memmove(m->frames + pos + 1, m->frames + pos, (m->frame_count - pos) * sizeof(merge_frame));
         for (uint32_t k = 0; k < m->n; ++k)
             if (m->owner[k] >= pos)
@@ -480,6 +482,7 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
     memset(&m, 0, sizeof m);
     m.frame_cap = (uint32_t)total + 1;
     m.cap = (uint32_t)total;
+    m.sorted = arm->v6;
     m.frames = sinew__arena_array(arena, m.frame_cap, sizeof(merge_frame));
     m.owner = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
     m.act = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
@@ -898,8 +901,11 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
             r->value[1] = v0[1];
             r->delta[0] = (double)v1[0] - v0[0];
             r->delta[1] = (double)v1[1] - v0[1];
-            if (T->run_chan == 2 && fi == fc - 1 && !T->rotation_plain)
+            if (T->run_chan == 2 && fi == fc - 1 && !T->rotation_plain) {
                 r->delta[0] = sinew__normalize_radian(r->delta[0]);
+                if (arm->v6) /* upstream normalises the skew's wrap delta too */
+                    r->delta[1] = sinew__normalize_radian(r->delta[1]);
+            }
         }
     }
     if (T->frame_keys)
@@ -1027,8 +1033,9 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
             sinew_model_animation *anim = &arm->animations[an];
             if (!anim->name || !anim->name[0])
                 anim->name = "default"; /* the official parser's name for an unnamed animation */
+            /* whole frames: at least 1 in the 5.x reference, upstream (a 6.0 file) 0 allowed */
             float d = anim->duration;
-            uint32_t fc = d >= 1.0f && isfinite(d) ? (uint32_t)(d > 1e7f ? 1e7f : d) : 1;
+            uint32_t fc = d >= 1.0f && isfinite(d) ? (uint32_t)(d > 1e7f ? 1e7f : d) : (arm->v6 ? 0u : 1u);
             anim->frame_count = fc;
             if (anim->timeline_count > arm->max_anim_timelines)
                 arm->max_anim_timelines = anim->timeline_count;

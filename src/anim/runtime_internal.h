@@ -67,12 +67,17 @@ enum { COV_BONE = 1, COV_DISPLAY = 2, COV_COLOR = 4, COV_IK = 8, COV_SURFACE = 1
 #define SINEW_ANIM_TIMELINE_MAX 65535u /* timelines in one animation (tl_state.tl is 16 bits) */
 #define TL_NONE 0xffffu            /* tl_state.tl of the action, pose and missing timelines */
 
+#define SLOT_UNREAD 3              /* arm_inst.slot_changed: a 6.0 slot without a display object whose
+                                      matrix follows its bone until the slot is read (pose.c) */
+
 /* tl_state.bits */
 #define TLB_TWEEN 3u               /* tween state: 0 none, 1 once, 2 always */
 #define TLB_DELTA 4u               /* arrived with a tween towards the next key */
 #define TLB_DIRTY 8u               /* a slot timeline's value waits to be applied */
 #define TLB_FOLLOW 16u             /* a bone timeline following the animation's clock (key, bone) */
 #define TLB_BEND6 32u              /* 6.0 IK timeline: bendPositive of the last key arrived at tweening */
+#define TLB_BLEND_DIRTY 64u        /* a 6.0 bone timeline (the first of its bone): its value changed
+                                      since the bone was last blended (the official timeline `dirty`) */
 
 /* The playback state of one timeline inside one animation state: what changes while it plays.
  * What the timeline is (its keys, their spans, easing and deltas, its kind and target) is in the
@@ -319,7 +324,8 @@ typedef struct arm_inst {
                                   vertex, or per influence of a weighted mesh): the shown mesh's
                                   when it was shown (0 without one), grown by a pose deform
                                   timeline that writes more (sinew__state_pose_deform) */
-    uint8_t *slot_changed;     /* display switched: the local matrix changed */
+    uint8_t *slot_changed;     /* display switched: the local matrix changed (2: a placement on a surface
+                                  waits for the slot pass's end; SLOT_UNREAD: see pose.c) */
     float *slot_world;         /* 6 per slot */
     const uint32_t *slot_deform; /* data->run_slot_deform: per slot, its first float in deform and
                                     mesh_out, and how many it may use */
@@ -550,6 +556,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim, dou
 void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const anim_state *st,
                  const sinew_model_action *action, double time);
 uint32_t sinew__find_animation(const sinew_model_armature *arm, const char *name);
+void sinew__state_set_weight(arm_inst *arm, anim_state *st, double weight);
 
 /* pose.c */
 /* the official Transform.toMatrix of a display's (float) transform, in double */
