@@ -49,8 +49,9 @@ const cli_help sinew_cmd_poses_usage = {
     "  --states          with --script: each sample's animation states (name, layer, times,\n"
     "                    weight, fade)\n"
     "  --drawlist        each sample's draw list (not in the oracle schema): per command its slot,\n"
-    "                    display, armature depth, blend mode, colour, world vertices and page UVs\n"
-    "                    (needs --atlas)\n"
+    "                    display, armature depth, blend mode, colour, world vertices and page UVs;\n"
+    "                    6.0 masks, shape fills and strokes and clipped commands also their flags,\n"
+    "                    shape path and mask command (needs --atlas)\n"
     "  --replace SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]]\n"
     "                    after play, put the default skin's display DISPLAY of slot SOURCE into\n"
     "                    SLOT at INDEX (-1: the current one), as the official replaceSlotDisplay;\n"
@@ -450,9 +451,10 @@ static bool arm_selected(const opts *op, const sinew_data *data, uint32_t a, con
 static void put_input(out_ctx *o, const opts *op, const sinew_data *data, const char *mode);
 
 /* ,"KEY":[...]: the instance's draw list (--drawlist; not in the oracle schema): per command
- * the slot and display it draws, its armature depth, blend mode, colour (r g b a multipliers, then
- * r g b a offsets), the world vertices (x, y pairs, armature
- * space, y down) and the page UVs, back to front. */
+ * the slot and display it draws, its armature depth, for a 6.0 armature's mask, shape or clipped
+ * command its flags ("mask", "fill", "stroke"), shape path (part) and mask command (-1: none), the
+ * blend mode, colour (r g b a multipliers, then r g b a offsets), the world vertices (x, y pairs,
+ * armature space, y down) and the page UVs, back to front. */
 static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
     FILE *f = o->f;
     sinew_drawlist dl;
@@ -470,7 +472,13 @@ static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
         put_str(o, found ? ss.name : "");
         fputs(",\"display\":", f);
         put_str(o, found && ss.display_name ? ss.display_name : "");
-        fprintf(f, ",\"depth\":%u,\"blend\":", cmd->depth);
+        fprintf(f, ",\"depth\":%u,", cmd->depth);
+        if (cmd->flags || cmd->mask) /* 6.0 only: a mask, a shape's fill or stroke, a clipped command */
+            fprintf(f, "\"flags\":[%s%s%s],\"part\":%u,\"mask\":%d,", cmd->flags & SINEW_DRAW_MASK ? "\"mask\"" : "",
+                    (cmd->flags & SINEW_DRAW_FILL) ? (cmd->flags & SINEW_DRAW_MASK ? ",\"fill\"" : "\"fill\"") : "",
+                    (cmd->flags & SINEW_DRAW_STROKE) ? (cmd->flags & (SINEW_DRAW_MASK | SINEW_DRAW_FILL) ? ",\"stroke\"" : "\"stroke\"") : "",
+                    cmd->part, cmd->mask ? (int)(cmd->mask - 1u) : -1);
+        fputs("\"blend\":", f);
         put_str(o, sinew_blend_mode_name(cmd->blend) ? sinew_blend_mode_name(cmd->blend) : "");
         fputs(",\"color\":[", f);
         const float col[8] = {cmd->color.r_mul, cmd->color.g_mul, cmd->color.b_mul, cmd->color.a_mul,

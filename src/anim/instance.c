@@ -61,6 +61,7 @@ typedef struct layout_ctx {
     arm_inst *arms;            /* NULL while planning */
     uint32_t next;
     uint32_t dl_vertices, dl_indices, dl_cmds;
+    uint32_t dl_shape_points, dl_shape_contours, dl_shape_ctrl, dl_mask_slots; /* 6.0: the draw list's scratch */
 } layout_ctx;
 
 /* Whether the armature has actions besides its defaultActions (which run at creation) that may
@@ -179,7 +180,15 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->slot_deform = d->run_slot_deform;
     lc->dl_vertices += d->run_dl_vertices;
     lc->dl_indices += d->run_dl_indices;
-    lc->dl_cmds += ns;
+    lc->dl_cmds += d->run_dl_cmds;
+    if (d->run_shape_points > lc->dl_shape_points)
+        lc->dl_shape_points = d->run_shape_points;
+    if (d->run_shape_contours > lc->dl_shape_contours)
+        lc->dl_shape_contours = d->run_shape_contours;
+    if (d->run_shape_ctrl > lc->dl_shape_ctrl)
+        lc->dl_shape_ctrl = d->run_shape_ctrl;
+    if (d->v6)
+        lc->dl_mask_slots += ns;
     a->deform = carve(cv, d->run_deform_floats, sizeof(float));
     a->mesh_out = carve(cv, d->run_deform_floats, sizeof(float));
     a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
@@ -508,7 +517,7 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         uint32_t reserve = opt && opt->reserved_states ? opt->reserved_states : SINEW_STATE_RESERVE;
         if (reserve > cap)
             reserve = cap;
-        layout_ctx lc = {data, c, cap, reserve, arms, 0, 0, 0, 0};
+        layout_ctx lc = {data, c, cap, reserve, arms, 0, 0, 0, 0, 0, 0, 0, 0};
         layout_arm(&lc, ai, SINEW_INVALID_INDEX, 0);
         uint32_t ecap = opt && opt->max_events
                             ? opt->max_events
@@ -542,6 +551,10 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         inst->random_state = opt ? opt->random_seed : 0;
         inst->random_fn = opt ? opt->random_fn : NULL;
         inst->random_user = opt ? opt->random_user : NULL;
+        inst->dl_shape_points = lc.dl_shape_points;
+        inst->dl_shape_contours = lc.dl_shape_contours;
+        inst->dl_shape_ctrl = lc.dl_shape_ctrl;
+        inst->dl_mask_slots = lc.dl_mask_slots;
         sinew_frame_cache *fc = opt ? opt->frame_cache : NULL;
         for (uint32_t i = 0; i < inst->arm_count; ++i) {
             /* the atlas region of each display, looked up once for the draw list */

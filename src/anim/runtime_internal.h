@@ -407,6 +407,12 @@ struct sinew_instance {
     struct dl_entry *dl_entries;
     uint32_t dl_vertex_cap, dl_index_cap, dl_cmd_cap;
     uint32_t dl_valid;
+    /* 6.0 (all 0 / NULL for 4.0-5.6 data): the shapes' tessellation scratch (the largest shape's
+     * flattened points, contours and Bezier points), and per slot of each 6.0 armature the mask command it made in
+     * the list being built (dl_mask_first: each armature's first entry in dl_mask_cmd) */
+    uint32_t dl_shape_points, dl_shape_contours, dl_shape_ctrl, dl_mask_slots;
+    void *dl_tess;
+    uint32_t *dl_mask_cmd, *dl_mask_first;
 };
 
 /* What the draw list wrote at a command's place: which slot's display, from which first vertex
