@@ -72,6 +72,23 @@ SINEW_API size_t sinew_frame_cache_memory(const sinew_frame_cache *cache);
 /** Cache frames filled so far, over all armatures and animations. */
 SINEW_API uint32_t sinew_frame_cache_filled(const sinew_frame_cache *cache);
 
+/**
+ * The random source of DragonBones 6.0 physics: each physics constraint draws one number in [0, 1)
+ * per update it runs (awake, on a clock), in bone order, to scale its `windDisturbance`
+ * ((2 r - 1) x windDisturbance). The official runtime calls Math.random(); sinew asks this source,
+ * one per instance (child armatures share their instance's), so that poses can be reproduced.
+ */
+typedef enum sinew_random_kind {
+    SINEW_RANDOM_DEFAULT = 0,  /**< the constant 0.5: no disturbance (tools/oracle6's default) */
+    SINEW_RANDOM_CONSTANT,     /**< every draw is random_constant */
+    SINEW_RANDOM_SEED,         /**< mulberry32 seeded with random_seed when the instance is created (the
+                                    generator tools/oracle6's `--random seed:N` uses) */
+    SINEW_RANDOM_CALLBACK      /**< random_fn(random_user); values outside [0, 1) are clamped */
+} sinew_random_kind;
+
+/** A caller's random source: returns a number in [0, 1). Called during sinew_instance_update. */
+typedef double (*sinew_random_fn)(void *user);
+
 typedef struct sinew_instance_options {
     const char *armature;              /**< armature name; NULL = the first armature */
     const char *skin;                  /**< skin overlaid on the default skin; NULL/"" = none */
@@ -104,6 +121,14 @@ typedef struct sinew_instance_options {
                                             whose allocation failed, is handled as past
                                             max_states (and counted). A crowd that cross-fades
                                             often can reserve more */
+    sinew_random_kind random;          /**< 6.0 physics' random source (default: the constant 0.5) */
+    double random_constant;            /**< SINEW_RANDOM_CONSTANT: in [0, 1) */
+    uint32_t random_seed;              /**< SINEW_RANDOM_SEED: the seed */
+    sinew_random_fn random_fn;         /**< SINEW_RANDOM_CALLBACK: the source (required) */
+    void *random_user;                 /**< ... and its argument */
+    bool no_clock;                     /**< play off the clock, as an official armature that no
+                                            WorldClock advances (seeking with goto_and_stop and
+                                            update(0)): 6.0 physics never runs */
 } sinew_instance_options;
 
 /**
@@ -324,13 +349,17 @@ typedef struct sinew_slot_state {
     int32_t display_index;      /**< -1 hidden */
     const char *display_name;   /**< NULL when nothing is displayed */
     const char *display_path;   /**< texture key / child armature name, NULL when none */
-    int display_type;           /**< 0 image, 1 armature, 2 mesh, 3 boundingBox, 4 path; -1 none */
+    int display_type;           /**< 0 image, 1 armature, 2 mesh, 3 boundingBox, 4 path, 5 shape
+                                     (6.0 vector shape); -1 none */
     bool visible;
     uint32_t draw_index;        /**< position in the draw order */
     sinew_color_transform color;
     sinew_blend_mode blend;
     sinew_affine world;         /**< slot world matrix (armature space) */
-    const float *mesh_vertices; /**< MESH: world (armature space) x,y pairs; else NULL */
+    const float *mesh_vertices; /**< MESH: world (armature space) x,y pairs; SHAPE: its control points
+                                     so (three per Bezier point: in-control, anchor, out-control); PATH
+                                     of a 6.0 file: its points as its path constraint places them (three
+                                     per anchor); else NULL */
     uint32_t mesh_vertex_count;
     bool mesh_weighted;         /**< skinned to bones */
     uint32_t child_armature;    /**< ARMATURE: armature index of the child, else INVALID */
@@ -339,6 +368,12 @@ typedef struct sinew_slot_state {
                                      as officially) */
     float pivot_x, pivot_y;     /**< the image point on the slot's origin, in slot space (pixels from
                                      its top-left corner; the official Slot._pivotX/Y) */
+    /* DragonBones 6.0 masks (5.x files: false, 0, SINEW_INVALID_INDEX): */
+    bool mask;                  /**< a mask slot: the display data it shows (or showed last, while it
+                                     shows nothing) has `mask` and a maskRange above 0 */
+    double mask_range;          /**< ... that maskRange */
+    uint32_t masked_by;         /**< the slot (index in the armature data) whose mask display clips this
+                                     one (the official Pixi adapters' rule), or SINEW_INVALID_INDEX */
 } sinew_slot_state;
 
 /**
@@ -349,6 +384,39 @@ typedef struct sinew_slot_state {
  */
 SINEW_API bool sinew_instance_slot(sinew_instance *inst, uint32_t armature_index, uint32_t draw_index,
                                    sinew_slot_state *out);
+
+/** A constraint's kind (sinew_constraint_state). */
+typedef enum sinew_constraint_type {
+    SINEW_CONSTRAINT_IK = 0,
+    SINEW_CONSTRAINT_PATH,
+    SINEW_CONSTRAINT_TRANSFORM,  /**< 6.0: one per constrained bone */
+    SINEW_CONSTRAINT_PHYSICS     /**< 6.0 */
+} sinew_constraint_type;
+
+/** A constraint's running state now (what tools/oracle6's `--constraints` dumps). */
+typedef struct sinew_constraint_state {
+    sinew_constraint_type type;
+    const char *name;
+    uint32_t bone;               /**< TRANSFORM: the constrained bone; PHYSICS: its bone; else INVALID */
+    uint32_t target;             /**< TRANSFORM: the driving bone; else INVALID */
+    double weight;               /**< IK */
+    bool bend_positive;          /**< IK */
+    double position, spacing, rotate_weight, x_weight, y_weight; /**< PATH (5.x: x and y weight are the
+                                                                      translateMix, rotate_weight the rotateMix) */
+    bool sleeping, reset;        /**< PHYSICS: asleep; resets at its next update */
+    double remaining, last_time; /**< PHYSICS: time not yet stepped; the clock time of its last update */
+    double x_offset, x_velocity, y_offset, y_velocity, rotate_offset, rotate_velocity, scale_offset,
+        scale_velocity;          /**< PHYSICS */
+} sinew_constraint_state;
+
+/**
+ * The constraints of armature `armature_index`, in the official runtime's order: its IK and path
+ * constraints (as its bones run them), then for each bone in update order its transform
+ * constraint and its physics constraint (6.0 files). `i` < sinew_instance_constraint_count.
+ */
+SINEW_API uint32_t sinew_instance_constraint_count(const sinew_instance *inst, uint32_t armature_index);
+SINEW_API bool sinew_instance_constraint(const sinew_instance *inst, uint32_t armature_index, uint32_t i,
+                                         sinew_constraint_state *out);
 
 /* ---- control: bounds, hit tests, bone offsets ------------------------------------------------ */
 
@@ -556,8 +624,13 @@ SINEW_API sinew_status sinew_instance_reserve_drawlist(sinew_instance *inst, sin
  * instance's allocator on that thread (call sinew_instance_reserve_drawlist beforehand for an
  * allocator that must stay on one thread). Instances that use a frame cache are written into a
  * shared cache by their updates: a call with any of them runs on the calling thread alone. A
- * thread that cannot be started leaves its share to the others. Fails with SINEW_E_ARG only for
- * NULL `instances` with count > 0; NULL entries are skipped.
+ * thread that cannot be started leaves its share to the others.
+ *
+ * NULL entries are skipped; with `drawlists`, a skipped entry's drawlists[i] is set empty (all
+ * zero), never left as it was. Fails with SINEW_E_ARG for NULL `instances` with count > 0, and
+ * with SINEW_E_NOMEM when a draw list's first allocation fails (on whichever thread): every
+ * instance is still advanced and the others drawn, those lists are empty, and the message gives
+ * how many there were and the index of the first; the next call tries their allocation again.
  */
 SINEW_API sinew_status sinew_crowd_update(sinew_instance *const *instances, size_t count, double dt, uint32_t threads,
                                 sinew_drawlist *drawlists, sinew_error *err);
@@ -565,7 +638,9 @@ SINEW_API sinew_status sinew_crowd_update(sinew_instance *const *instances, size
 /**
  * The same work for threads a caller already has (a job system): part `part` of `parts` equal,
  * contiguous parts of the instances (part < parts). Calling it once for every part, on any threads
- * at the same time, does what one sinew_crowd_update does (the same conditions apply).
+ * at the same time, does what one sinew_crowd_update does (the same conditions apply), except that
+ * it reports nothing: a draw list whose allocation fails is empty. Call
+ * sinew_instance_reserve_drawlist on each instance beforehand to learn of that.
  */
 SINEW_API void sinew_crowd_update_part(sinew_instance *const *instances, size_t count, double dt, sinew_drawlist *drawlists,
                              uint32_t part, uint32_t parts);

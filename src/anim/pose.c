@@ -694,6 +694,10 @@ static void update_bones(sinew_instance *inst, uint32_t ai) {
     }
     if (!d->run_bone_steps) /* not prepared (no bones) */
         return;
+    if (d->v6) {
+        sinew__arm_update_bones6(inst, arm);
+        return;
+    }
     const uint8_t *ik_root = d->ik_count > 0 || d->path_constraint_count > 0 ? d->run_ik_root : NULL;
     if (!ik_root) {
         memset(arm->bone_changed, 0, n);
@@ -767,6 +771,22 @@ void sinew__bone_by_constraint(arm_inst *arm, uint32_t b) {
     arm->bone_dirty[b] = 1;
 }
 
+void sinew__bone_compute(arm_inst *arm, uint32_t b, bool is_cache) { compute_bone(arm, b, is_cache); }
+
+const double *sinew__bone_global(arm_inst *arm, uint32_t b) { return bone_global(arm, b); }
+
+void sinew__bone_set_from_global(arm_inst *arm, uint32_t b) { set_from_global(arm, b); }
+
+void sinew__from_matrix(const double *m, double *g) { from_matrix(m, g); }
+
+void sinew__mat_concat(const double *l, const double *p, double *out) { mat_concat(l, p, out); }
+
+void sinew__ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight) { ik_one(arm, root, target, weight); }
+
+void sinew__ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t target, bool bend_positive, double weight) {
+    ik_two(arm, parent, bone, target, bend_positive, weight);
+}
+
 void sinew__bone_matrix_changed(arm_inst *arm, uint32_t b) {
     from_matrix(arm->world + (size_t)b * 6, arm->global + (size_t)b * 6);
     arm->global_valid[b] = 1;
@@ -801,8 +821,10 @@ void sinew__sort_zorder(arm_inst *arm, const float *order) {
     if (!order) {
         if (!arm->zorder_dirty)
             return;
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t i = 0; i < n; ++i) {
             arm->zorder[i] = (int32_t)i;
+            sinew__mask6_zorder_set(arm, i);
+        }
         arm->slots_dirty = true;
         arm->zorder_dirty = false;
         return;
@@ -812,6 +834,7 @@ void sinew__sort_zorder(arm_inst *arm, const float *order) {
         if (!(f >= 0.0f) || f >= (float)n)
             continue;
         arm->zorder[(uint32_t)f] = (int32_t)i;
+        sinew__mask6_zorder_set(arm, (uint32_t)f);
     }
     arm->slots_dirty = true;
     arm->zorder_dirty = true;
@@ -1258,6 +1281,18 @@ static void slot_on_surface(arm_inst *arm, uint32_t s, uint32_t bone) {
     arm->slot_gxy_new[s] = 1;
 }
 
+/* Whether slot s follows its bone. In a 6.0 file a slot whose display is a child armature display
+ * without its armature (the official display object is null) does not: the upstream slot update
+ * stops before the transform when the slot has no display object, so its matrix is made only by the
+ * first read after its display changed (Slot.updateTransformAndMatrix). Such a slot keeps
+ * slot_changed SLOT_UNREAD (following its bone) until sinew_instance_slot reads it. */
+static inline bool slot_follows_bone(const arm_inst *arm, uint32_t s) {
+    if (!arm->data->v6 || arm->cur_child[s] != SINEW_INVALID_INDEX)
+        return true;
+    uint32_t disp = arm->cur_display[s];
+    return disp == SINEW_INVALID_INDEX || sinew__arm_display(arm, disp)->type != SINEW_DISPLAY_ARMATURE;
+}
+
 void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     uint32_t n = arm->slot_count, nb = arm->bone_count;
@@ -1275,7 +1310,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         }
         uint32_t bone = slots[s].parent;
         uint8_t own = slot_changed[s];
-        bool moved = own || (bone < nb && bone_changed[bone]);
+        bool moved = own || (bone < nb && bone_changed[bone] && slot_follows_bone(arm, s));
         bool deferred = false;
         if (moved && bone < nb && arm->surfaces && arm->data->bones[bone].is_surface) {
             /* the official slot update places a slot showing a mesh on a surface only when the
@@ -1300,7 +1335,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         if (deferred)
             slot_changed[s] = 2;
         else if (own)
-            slot_changed[s] = 0;
+            slot_changed[s] = slot_follows_bone(arm, s) ? 0 : SLOT_UNREAD;
     }
     if (!arm->surfaces)
         return;

@@ -250,6 +250,8 @@ typedef struct merge_ctx {
     uint32_t *owner;           /* per merged action: its frame (before grouping) */
     uint32_t *act;             /* per merged action: the action index */
     uint32_t n, cap;
+    bool sorted;               /* a new frame goes where it belongs (upstream, a 6.0 file); else one place
+                                  after it, as the 5.x reference inserts */
 } merge_ctx;
 
 static void merge(merge_ctx *m, int64_t start, const uint32_t *acts, uint32_t count) {
@@ -272,7 +274,7 @@ static void merge(merge_ctx *m, int64_t start, const uint32_t *acts, uint32_t co
     if (found < 0) {
         if (m->frame_count >= m->frame_cap)
             return;
-        uint32_t pos = at + 1 < m->frame_count ? at + 1 : m->frame_count;
+        uint32_t pos = m->sorted ? at : at + 1 < m->frame_count ? at + 1 : m->frame_count;
         memmove(m->frames + pos + 1, m->frames + pos, (m->frame_count - pos) * sizeof(merge_frame));
         for (uint32_t k = 0; k < m->n; ++k)
             if (m->owner[k] >= pos)
@@ -481,6 +483,7 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
     memset(&m, 0, sizeof m);
     m.frame_cap = (uint32_t)total + 1;
     m.cap = (uint32_t)total;
+    m.sorted = arm->v6;
     m.frames = sinew__arena_array(arena, m.frame_cap, sizeof(merge_frame));
     m.owner = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
     m.act = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
@@ -828,10 +831,19 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
         T->run_kind = TLK_SLOT_COLOR;
         break;
     case SINEW_TL_FFD:
+    case SINEW_TL_SHAPE: /* a vector shape's control points deform as a mesh's vertices */
         T->run_kind = TLK_DEFORM;
+        break;
+    case SINEW_TL_PATH_DEFORM:
+        T->run_kind = TLK_PATH_DEFORM;
         break;
     case SINEW_TL_IK:
         T->run_kind = TLK_IK;
+        break;
+    case SINEW_TL_PATH_POSITION:
+    case SINEW_TL_PATH_SPACING:
+    case SINEW_TL_PATH_WEIGHT:
+        T->run_kind = TLK_PATH;
         break;
     case SINEW_TL_ZORDER:
         T->run_kind = TLK_ZORDER;
@@ -854,7 +866,7 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
     double scale = s100 != 0.0 ? 100.0 / s100 : 1.0;
     double offset = sinew__js_round((double)T->offset * 100.0) * 0.01;
     uint32_t fc = T->grid_key_count;
-    T->run_follow = fc > 1 && scale == 1.0 && offset == 0.0;
+    T->run_follow = fc > 1 && scale == 1.0 && offset == 0.0 && sinew__tl_plain6(arm, anim, T);
     if (fc == 0)
         return SINEW_OK;
     sinew_model_run_key *rk = sinew__arena_array(arena, fc, sizeof *rk);
@@ -890,8 +902,11 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
             r->value[1] = v0[1];
             r->delta[0] = (double)v1[0] - v0[0];
             r->delta[1] = (double)v1[1] - v0[1];
-            if (T->run_chan == 2 && fi == fc - 1 && !T->rotation_plain)
+            if (T->run_chan == 2 && fi == fc - 1 && !T->rotation_plain) {
                 r->delta[0] = sinew__normalize_radian(r->delta[0]);
+                if (arm->v6) /* upstream normalises the skew's wrap delta too */
+                    r->delta[1] = sinew__normalize_radian(r->delta[1]);
+            }
         }
     }
     if (T->frame_keys)
@@ -960,6 +975,12 @@ static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm,
                 continue;
             for (uint32_t i = 0; i < ss->display_count; ++i) {
                 const sinew_model_display *d = &arm->displays[ss->first_display + i];
+                if (arm->v6 && d->type == SINEW_DISPLAY_PATH && d->path_data < arm->path_count) {
+                    /* 6.0: a path display's deform (2 per point, slot space) */
+                    uint32_t pc = 2 * arm->paths[d->path_data].vertex_count;
+                    cap = pc > cap ? pc : cap;
+                    continue;
+                }
                 if (d->type == SINEW_DISPLAY_SHAPE && d->shape < arm->shape_count)
                     shape_bound(arm, d, &slot_cmds, &shape_v, &shape_i);
                 if ((d->type != SINEW_DISPLAY_MESH && d->type != SINEW_DISPLAY_SHAPE) || d->mesh >= arm->mesh_count)
@@ -1023,7 +1044,7 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
     sinew_arena *arena = &data->arena;
     for (uint32_t a = 0; a < data->armature_count; ++a) {
         sinew_model_armature *arm = &data->armatures[a];
-        sinew_status st = prepare_bone_order(arena, arm, err);
+        sinew_status st = arm->v6 ? sinew__prepare_v6(arena, arm, err) : prepare_bone_order(arena, arm, err);
         if (st != SINEW_OK)
             return st;
         st = prepare_mesh_bones(arena, arm, err);
@@ -1043,8 +1064,9 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
             sinew_model_animation *anim = &arm->animations[an];
             if (!anim->name || !anim->name[0])
                 anim->name = "default"; /* the official parser's name for an unnamed animation */
+            /* whole frames: at least 1 in the 5.x reference, upstream (a 6.0 file) 0 allowed */
             float d = anim->duration;
-            uint32_t fc = d >= 1.0f && isfinite(d) ? (uint32_t)(d > 1e7f ? 1e7f : d) : 1;
+            uint32_t fc = d >= 1.0f && isfinite(d) ? (uint32_t)(d > 1e7f ? 1e7f : d) : (arm->v6 ? 0u : 1u);
             anim->frame_count = fc;
             if (anim->timeline_count > arm->max_anim_timelines)
                 arm->max_anim_timelines = anim->timeline_count;

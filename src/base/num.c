@@ -589,13 +589,19 @@ double sinew__num_round(double v, int digits) {
     return v < 0 ? -a : a;
 }
 
-/* Appends to a bounded buffer, counting what would have been written. */
+/* Appends to a bounded buffer, counting what would have been written. The count stops at
+ * OUT_MAX (INT_MAX + 1, the first length C's printf cannot return: the result is then -1) and
+ * nothing more is written, so it never wraps, not even with a 32-bit size_t. */
 typedef struct out {
     char *buf;
     size_t size, len;
 } out;
 
+#define OUT_MAX ((size_t)INT_MAX + 1)
+
 static void put(out *o, char c) {
+    if (o->len >= OUT_MAX)
+        return;
     if (o->len + 1 < o->size)
         o->buf[o->len] = c;
     o->len++;
@@ -606,9 +612,21 @@ static void puts_n(out *o, const char *s, size_t n) {
         put(o, s[i]);
 }
 
-static void put_rep(out *o, char c, long n) {
-    for (; n > 0; --n)
-        put(o, c);
+/* n copies of c, in time bounded by the buffer, not by n (a width or precision may be INT_MAX) */
+static void put_rep(out *o, char c, int64_t n) {
+    if (n <= 0 || o->len >= OUT_MAX)
+        return;
+    size_t k = (uint64_t)n < OUT_MAX - o->len ? (size_t)n : OUT_MAX - o->len;
+    if (o->len + 1 < o->size) {
+        size_t room = o->size - 1 - o->len;
+        memset(o->buf + o->len, c, k < room ? k : room);
+    }
+    o->len += k;
+}
+
+/* libc wrote (or would have written) n bytes at the end of o: counted as put would count them */
+static void advance(out *o, size_t n) {
+    o->len = n < OUT_MAX - o->len ? o->len + n : OUT_MAX;
 }
 
 static void terminate(out *o) {
@@ -637,8 +655,24 @@ static void put_exponent(out *o, int e, bool upper) {
         put(o, t[--k]);
 }
 
-/* the body of a finite number (no sign) by printf's rules for conv e, f or g */
-static void float_body(out *o, double v, char conv, int prec, bool alt, bool upper) {
+/* a digit position or count as round_decimal's int: anything past INT_MAX keeps every digit */
+static int keep_digits(int64_t k) {
+    return k > INT_MAX ? INT_MAX : (int)k;
+}
+
+/* digits first..first+n-1 of r: those it has, then zeros (n may be up to about INT_MAX) */
+static void put_digits(out *o, const decimal *r, int64_t first, int64_t n) {
+    int64_t have = r->n - first; /* digits of r from `first` on (r->n <= 1200, first >= -1200) */
+    if (have > n)
+        have = n;
+    for (int64_t i = 0; i < have; ++i)
+        put(o, dig(r, (long)(first + i)));
+    put_rep(o, '0', have > 0 ? n - have : n);
+}
+
+/* the body of a finite number (no sign) by printf's rules for conv e, f or g; prec >= 0 (up to
+ * INT_MAX, and %g's %f style adds up to 4 to it) */
+static void float_body(out *o, double v, char conv, int64_t prec, bool alt, bool upper) {
     decimal r;
     if (v == 0.0) {
         r.n = 0;
@@ -648,8 +682,8 @@ static void float_body(out *o, double v, char conv, int prec, bool alt, bool upp
     }
     bool strip = false;
     if (conv == 'g') {
-        int p = prec == 0 ? 1 : prec;
-        round_decimal(&r, p);
+        int64_t p = prec == 0 ? 1 : prec;
+        round_decimal(&r, keep_digits(p));
         int X = r.n ? r.x - 1 : 0;
         if (p > X && X >= -4) {
             conv = 'f';
@@ -661,41 +695,45 @@ static void float_body(out *o, double v, char conv, int prec, bool alt, bool upp
         strip = !alt;
     }
     if (conv == 'e') {
-        round_decimal(&r, prec + 1);
+        round_decimal(&r, keep_digits(prec + 1));
         int X = r.n ? r.x - 1 : 0;
-        long last = prec; /* index of the last digit printed */
-        if (strip)
-            while (last > 0 && dig(&r, last) == '0')
+        int64_t last = prec; /* index of the last digit printed */
+        if (strip) { /* r has no digit past r.n - 1: zeros from there on go at once */
+            if (last > r.n)
+                last = r.n;
+            while (last > 0 && dig(&r, (long)last) == '0')
                 last--;
+        }
         put(o, dig(&r, 0));
         if (last > 0 || alt)
             put(o, '.');
-        for (long i = 1; i <= last; ++i)
-            put(o, dig(&r, i));
+        put_digits(o, &r, 1, last);
         put_exponent(o, X, upper);
         return;
     }
     if (r.n)
-        round_decimal(&r, r.x + prec);
-    long ipart = r.n ? r.x : 1; /* integer digits printed */
+        round_decimal(&r, keep_digits(r.x + prec));
+    long ipart = r.n ? r.x : 1; /* integer digits printed (r.x <= 309) */
     if (ipart <= 0)
         put(o, '0');
     else
         for (long i = 0; i < ipart; ++i)
             put(o, r.n ? dig(&r, i) : '0');
-    long frac = prec;
-    if (strip)
-        while (frac > 0 && dig(&r, (r.n ? r.x : 1) + frac - 1) == '0')
+    long first = r.n ? r.x : 1; /* index of the first fraction digit */
+    int64_t frac = prec;
+    if (strip) {
+        if (frac > (int64_t)r.n - first) /* past r's last digit: zeros */
+            frac = (int64_t)r.n - first > 0 ? (int64_t)r.n - first : 0;
+        while (frac > 0 && dig(&r, (long)(first + frac - 1)) == '0')
             frac--;
+    }
     if (frac > 0 || alt)
         put(o, '.');
-    long first = r.n ? r.x : 1; /* index of the first fraction digit */
-    for (long i = 0; i < frac; ++i)
-        put(o, r.n ? dig(&r, first + i) : '0');
+    put_digits(o, &r, first, frac);
 }
 
 /* one floating-point conversion with its flags, width and precision */
-static void fmt_float(out *o, double v, char conv, const char *flags, int width, int prec) {
+static void fmt_float(out *o, double v, char conv, const char *flags, int64_t width, int prec) {
     bool left = strchr(flags, '-') != NULL, plus = strchr(flags, '+') != NULL, space = strchr(flags, ' ') != NULL,
          alt = strchr(flags, '#') != NULL, zero = strchr(flags, '0') != NULL;
     bool upper = conv == 'E' || conv == 'F' || conv == 'G' || conv == 'A';
@@ -714,15 +752,15 @@ static void fmt_float(out *o, double v, char conv, const char *flags, int width,
     } else {
         float_body(&b, fabs(v), lower, prec, alt, upper);
     }
-    long len = (long)b.len + (sign ? 1 : 0);
-    long pad = width > len ? width - len : 0;
+    int64_t len = (int64_t)b.len + (sign ? 1 : 0);
+    int64_t pad = width > len ? width - len : 0;
     if (!left && !(zero && pad))
         put_rep(o, ' ', pad);
     if (sign)
         put(o, sign);
     if (!left && zero)
         put_rep(o, '0', pad);
-    if (b.len <= sizeof body) {
+    if (b.len < sizeof body) { /* put wrote all of it (it never writes the buffer's last byte) */
         puts_n(o, body, b.len);
     } else {
         /* a %f of a huge value with a huge precision: again, straight into the output */
@@ -797,7 +835,8 @@ size_t sinew__num_json(char out_[SINEW_NUM_JSON_MAX], double v) {
 typedef struct conv_spec {
     char flags[8];
     size_t nf;
-    int width, prec;   /* -1: not given */
+    int64_t width;     /* -1: not given; 2^31 for a `*` width of INT_MIN */
+    int prec;          /* -1: not given */
     char len[3];
     char conv;         /* '\0': the format ended inside the specification */
 } conv_spec;
@@ -817,7 +856,7 @@ static void parse_spec(const char **pp, const char *spec, va_list *ap, conv_spec
     c->prec = -1;
     if (*p == '*') {
         c->width = va_arg(*ap, int);
-        if (c->width < 0) {
+        if (c->width < 0) { /* a left-justified field: '-' and the width's magnitude */
             c->width = -c->width;
             if (c->nf < sizeof c->flags - 1)
                 c->flags[c->nf++] = '-', c->flags[c->nf] = '\0';
@@ -833,6 +872,8 @@ static void parse_spec(const char **pp, const char *spec, va_list *ap, conv_spec
         p++;
         if (*p == '*') {
             c->prec = va_arg(*ap, int);
+            if (c->prec < 0) /* as if not given */
+                c->prec = -1;
             p++;
         } else {
             for (c->prec = 0; is_digit(*p); ++p)
@@ -853,11 +894,14 @@ static void parse_spec(const char **pp, const char *spec, va_list *ap, conv_spec
 }
 
 /* Any conversion but the floating ones: libc, one conversion at a time (width and precision
- * already read, passed as `*`). %n and unknown conversions are printed as written (spec..end). */
+ * already read, passed as `*`). %n and unknown conversions are printed as written (spec..end).
+ * A width past INT_MAX (from a `*` of INT_MIN, left-justified) is not libc's: its spaces are
+ * put here after the conversion. libc's -1 (an output past INT_MAX) makes the result -1. */
 static void libc_one(out *o, const conv_spec *c, va_list *ap, const char *spec, const char *end) {
     char one[32];
     size_t k = 0;
-    int width = c->width, prec = c->prec;
+    int64_t wide = c->width > INT_MAX ? c->width : 0;
+    int width = wide ? -1 : (int)c->width, prec = c->prec;
     const char *len = c->len;
     one[k++] = '%';
     for (size_t i = 0; i < c->nf; ++i)
@@ -939,8 +983,12 @@ static void libc_one(out *o, const conv_spec *c, va_list *ap, const char *spec, 
 #pragma GCC diagnostic pop
 #endif
 #undef SINEW_ONE
-    if (n > 0)
-        o->len += (size_t)n;
+    if (n < 0) {
+        o->len = OUT_MAX;
+        return;
+    }
+    advance(o, (size_t)n);
+    put_rep(o, ' ', wide - n);
 }
 
 int sinew__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {

@@ -49,7 +49,8 @@ double sinew__num_round(double v, int digits);
 
 /* snprintf, vsnprintf and fprintf with %f %F %e %E %g %G (and %a %A, printed as %e %E) formatted
  * here, with every flag, width and precision; every other conversion goes to libc unchanged.
- * Return values as C's. */
+ * Return values as C's: -1 for an output longer than INT_MAX bytes (a width or precision may be
+ * anything up to INT_MAX, and a `*` width INT_MIN). */
 int sinew__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) SINEW_PRINTF(3, 0);
 int sinew__snprintf(char *buf, size_t size, const char *fmt, ...) SINEW_PRINTF(3, 4);
 int sinew__vfprintf(FILE *f, const char *fmt, va_list ap) SINEW_PRINTF(2, 0);

@@ -101,7 +101,12 @@ sinew_status sinew_convert_dbbin(const char *input, const char *out_dir, const s
     char name[256];
     sinew__convert_name(data, opts, input, name, sizeof name);
     res->armature_count = data->armature_count;
+    st = sinew__convert_refuse_v6(data, input, "DBBin", err);
     sinew_data_destroy(data);
+    if (st != SINEW_OK) {
+        sinew__free(a, text, text_size);
+        return st;
+    }
     void *bin = NULL;
     size_t bin_len = 0;
     st = sinew__dbbin_write(text, len, input, opts ? opts->dbbin_format : 0, a, opts ? opts->log : NULL,

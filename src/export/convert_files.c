@@ -372,6 +372,10 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
     sinew_status st = xml ? sinew__xml_load_file(input, lopts, &data, err) : sinew_data_load_file(input, lopts, &data, err);
     if (st != SINEW_OK)
         return st;
+    if ((st = sinew__convert_refuse_v6(data, input, "DragonBones 4.5", err)) != SINEW_OK) {
+        sinew_data_destroy(data);
+        return st;
+    }
     char name[256];
     sinew__convert_name(data, opts, input, name, sizeof name);
     sinew_db_write_options wo;

@@ -22,6 +22,10 @@ struct sinew_convert_result;
  * copied into out_dir as NAME_tex.json with its pages (by the names the atlas gives them), so that
  * the converted skeleton renders with no option; nothing when no atlas is found. A page image that
  * is not there is a warning through `log` (the files only name it), as in the Spine writer. */
+/* convert_v6.c: SINEW_E_UNSUPPORTED for a DragonBones 6.0 file, naming its 6.0 constructs and the
+ * target format (`target`, e.g. "DBBin"); SINEW_OK for any other file */
+sinew_status sinew__convert_refuse_v6(const struct sinew_data *data, const char *input, const char *target,
+                                      sinew_error *err);
 sinew_status sinew__convert_copy_atlas(const char *input, const char *atlas, const char *out_dir, const char *name,
                                        const struct sinew_load_options *lopts, sinew_log_fn log, void *log_user,
                                        struct sinew_convert_result *res, sinew_error *err);

@@ -328,6 +328,10 @@ sinew_status sinew_convert_spine(const char *input, const char *out_dir, const s
                               "Spine is written from DragonBones JSON only (convert the XML rig to DragonBones "
                               "first)");
     }
+    if ((st = sinew__convert_refuse_v6(data, input, "Spine", err)) != SINEW_OK) {
+        sinew_data_destroy(data);
+        return st;
+    }
     res->armature_count = data->armature_count;
     uint32_t ai = SINEW_INVALID_INDEX;
     char atlas_path[1024];

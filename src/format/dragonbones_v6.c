@@ -28,23 +28,6 @@ bool sinew__dbj_constraint_name_taken(const sinew_model_armature *A, const char 
     return false;
 }
 
-/* Whether a JavaScript object enumerates this key before the others: an array index ("0", "17",
- * no sign or leading zero, below 2^32 - 1), which comes first, in numeric order. */
-static bool index_key(const char *s, uint32_t *out) {
-    uint64_t v = 0;
-    if (!s[0] || (s[0] == '0' && s[1]))
-        return false;
-    for (const char *p = s; *p; p++) {
-        if (*p < '0' || *p > '9')
-            return false;
-        v = v * 10u + (uint64_t)(*p - '0');
-        if (v >= 4294967295u)
-            return false;
-    }
-    *out = (uint32_t)v;
-    return true;
-}
-
 /* Orders `n` records of `size` bytes, whose name is the first member, as the official runtime
  * enumerates its constraint map: index names first by value, then the rest as added. */
 static sinew_status key_order(db *d, void *base, uint32_t n, size_t size) {
@@ -60,7 +43,7 @@ static sinew_status key_order(db *d, void *base, uint32_t n, size_t size) {
     for (uint32_t i = 0; i < n; i++) {
         const char *name;
         memcpy(&name, b + (size_t)i * size, sizeof name);
-        is_index[i] = index_key(name, &val[i]);
+        is_index[i] = sinew__js_index_key(name, &val[i]);
     }
     for (;;) { /* index names, smallest first (each is unique: names are) */
         uint32_t best = SINEW_INVALID_INDEX;
@@ -139,7 +122,8 @@ static sinew_status tc_offset(db *d, const cJSON *v, sinew_model_transform_const
 }
 
 /* One entry of `transform`: *kept says whether it became a constraint. */
-static sinew_status build_transform(db *d, const cJSON *v, sinew_model_transform_constraint *C, bool *kept) {
+static sinew_status build_transform(db *d, const cJSON *v, void *rec, bool *kept) {
+    sinew_model_transform_constraint *C = rec;
     const cJSON *f[9];
     *kept = false;
     memset(C, 0, sizeof *C);
@@ -180,16 +164,20 @@ static sinew_status build_transform(db *d, const cJSON *v, sinew_model_transform
 
 /* ---- physics constraints --------------------------------------------------------------------- */
 
+/* The stretch factor's key is `scX` (the official parser's SCALE_X); a `scaleX` key is not read by the
+ * official runtime (said in a warning). */
 enum {
     P_NAME, P_BONE, P_X, P_Y, P_ROTATE, P_SHEARX, P_SCALEX, P_LIMIT, P_FPS, P_INERTIA, P_STRENGTH, P_DAMPING,
-    P_MASS, P_WIND, P_WINDDIST, P_GRAVITY, P_WEIGHT, P_COUNT
+    P_MASS, P_WIND, P_WINDDIST, P_GRAVITY, P_WEIGHT, P_SCALEX_UNREAD, P_COUNT
 };
 static const char *const ph_keys[P_COUNT] = {"name",    "bone",     "x",       "y",       "rotate",  "shearX",
-                                             "scaleX",  "limit",    "fps",     "inertia", "strength", "damping",
-                                             "mass",    "wind",     "windDisturbance", "gravity", "weight"};
+                                             "scX",     "limit",    "fps",     "inertia", "strength", "damping",
+                                             "mass",    "wind",     "windDisturbance", "gravity", "weight",
+                                             "scaleX"};
 static const sinew_jkeys ph_table = SINEW_JKEYS(ph_keys, "physics constraint");
 
-static sinew_status build_physics(db *d, const cJSON *v, sinew_model_physics *P, bool *kept) {
+static sinew_status build_physics(db *d, const cJSON *v, void *rec, bool *kept) {
+    sinew_model_physics *P = rec;
     const cJSON *f[P_COUNT];
     *kept = false;
     memset(P, 0, sizeof *P);
@@ -205,8 +193,12 @@ static sinew_status build_physics(db *d, const cJSON *v, sinew_model_physics *P,
     double *const dst[] = {&P->x,        &P->y,    &P->rotate,   &P->shear_x, &P->scale_x, &P->limit,
                            &P->fps,      &P->inertia, &P->strength, &P->damping, &P->mass, &P->wind,
                            &P->wind_disturbance, &P->gravity, &P->weight};
-    for (uint32_t k = P_X; k < P_COUNT; k++)
+    for (uint32_t k = P_X; k < P_SCALEX_UNREAD; k++)
         TRY(sinew__jnum(d->c, f[k], ph_keys[k], k == P_FPS ? 1.0 : 0.0, dst[k - P_X]));
+    if (f[P_SCALEX_UNREAD])
+        sinew__jwarn(d->c, "scaleX", SINEW_E_UNSUPPORTED,
+                     "physics constraint '%s': the official runtime reads the stretch factor from 'scX' and ignores "
+                     "'scaleX' (so does sinew)", name);
     if (sinew__dbj_constraint_name_taken(d->arm, name)) {
         dropped(d, "name", "physics constraint", name, "an earlier constraint has this name");
         return SINEW_OK;
@@ -226,6 +218,24 @@ static sinew_status build_physics(db *d, const cJSON *v, sinew_model_physics *P,
 
 /* ---- the armature's 6.0 lists ------------------------------------------------------------------ */
 
+/* Builds the entries of the array `key` (from `first`) into records of `size` bytes at `base`,
+ * counting in *count those that became constraints. */
+static sinew_status build_list(db *d, const cJSON *first, const char *key,
+                               sinew_status (*build)(db *, const cJSON *, void *, bool *), void *base, size_t size,
+                               uint32_t *count) {
+    uint32_t i = 0;
+    sinew__jpush_key(d->c, key);
+    for (const cJSON *v = first; v; v = v->next, i++) {
+        bool kept;
+        sinew__jpush_index(d->c, i);
+        TRY(build(d, v, (unsigned char *)base + (size_t)*count * size, &kept));
+        *count += kept;
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
 /* `transform` and `physics` (6.0; parsed after `ik` and before the slots, as officially). */
 sinew_status sinew__dbj_build_v6_constraints(db *d, const cJSON *transform, const cJSON *physics) {
     sinew_model_armature *A = d->arm;
@@ -241,26 +251,9 @@ sinew_status sinew__dbj_build_v6_constraints(db *d, const cJSON *transform, cons
     }
     ALLOC(A->transform_constraints, tn);
     ALLOC(A->physics, pn);
-    uint32_t i = 0;
-    sinew__jpush_key(d->c, "transform");
-    for (const cJSON *v = tfirst; v; v = v->next, i++) {
-        bool kept;
-        sinew__jpush_index(d->c, i);
-        TRY(build_transform(d, v, &A->transform_constraints[A->transform_constraint_count], &kept));
-        A->transform_constraint_count += kept;
-        sinew__jpop(d->c);
-    }
-    sinew__jpop(d->c);
-    i = 0;
-    sinew__jpush_key(d->c, "physics");
-    for (const cJSON *v = pfirst; v; v = v->next, i++) {
-        bool kept;
-        sinew__jpush_index(d->c, i);
-        TRY(build_physics(d, v, &A->physics[A->physics_count], &kept));
-        A->physics_count += kept;
-        sinew__jpop(d->c);
-    }
-    sinew__jpop(d->c);
+    TRY(build_list(d, tfirst, "transform", build_transform, A->transform_constraints,
+                   sizeof *A->transform_constraints, &A->transform_constraint_count));
+    TRY(build_list(d, pfirst, "physics", build_physics, A->physics, sizeof *A->physics, &A->physics_count));
     A->ignored_constraint_count = tn + pn - A->transform_constraint_count - A->physics_count;
     TRY(key_order(d, A->transform_constraints, A->transform_constraint_count, sizeof *A->transform_constraints));
     return key_order(d, A->physics, A->physics_count, sizeof *A->physics);

@@ -7,7 +7,11 @@
  * Per thread: load the skeleton and the atlas; play both animations of its own data and of one
  * data shared by every thread (read-only, as docs/architecture.md allows); draw each frame's draw
  * list with the software renderer; convert the skeleton to DragonBones 4.5, DBBin and Spine in a
- * folder of its own; read an MRTK input animation, write it as JSON and read that back. */
+ * folder of its own; read an MRTK input animation, write it as JSON and read that back.
+ *
+ * Then the crowd call, whose threads the library starts itself: sinew_crowd_update on THREADS
+ * threads, and sinew_crowd_update_part on threads of this test's own, must draw what one update
+ * and one draw list per instance on one thread draw (a NULL entry included). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <pthread.h>
@@ -221,6 +225,19 @@ static void *thread_main(void *p) {
     return NULL;
 }
 
+/* Runs fn(&jobs[i]) on THREADS threads at once (jobs: THREADS elements of `size` bytes) and joins
+ * them; returns how many started (all of them, or the test fails). */
+static int run_on_threads(void *(*fn)(void *), void *jobs, size_t size) {
+    pthread_t th[THREADS];
+    int started = 0;
+    while (started < THREADS && pthread_create(&th[started], NULL, fn, (char *)jobs + (size_t)started * size) == 0)
+        started++;
+    CHECK(started == THREADS);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    return started;
+}
+
 static void test_threads_at_once(void) {
     sinew_error err = {0};
     sinew_data *shared = NULL;
@@ -237,20 +254,12 @@ static void test_threads_at_once(void) {
     CHECK(ref.r.files[0] && ref.r.files[1] && ref.r.files[2] && ref.r.files[3] && ref.r.input_json);
 
     job jobs[THREADS];
-    pthread_t th[THREADS];
-    int started = 0;
     for (int i = 0; i < THREADS; i++) {
         memset(&jobs[i], 0, sizeof jobs[i]);
         jobs[i].index = i;
         jobs[i].shared = shared;
-        if (pthread_create(&th[i], NULL, thread_main, &jobs[i]) == 0)
-            started++;
-        else
-            break;
     }
-    CHECK(started == THREADS);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    int started = run_on_threads(thread_main, jobs, sizeof jobs[0]);
     int differ = 0;
     for (int i = 0; i < started; i++) {
         const result *r = &jobs[i].r;
@@ -271,7 +280,94 @@ static void test_threads_at_once(void) {
     sinew_data_destroy(shared);
 }
 
+#define CROWD 29 /* four blocks of 8, the last one short */
+
+static uint64_t drawlist_hash(const sinew_drawlist *dl) {
+    uint64_t h = fnv(1469598103934665603ull, &dl->cmd_count, sizeof dl->cmd_count);
+    h = fnv(h, dl->positions, (size_t)dl->vertex_count * 2 * sizeof *dl->positions);
+    h = fnv(h, dl->uvs, (size_t)dl->vertex_count * 2 * sizeof *dl->uvs);
+    h = fnv(h, dl->indices, (size_t)dl->index_count * sizeof *dl->indices);
+    return fnv(h, dl->cmds, (size_t)dl->cmd_count * sizeof *dl->cmds);
+}
+
+typedef struct part_job {
+    sinew_instance **crowd;
+    sinew_drawlist *dls;
+    uint32_t part;
+} part_job;
+
+static void *crowd_part(void *p) {
+    part_job *j = p;
+    sinew_crowd_update_part(j->crowd, CROWD, 1.0 / 30.0, j->dls, j->part, THREADS);
+    return NULL;
+}
+
+static void test_crowd_call(void) {
+    sinew_error err = {0};
+    sinew_data *data = NULL;
+    sinew_atlas *atlas = NULL;
+    sinew_instance *ref[CROWD] = {0}, *crowd[CROWD] = {0};
+    if (sinew_data_load_file(SKELETON, NULL, &data, &err) != SINEW_OK ||
+        sinew_atlas_load_file(ATLAS, NULL, &atlas, &err) != SINEW_OK) {
+        fprintf(stderr, "crowd: %s\n", err.message);
+        CHECK(0);
+        goto done;
+    }
+    sinew_instance_options io;
+    memset(&io, 0, sizeof io);
+    io.atlas = atlas;
+    for (int i = 0; i < CROWD; i++) {
+        if (i == 11) /* a NULL entry */
+            continue;
+        CHECK(sinew_instance_create(data, &io, &ref[i], &err) == SINEW_OK);
+        CHECK(sinew_instance_create(data, &io, &crowd[i], &err) == SINEW_OK);
+        if (!ref[i] || !crowd[i])
+            goto done;
+        const char *anim = i % 3 ? "idle" : "hop";
+        CHECK(sinew_instance_play(ref[i], anim, 0, &err) == SINEW_OK);
+        CHECK(sinew_instance_play(crowd[i], anim, 0, &err) == SINEW_OK);
+        sinew_instance_update(ref[i], 0.07 * i); /* out of step */
+        sinew_instance_update(crowd[i], 0.07 * i);
+    }
+    int differ = 0;
+    for (int f = 0; f < FRAMES; f++) {
+        sinew_drawlist dls[CROWD], dl;
+        if (f % 2 == 0) {
+            CHECK(sinew_crowd_update(crowd, CROWD, 1.0 / 30.0, THREADS, dls, &err) == SINEW_OK);
+        } else {
+            part_job jobs[THREADS];
+            for (uint32_t p = 0; p < THREADS; p++)
+                jobs[p] = (part_job){crowd, dls, p};
+            run_on_threads(crowd_part, jobs, sizeof jobs[0]);
+        }
+        for (int i = 0; i < CROWD; i++) {
+            if (!ref[i]) {
+                differ += dls[i].cmd_count != 0 || dls[i].positions != NULL;
+                continue;
+            }
+            sinew_instance_update(ref[i], 1.0 / 30.0);
+            sinew_instance_drawlist(ref[i], &dl);
+            differ += drawlist_hash(&dl) != drawlist_hash(&dls[i]);
+            while (sinew_instance_poll_event(ref[i], NULL)) {
+            }
+            while (sinew_instance_poll_event(crowd[i], NULL)) {
+            }
+        }
+    }
+    CHECK(differ == 0);
+    printf("a crowd of %d instances (one NULL) on %d threads, %d frames: %d draw lists differ from one thread's\n",
+           CROWD, THREADS, FRAMES, differ);
+done:
+    for (int i = 0; i < CROWD; i++) {
+        sinew_instance_destroy(ref[i]);
+        sinew_instance_destroy(crowd[i]);
+    }
+    sinew_atlas_destroy(atlas);
+    sinew_data_destroy(data);
+}
+
 int main(void) {
     RUN(test_threads_at_once);
+    RUN(test_crowd_call);
     return test_summary();
 }

@@ -3,13 +3,15 @@
  * events and whole draw lists (positions, UVs, indices, commands), through cross-fades started
  * between ticks, for a crowd of an odd size (uneven blocks and parts), on several thread counts.
  * Rigs: the repository's own fixtures (surfaces, slot actions on child armatures), and with
- * ../shared the real characters with their atlases (meshes, child armatures, frame events). */
+ * ../shared the real characters with their atlases (meshes, child armatures, frame events). Also:
+ * a NULL entry gets an empty draw list, and a draw list that cannot be allocated is reported. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "counting_alloc.h"
 #include "sinew/sinew.h"
 #include "testlib.h"
 
@@ -120,7 +122,7 @@ static void crowd_case(const rig_case *rc) {
     const char *names[64];
     uint32_t nn = anim_names(data, rc->armature, names, 64);
     CHECK(nn > 0);
-    sinew_instance *ref[CROWD], *crowd[CROWD];
+    sinew_instance *ref[CROWD] = {0}, *crowd[CROWD] = {0}; /* NULL: what a failed set-up leaves to destroy */
     sinew_drawlist ref_dl[CROWD], crowd_dl[CROWD];
     for (int i = 0; i < CROWD; ++i) {
         ref[i] = make(data, atlas, rc->armature);
@@ -218,9 +220,113 @@ static void test_crowd_arguments(void) {
     sinew_crowd_update_part(none, 3, 1.0 / 60, NULL, 5, 2);                  /* part >= parts: nothing */
 }
 
+enum { SMALL_CROWD = 20 }; /* three blocks of 8: every thread count below takes more than one */
+static const char *const PIP = "fixtures/own/Pip_5.5/pip_ske.json";
+static const char *const PIP_TEX = "fixtures/own/Pip_5.5/pip_tex.json";
+
+/* The vertices a renderer would read from a draw list, summed (reads every position and UV). */
+static double read_list(const sinew_drawlist *dl) {
+    double sum = 0.0;
+    for (uint32_t v = 0; v < 2 * dl->vertex_count; ++v)
+        sum += (double)dl->positions[v] + (double)dl->uvs[v];
+    for (uint32_t k = 0; k < dl->index_count; ++k)
+        sum += dl->indices[k];
+    return sum;
+}
+
+/* Loads Pip with its atlas and runs `body` with crowd calls on 1 thread, then on 3. */
+static void on_pip(void (*body)(const sinew_data *data, const sinew_atlas *atlas, uint32_t threads)) {
+    sinew_data *data = NULL;
+    sinew_atlas *atlas = NULL;
+    CHECK(sinew_data_load_file(PIP, NULL, &data, NULL) == SINEW_OK);
+    CHECK(sinew_atlas_load_file(PIP_TEX, NULL, &atlas, NULL) == SINEW_OK);
+    if (data && atlas) {
+        body(data, atlas, 1);
+        body(data, atlas, 3);
+    }
+    sinew_atlas_destroy(atlas);
+    sinew_data_destroy(data);
+}
+
+/* An entry set to NULL after a call that drew it (its instance destroyed) is skipped: its draw
+ * list must be empty, not the one its instance had, whose storage went with the instance. */
+static void null_entry_case(const sinew_data *data, const sinew_atlas *atlas, uint32_t threads) {
+    sinew_instance *crowd[SMALL_CROWD] = {0};
+    sinew_drawlist dls[SMALL_CROWD];
+    for (int i = 0; i < SMALL_CROWD; ++i)
+        if (!(crowd[i] = make(data, atlas, NULL)))
+            goto out;
+    CHECK(sinew_crowd_update(crowd, SMALL_CROWD, 1.0 / 60, threads, dls, NULL) == SINEW_OK);
+    CHECK(dls[1].vertex_count > 0 && dls[9].vertex_count > 0);
+    for (int i = 1; i < SMALL_CROWD; i += 8) { /* one entry in each block */
+        sinew_instance_destroy(crowd[i]);
+        crowd[i] = NULL;
+    }
+    CHECK(sinew_crowd_update(crowd, SMALL_CROWD, 1.0 / 60, threads, dls, NULL) == SINEW_OK);
+    for (int i = 0; i < SMALL_CROWD; ++i) {
+        CHECK(isfinite(read_list(&dls[i]))); /* under ASan: a heap-use-after-free if a stale list is left */
+        if (crowd[i])
+            CHECK(dls[i].vertex_count > 0 && dls[i].cmd_count > 0);
+        else
+            CHECK(dls[i].vertex_count == 0 && dls[i].index_count == 0 && dls[i].cmd_count == 0 && !dls[i].positions &&
+                  !dls[i].uvs && !dls[i].indices && !dls[i].cmds);
+    }
+out:
+    for (int i = 0; i < SMALL_CROWD; ++i)
+        sinew_instance_destroy(crowd[i]);
+}
+
+/* A draw list whose first allocation fails (on whichever thread builds it) is empty and reported
+ * through err, as sinew_instance_reserve_drawlist reports it; the other instances are still
+ * advanced and drawn, and the next call allocates it. Each instance has an allocator of its own
+ * (the counting allocator is not thread-safe): two in different blocks fail their next allocation,
+ * the first of them named. */
+static void allocation_fails_case(const sinew_data *data, const sinew_atlas *atlas, uint32_t threads) {
+    counting c[SMALL_CROWD] = {{0}};
+    sinew_allocator al[SMALL_CROWD];
+    sinew_instance *crowd[SMALL_CROWD] = {0};
+    sinew_drawlist dls[SMALL_CROWD];
+    for (int i = 0; i < SMALL_CROWD; ++i) {
+        c[i] = (counting){.fail_at = -1};
+        al[i] = counting_allocator(&c[i], false);
+        sinew_instance_options o;
+        memset(&o, 0, sizeof o);
+        o.atlas = atlas;
+        o.allocator = &al[i];
+        CHECK(sinew_instance_create(data, &o, &crowd[i], NULL) == SINEW_OK);
+        if (!crowd[i])
+            goto out;
+    }
+    c[12].fail_at = c[12].allocs; /* the next allocation: the draw list's */
+    c[5].fail_at = c[5].allocs;
+    sinew_error err;
+    memset(&err, 0, sizeof err);
+    CHECK(sinew_crowd_update(crowd, SMALL_CROWD, 1.0 / 60, threads, dls, &err) == SINEW_E_NOMEM);
+    CHECK(err.code == SINEW_E_NOMEM && strstr(err.message, "2 instances, the first instance 5:") != NULL);
+    if (err.code)
+        printf("threads %u: %s\n", threads, err.message);
+    for (int i = 0; i < SMALL_CROWD; ++i) {
+        bool failed = i == 5 || i == 12;
+        CHECK(failed ? dls[i].vertex_count == 0 && !dls[i].positions : dls[i].vertex_count > 0);
+    }
+    memset(&err, 0, sizeof err);
+    CHECK(sinew_crowd_update(crowd, SMALL_CROWD, 1.0 / 60, threads, dls, &err) == SINEW_OK);
+    CHECK(err.code == SINEW_OK && dls[5].vertex_count > 0 && dls[12].vertex_count > 0);
+out:
+    for (int i = 0; i < SMALL_CROWD; ++i) {
+        sinew_instance_destroy(crowd[i]);
+        CHECK(!counting_leaked(&c[i]) && c[i].bad_sizes == 0);
+    }
+}
+
+static void test_crowd_null_entry(void) { on_pip(null_entry_case); }
+static void test_crowd_drawlist_allocation_fails(void) { on_pip(allocation_fails_case); }
+
 int main(void) {
     RUN(test_crowd_own_fixtures);
     RUN(test_crowd_shared_characters);
     RUN(test_crowd_arguments);
+    RUN(test_crowd_null_entry);
+    RUN(test_crowd_drawlist_allocation_fails);
     return test_summary();
 }

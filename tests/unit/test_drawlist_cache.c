@@ -2,8 +2,11 @@
  * changed (drawlist.c): every frame, a draw list built that way must equal, bit for bit, one built
  * from nothing (the record of what each place holds cleared first) for the same pose. Through
  * display switches and draw-order changes of the animations, a cross-fade, a replacement by a
- * user region, its removal and a skin change. Rigs: the repository's own fixtures (child
- * armatures, draw-order quirks, untextured), and with ../shared every character with an atlas. */
+ * user region, its removal and a skin change. Rigs: the repository's own fixtures, untextured
+ * (child armatures, draw-order quirks) and with their atlases (Pip: a mesh, a child armature, an
+ * eye that blinks; the demo's Bolt: eyes and mouth that switch, a skin that retextures slots), so
+ * that a stale UV shows in a bare clone too (untextured, every UV is 0); and with ../shared every
+ * character with an atlas. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +37,9 @@ static const char *image_slot(sinew_instance *inst) {
     return NULL;
 }
 
+/* `skin`: the skin set at tick 260 (NULL: back to the default skin) */
 static void cache_case(const char *skeleton, const char *atlas_path, const char *armature, const char *a0,
-                       const char *a1, int *frames_checked) {
+                       const char *a1, const char *skin, int *frames_checked) {
     sinew_data *data = NULL;
     sinew_atlas *atlas = NULL;
     sinew_error err;
@@ -78,7 +82,7 @@ static void cache_case(const char *skeleton, const char *atlas_path, const char 
             if (t == 230 && slot)
                 CHECK(sinew_instance_replace_display(inst, 0, slot, NULL, NULL, -1, NULL) == SINEW_OK);
             if (t == 260)
-                sinew_instance_set_skin(inst, NULL, NULL);
+                CHECK(sinew_instance_set_skin(inst, skin, NULL) == SINEW_OK);
             sinew_instance_update(inst, t % 5 == 2 ? 1.0 / 24 : 1.0 / 60);
         }
         sinew_drawlist dc, df;
@@ -100,9 +104,13 @@ out:
 
 static void test_cache_own_fixtures(void) {
     int frames = 0;
-    cache_case("fixtures/oracle/slot_actions_ske.json", NULL, "hero", "swing", "wave", &frames);
-    cache_case("fixtures/oracle/zorder_quirks_ske.json", NULL, "z", "collide", "past_end", &frames);
-    CHECK(frames == 2 * TICKS);
+    cache_case("fixtures/oracle/slot_actions_ske.json", NULL, "hero", "swing", "wave", NULL, &frames);
+    cache_case("fixtures/oracle/zorder_quirks_ske.json", NULL, "z", "collide", "past_end", NULL, &frames);
+    cache_case("fixtures/own/Pip_5.5/pip_ske.json", "fixtures/own/Pip_5.5/pip_tex.json", "pip", "idle", "hop", NULL,
+               &frames);
+    cache_case("../examples/demo/demo_ske.json", "../examples/demo/demo_tex.json", "Bolt", "wave", "walk", "copper",
+               &frames);
+    CHECK(frames == 4 * TICKS);
 }
 
 static void test_cache_shared_characters(void) {
@@ -115,7 +123,7 @@ static void test_cache_shared_characters(void) {
         char ske[1024], tex[1024];
         snprintf(ske, sizeof ske, "%s/data/dragonbones/%s/%s", shared, c->dir, c->skeleton);
         snprintf(tex, sizeof tex, "%s/data/dragonbones/%s/%s", shared, c->dir, c->atlas);
-        cache_case(ske, tex, c->armature, c->anims[0], c->anims[1], &frames);
+        cache_case(ske, tex, c->armature, c->anims[0], c->anims[1], NULL, &frames);
     }
     CHECK(frames == SHARED_CHARACTERS * TICKS);
 }

@@ -207,6 +207,88 @@ static void test_printf_matches_libc(void) {
     CHECK(bad_prints == 0);
 }
 
+/* Fills a stretch of the stack below this frame with 'X', so that a byte the formatter leaves
+ * unwritten in a scratch buffer of its own shows as an 'X' rather than, by luck, as the right
+ * digit (valgrind reports it as uninitialised in any case). */
+static void __attribute__((noinline)) dirty_stack(void) {
+    volatile char junk[8192];
+    for (size_t i = 0; i < sizeof junk; ++i)
+        junk[i] = 'X';
+}
+
+/* Formatting at its limits: a floating-point body of 798-802 bytes (the formatter's scratch
+ * buffer is 800: a body that fills it exactly once lost its last byte), `*` precisions near
+ * INT_MAX (the rounding position and the %g precision overflowed int) and a `*` width of INT_MIN
+ * (its negation overflowed int). glibc is the reference where it can give one; it cannot print
+ * precisions near INT_MAX (it asks for a buffer that large and fails with ENOMEM), so those are
+ * C's rules written out: %g drops the trailing zeros, and an output longer than INT_MAX bytes
+ * returns -1 (glibc's result for the INT_MIN widths). */
+static void test_printf_limits(void) {
+    /* the body is the precision and `extra` bytes: "0." for %f and %#g of 0.5 (its exponent is -1:
+       the %f style), "5." and "e-01" for %e (the sign and '|' are outside the body) */
+    static const struct {
+        const char *fmt;
+        int extra;
+    } fmts[] = {{"%.*f", 2}, {"%.*e", 6}, {"%#.*g", 2}, {"%-+.*f|", 2}, {"%.*E", 6}};
+    char *a = malloc(2000), *b = malloc(2000);
+    if (!a || !b) {
+        CHECK(a && b);
+        free(a);
+        free(b);
+        return;
+    }
+    int bad = 0;
+    for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; ++f) {
+        for (int body = 796; body <= 804; ++body) {
+            int prec = body - fmts[f].extra;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+            int n1 = snprintf(b, 2000, fmts[f].fmt, prec, 0.5);
+            dirty_stack();
+            int n2 = sinew__snprintf(a, 2000, fmts[f].fmt, prec, 0.5);
+#pragma GCC diagnostic pop
+            if (n1 != n2 || strcmp(a, b) != 0 || strlen(a) != (size_t)n2) {
+                size_t at = 0;
+                while (a[at] && a[at] == b[at])
+                    at++;
+                if (bad++ < 5)
+                    fprintf(stderr, "printf %s with %d: libc %d bytes, sinew %d (strlen %zu): byte %zu is 0x%02x, "
+                            "libc's '%c'\n", fmts[f].fmt, prec, n1, n2, strlen(a), at, (unsigned char)a[at], b[at]);
+            }
+        }
+    }
+    CHECK(bad == 0);
+    /* (through volatile ints: gcc sees through constants and refuses outputs past INT_MAX) */
+    volatile int big = INT_MAX, small = INT_MIN;
+    /* %g at precision INT_MAX: the %f style (the exponent is below the precision), every digit of
+       the exact value (glibc's %.100f), zeros dropped */
+    static const double gs[] = {0.05, -1e-4, 0.0625};
+    for (size_t i = 0; i < sizeof gs / sizeof gs[0]; ++i) {
+        snprintf(b, 2000, "%.100f", gs[i]);
+        while (b[strlen(b) - 1] == '0')
+            b[strlen(b) - 1] = '\0';
+        CHECK(sinew__snprintf(a, 2000, "%.*g", big, gs[i]) == (int)strlen(b) && strcmp(a, b) == 0);
+    }
+    CHECK(sinew__snprintf(a, 64, "%.*g|", big, 1.5) == 4 && strcmp(a, "1.5|") == 0);
+    snprintf(b, 2000, "%.0f", 1e300); /* the exact integer: %g of it at this precision is the same */
+    CHECK(sinew__snprintf(a, 2000, "%.*g", big, 1e300) == (int)strlen(b) && strcmp(a, b) == 0);
+    /* %e and %f at precision INT_MAX: longer than INT_MAX bytes, -1; the buffer holds their start */
+    CHECK(sinew__snprintf(a, 64, "%.*e", big, 1.5) == -1 && strncmp(a, "1.50000000", 10) == 0 &&
+          strlen(a) == 63 && strspn(a + 3, "0") == 60);
+    snprintf(b, 2000, "%.0f.00000", 1e300);
+    CHECK(sinew__snprintf(a, 2000, "%.*f", big, 1e300) == -1 && strncmp(a, b, strlen(b)) == 0);
+    /* the longest output an int can count, and one byte more */
+    CHECK(sinew__snprintf(a, 64, "%.*f", big - 2, 0.5) == INT_MAX && strncmp(a, "0.50000", 7) == 0);
+    CHECK(sinew__snprintf(a, 64, "%.*f", big - 1, 0.5) == -1);
+    CHECK(sinew__snprintf(NULL, 0, "%*.1f", big, 0.5) == INT_MAX);
+    /* a `*` width of INT_MIN: left-justified in 2^31 bytes, longer than INT_MAX: -1 (as glibc) */
+    CHECK(sinew__snprintf(a, 64, "%*f|", small, 1.5) == -1 && strncmp(a, "1.500000  ", 10) == 0);
+    CHECK(sinew__snprintf(a, 64, "%*d|", small, 5) == -1 && strncmp(a, "5  ", 3) == 0);
+    CHECK(sinew__snprintf(a, 64, "%*.*s|", small, 2, "xyz") == -1 && strncmp(a, "xy  ", 4) == 0);
+    free(a);
+    free(b);
+}
+
 /* the shortest %.{p}e that reads back (glibc), as digits without point or exponent */
 static void shortest_digits(double d, char *out) {
     char s[64];
@@ -368,6 +450,7 @@ static void test_parse_heap(void) {
 int main(void) {
     RUN(test_read_matches_libc);
     RUN(test_printf_matches_libc);
+    RUN(test_printf_limits);
     RUN(test_json_numbers);
     RUN(test_json_print_layout);
     RUN(test_parse_heap);
