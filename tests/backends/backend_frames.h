@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mask_rule.h"
 #include "sinew/data.h"
 #include "sinew/export.h"
 #include "sinew/instance.h"
@@ -194,7 +193,6 @@ static inline void backend_run_set(const char *root, const backend_set *s, backe
         uint32_t at = 0;
         for (uint32_t k = 0; k < BACKEND_FRAMES; k++) { /* frames 0, n/4, n/2, 3n/4 of one pass */
             for (uint32_t want = k * n / BACKEND_FRAMES; at < want; at++) sinew_instance_update(inst, 1.0 / fps);
-            test_set_masks(inst); /* until the runtime does (mask_rule.h) */
             sinew_drawlist dl;
             sinew_instance_drawlist(inst, &dl);
             char name[256];
