@@ -422,13 +422,16 @@ SINEW_API bool sinew_instance_constraint(const sinew_instance *inst, uint32_t ar
 
 /**
  * The axis-aligned bounds, in armature space, of everything the current pose draws (the vertices
- * of its draw list, child armatures included). False when it draws nothing. Builds the draw list.
+ * of its draw list, child armatures included; a 6.0 mask is not drawn and does not count). False
+ * when it draws nothing. Builds the draw list.
  */
 SINEW_API bool sinew_instance_bounds(sinew_instance *inst, sinew_rect *out);
 
 /**
  * The topmost drawn slot whose triangles contain the point (x, y) of armature space: its armature
- * (0 = the top one) and slot index. False when the point hits nothing. Builds the draw list.
+ * (0 = the top one) and slot index; a 6.0 mask is not drawn, and a point outside the mask that
+ * clips a slot (or a mask clipping that) does not hit it. False when the point hits nothing.
+ * Builds the draw list.
  */
 SINEW_API bool sinew_instance_hit(sinew_instance *inst, float x, float y, uint32_t *armature_index, uint32_t *slot);
 

@@ -168,6 +168,8 @@ bool sinew__tess_flatten(tess_scratch *t, const float *pts, const sinew_model_sh
         double x = t->local[2 * i], y = t->local[2 * i + 1];
         t->out[2 * i] = (float)(m[0] * x + m[2] * y + m[4]);
         t->out[2 * i + 1] = (float)(m[1] * x + m[3] * y + m[5]);
+        if (!isfinite(t->out[2 * i]) || !isfinite(t->out[2 * i + 1]))
+            return false; /* a matrix that is not finite (or overflows): nothing to draw */
     }
     return true;
 }

@@ -78,7 +78,7 @@ void sinew__tess_scratch_bind(tess_scratch *t, void *mem, uint32_t point_cap, ui
 
 /* Flattens paths [first, last] of a shape (the contours a fill or stroke of path `last` covers)
  * from its control points `pts` (6 per point, the shape's own space) into t->local and, mapped by
- * `m` (a b c d tx ty), t->out. False when a point is not finite (nothing is drawn). */
+ * `m` (a b c d tx ty), t->out. False when a point is not finite, here or mapped (nothing is drawn). */
 bool sinew__tess_flatten(tess_scratch *t, const float *pts, const sinew_model_shape *sh, uint32_t first, uint32_t last,
                          const float m[6]);
 /* Appends the fill of the flattened contours (non-zero rule) to `s`. */

@@ -358,6 +358,11 @@ static void test_not_finite(void) {
     F.mem = calloc(1, sinew__tess_scratch_bytes(points, contours, 3) + 16);
     sinew__tess_scratch_bind(&F.t, F.mem, points, contours, 3);
     CHECK(!sinew__tess_flatten(&F.t, F.pts, &F.shape, 0, 0, identity));
+    /* finite points through a matrix that overflows them */
+    point(1, 5, 10);
+    const float huge[6] = {3e38f, 0, 0, 3e38f, 0, 0};
+    CHECK(sinew__tess_flatten(&F.t, F.pts, &F.shape, 0, 0, identity));
+    CHECK(!sinew__tess_flatten(&F.t, F.pts, &F.shape, 0, 0, huge));
 }
 
 int main(void) {

@@ -6,7 +6,8 @@ puppeteer-core (tests/web/browser_driver.mjs), against `sinew render` of the sam
   page images; a .dbbin; an XML rig with its images), switches animation, scrubs to frame K at
   fit zoom, and a screenshot of its canvas must match `sinew render --frame K --size WxH
   --background C` with PSNR >= 30 dB. Without ../shared: the demo, Pip 5.5 (rotated regions),
-  Pip 5.5 as .dbbin and the Pip XML rig; with it, the 8 shared characters that have an atlas too.
+  Pip 5.5 as .dbbin, the Pip XML rig and the own 6.0 rigs (tests/fixtures/render6: vector shapes,
+  masks); with it, the 8 shared characters that have an atlas too.
 - The page opened from its URL (?ske=&tex=&animation=&frame=&size=&background=) shows that frame
   framed as the render, and sets data-ready; a bad URL sets data-error.
 - The PixiJS example (examples/pixi-crossfade.html, sinew/pixi) draws the same frame, same check;
@@ -37,6 +38,10 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 W, H, BG = 400, 300, "203040"
 only = sys.argv[1:]  # character names: run only those (and the jobs that are not per character)
 MIN_PSNR = 44.0  # the issue asks for 30 dB; measured 47.8 to 71 dB (docs/web.md)
+# the own 6.0 rigs, floors within 3 dB of their worst job when set: vector shapes have only the
+# canvas's multisampling for their edges (42.5 dB), masks are bare-edged render targets in WebGL
+# (44.5 dB; the Pixi renderer's image masks in its shader 49.9)
+RIG_PSNR = {"shapes6": 40.0, "masks6": 42.0}
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -241,10 +246,10 @@ def main():
             continue
         if not check(os.path.exists(job["out"]), f"{job['name']}: no screenshot"):
             continue
-        p = psnr(read_png(job["out"]), read_png(refs[name]))
-        print(f"{'ok  ' if p >= MIN_PSNR else 'FAIL'} {job['name']}: PSNR {p:.1f} dB against sinew render --frame {job.get('frame', '')}",
+        p, floor = psnr(read_png(job["out"]), read_png(refs[name])), RIG_PSNR.get(name, MIN_PSNR)
+        print(f"{'ok  ' if p >= floor else 'FAIL'} {job['name']}: PSNR {p:.1f} dB against sinew render --frame {job.get('frame', '')}",
               flush=True)
-        check(p >= MIN_PSNR, f"{job['name']}: the browser's frame differs from sinew render's: PSNR {p:.1f} dB < {MIN_PSNR}")
+        check(p >= floor, f"{job['name']}: the browser's frame differs from sinew render's: PSNR {p:.1f} dB < {floor}")
         if job.get("interact"):
             t = res["texts"].get("interact", {})
             check(t.get("playing") and t.get("framesMoved"), f"player: Play plays ({t})")
