@@ -75,6 +75,22 @@ static bool plays_itself(const sinew_model_armature *d) {
     return false;
 }
 
+/* An armature's share of the draw list: its vertices, indices and commands, and for 6.0 data the
+ * largest shape's tessellation scratch and a mask entry per slot. */
+static void layout_drawlist(layout_ctx *lc, const sinew_model_armature *d) {
+    lc->dl_vertices += d->run_dl_vertices;
+    lc->dl_indices += d->run_dl_indices;
+    lc->dl_cmds += d->run_dl_cmds;
+    if (d->run_shape_points > lc->dl_shape_points)
+        lc->dl_shape_points = d->run_shape_points;
+    if (d->run_shape_contours > lc->dl_shape_contours)
+        lc->dl_shape_contours = d->run_shape_contours;
+    if (d->run_shape_ctrl > lc->dl_shape_ctrl)
+        lc->dl_shape_ctrl = d->run_shape_ctrl;
+    if (d->v6)
+        lc->dl_mask_slots += d->slot_count;
+}
+
 static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent, uint32_t depth) {
     uint32_t me = lc->next++;
     const sinew_model_armature *d = &lc->data->armatures[data_index];
@@ -178,17 +194,7 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->slot_changed = carve(cv, ns, 1);
     a->slot_world = carve(cv, (size_t)ns * 6, sizeof(float));
     a->slot_deform = d->run_slot_deform;
-    lc->dl_vertices += d->run_dl_vertices;
-    lc->dl_indices += d->run_dl_indices;
-    lc->dl_cmds += d->run_dl_cmds;
-    if (d->run_shape_points > lc->dl_shape_points)
-        lc->dl_shape_points = d->run_shape_points;
-    if (d->run_shape_contours > lc->dl_shape_contours)
-        lc->dl_shape_contours = d->run_shape_contours;
-    if (d->run_shape_ctrl > lc->dl_shape_ctrl)
-        lc->dl_shape_ctrl = d->run_shape_ctrl;
-    if (d->v6)
-        lc->dl_mask_slots += ns;
+    layout_drawlist(lc, d);
     a->deform = carve(cv, d->run_deform_floats, sizeof(float));
     a->mesh_out = carve(cv, d->run_deform_floats, sizeof(float));
     a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
