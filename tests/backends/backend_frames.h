@@ -92,6 +92,27 @@ static inline size_t backend_drawn(const uint8_t *img, size_t px) {
     return n;
 }
 
+/* n hand-made commands, one axis-aligned quad each (boxes: x0 y0 x1 y1; UVs over the whole page),
+ * untextured and opaque white: into pos/uv (8 floats a quad), idx (6 a quad) and cmds. */
+static inline void backend_quads(const float (*boxes)[4], uint32_t n, float *pos, float *uv, uint32_t *idx,
+                                 sinew_draw_cmd *cmds) {
+    memset(cmds, 0, n * sizeof *cmds);
+    for (uint32_t q = 0; q < n; q++) {
+        const float *b = boxes[q];
+        float p[8] = {b[0], b[1], b[2], b[1], b[2], b[3], b[0], b[3]}, t[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+        memcpy(pos + 8 * q, p, sizeof p);
+        memcpy(uv + 8 * q, t, sizeof t);
+        uint32_t v = 4 * q, ix[6] = {v, v + 1, v + 2, v, v + 2, v + 3};
+        memcpy(idx + 6 * q, ix, sizeof ix);
+        cmds[q].page = SINEW_INVALID_INDEX;
+        cmds[q].color = (sinew_color_transform){1, 1, 1, 1, 0, 0, 0, 0};
+        cmds[q].first_vertex = 4 * q;
+        cmds[q].vertex_count = 4;
+        cmds[q].first_index = 6 * q;
+        cmds[q].index_count = 6;
+    }
+}
+
 /* With SINEW_DUMP_DIR=DIR, writes an opaque RGBA8 frame as DIR/NAME_WHAT.png (spaces and slashes of
  * the name as '_'): the screenshots of a backend test, beside sinew's own. */
 static inline void backend_dump(const char *name, const char *what, const uint8_t *rgba, uint32_t w, uint32_t h) {

@@ -165,33 +165,27 @@ static void on_warn(void *user, sinew_log_level level, const sinew_error *e) {
     if (level == SINEW_LOG_WARNING) ((warn_log *)user)->count++;
 }
 
+/* A backend without pages, logging into *w (NULL: silent). */
+static sinew_gl *untextured_gl(warn_log *w) {
+    sinew_gl_options o = {&backend_counting, w ? on_warn : NULL, w, gles};
+    sinew_gl *g = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_gl_create(loader, NULL, &o, &g, &err) == SINEW_OK);
+    return g;
+}
+
 /* Three quads on one page and blend mode, then one in another mode: two draw calls. */
 static void test_batching_and_errors(void) {
     float pos[32], uv[32];
     uint32_t idx[24];
     sinew_draw_cmd cmds[4];
-    memset(cmds, 0, sizeof cmds);
-    for (uint32_t q = 0; q < 4; q++) {
-        float x = 10.0f * (float)q;
-        float p[8] = {x, 0, x + 8, 0, x + 8, 8, x, 8};
-        memcpy(pos + 8 * q, p, sizeof p);
-        memset(uv + 8 * q, 0, 8 * sizeof(float));
-        uint32_t b = 4 * q, t[6] = {b, b + 1, b + 2, b, b + 2, b + 3};
-        memcpy(idx + 6 * q, t, sizeof t);
-        cmds[q].page = SINEW_INVALID_INDEX;
-        cmds[q].color = (sinew_color_transform){1, 1, 1, 1, 0, 0, 0, 0};
-        cmds[q].first_vertex = 4 * q;
-        cmds[q].vertex_count = 4;
-        cmds[q].first_index = 6 * q;
-        cmds[q].index_count = 6;
-        cmds[q].blend = q == 3 ? SINEW_BLEND_DIFFERENCE : SINEW_BLEND_NORMAL;
-    }
+    const float boxes[4][4] = {{0, 0, 8, 8}, {10, 0, 18, 8}, {20, 0, 28, 8}, {30, 0, 38, 8}};
+    backend_quads(boxes, 4, pos, uv, idx, cmds);
+    cmds[3].blend = SINEW_BLEND_DIFFERENCE;
     sinew_drawlist dl = {pos, uv, idx, cmds, 16, 24, 4};
     warn_log w = {0};
-    sinew_gl_options o = {&backend_counting, on_warn, &w, gles};
-    sinew_gl *g = NULL;
+    sinew_gl *g = untextured_gl(&w);
     sinew_error err = {0};
-    CHECK(sinew_gl_create(loader, NULL, &o, &g, &err) == SINEW_OK);
     if (!g) return;
     uint8_t out[48 * 16 * 4];
     CHECK(gl_draw(g, &dl, NULL, 48, 16, out));
@@ -224,21 +218,7 @@ static void test_masks(void) {
     uint32_t idx[24];
     const float quads[4][4] = {{0, 0, 16, 16}, {0, 0, 48, 16}, {8, 0, 48, 16}, {0, 0, 48, 16}};
     sinew_draw_cmd cmds[4];
-    memset(cmds, 0, sizeof cmds);
-    for (uint32_t q = 0; q < 4; q++) {
-        const float *b = quads[q];
-        float p[8] = {b[0], b[1], b[2], b[1], b[2], b[3], b[0], b[3]};
-        memcpy(pos + 8 * q, p, sizeof p);
-        memset(uv + 8 * q, 0, 8 * sizeof(float));
-        uint32_t v = 4 * q, t[6] = {v, v + 1, v + 2, v, v + 2, v + 3};
-        memcpy(idx + 6 * q, t, sizeof t);
-        cmds[q].page = SINEW_INVALID_INDEX;
-        cmds[q].color = (sinew_color_transform){1, 1, 1, 1, 0, 0, 0, 0};
-        cmds[q].first_vertex = 4 * q;
-        cmds[q].vertex_count = 4;
-        cmds[q].first_index = 6 * q;
-        cmds[q].index_count = 6;
-    }
+    backend_quads(quads, 4, pos, uv, idx, cmds);
     cmds[0].flags = SINEW_DRAW_MASK;     /* x 0..16 */
     cmds[1].mask = 1;                    /* white, clipped to x 0..16 */
     cmds[2].flags = SINEW_DRAW_MASK;     /* x 8..48, clipped by mask 0: x 8..16 */
@@ -246,10 +226,8 @@ static void test_masks(void) {
     cmds[3].mask = 3;                    /* red, clipped to x 8..16 */
     cmds[3].color = (sinew_color_transform){1, 1, 0, 0, 0, 0, 0, 0};
     sinew_drawlist dl = {pos, uv, idx, cmds, 16, 24, 4};
-    sinew_gl_options o = {&backend_counting, NULL, NULL, gles};
-    sinew_gl *g = NULL;
+    sinew_gl *g = untextured_gl(NULL);
     sinew_error err = {0};
-    CHECK(sinew_gl_create(loader, NULL, &o, &g, &err) == SINEW_OK);
     if (!g) return;
     uint8_t out[48 * 16 * 4];
     CHECK(gl_draw(g, &dl, NULL, 48, 16, out));

@@ -205,6 +205,27 @@ static void on_warn(void *user, sinew_log_level level, const sinew_error *e) {
     }
 }
 
+/* SDL's software renderer on a w x h surface, and the backend on it logging into *w. */
+typedef struct soft {
+    SDL_Surface *surf;
+    SDL_Renderer *ren;
+    sinew_sdl2 *sb;
+} soft;
+
+static bool soft_open(soft *s, int w, int h, const sinew_texture_set *tex, warn_log *log) {
+    s->surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ABGR8888);
+    s->ren = s->surf ? SDL_CreateSoftwareRenderer(s->surf) : NULL;
+    s->sb = NULL;
+    sinew_sdl2_options o = {&backend_counting, on_warn, log};
+    return s->ren && sinew_sdl2_create(s->ren, tex, &o, &s->sb, NULL) == SINEW_OK;
+}
+
+static void soft_close(soft *s) {
+    sinew_sdl2_destroy(s->sb);
+    if (s->ren) SDL_DestroyRenderer(s->ren);
+    if (s->surf) SDL_FreeSurface(s->surf);
+}
+
 /* A hand-made list: one untextured quad per blend mode, with a colour offset. */
 static void test_warnings_and_errors(void) {
     static const float pos[] = {0, 0, 10, 0, 10, 10, 0, 10};
@@ -217,12 +238,10 @@ static void test_warnings_and_errors(void) {
     cmd.vertex_count = 4;
     cmd.index_count = 6;
     sinew_drawlist dl = {pos, uv, idx, &cmd, 4, 6, 1};
-    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, 16, 16, 32, SDL_PIXELFORMAT_ABGR8888);
-    SDL_Renderer *ren = SDL_CreateSoftwareRenderer(surf);
     warn_log w = {0, ""};
-    sinew_sdl2_options o = {&backend_counting, on_warn, &w};
-    sinew_sdl2 *sb = NULL;
-    CHECK(sinew_sdl2_create(ren, NULL, &o, &sb, NULL) == SINEW_OK);
+    soft sw;
+    CHECK(soft_open(&sw, 16, 16, NULL, &w));
+    sinew_sdl2 *sb = sw.sb;
     for (int m = 0; m < SINEW_BLEND_COUNT && sb; m++) {
         cmd.blend = (sinew_blend_mode)m;
         CHECK(sinew_sdl2_draw(sb, &dl, NULL, NULL) == SINEW_OK);
@@ -232,7 +251,7 @@ static void test_warnings_and_errors(void) {
      * once (it takes no composed blend modes) */
     CHECK(w.count == 1 + (SINEW_BLEND_COUNT - 4));
     /* the quad is drawn: red multiplied in, on a cleared surface */
-    const uint8_t *p = (const uint8_t *)surf->pixels + 5 * surf->pitch + 5 * 4;
+    const uint8_t *p = (const uint8_t *)sw.surf->pixels + 5 * sw.surf->pitch + 5 * 4;
     CHECK(p[0] > 200 && p[1] == 0);
     /* an index outside its command's vertices is an error, not a read out of bounds */
     static const uint32_t bad[] = {0, 1, 9, 0, 2, 3};
@@ -242,9 +261,7 @@ static void test_warnings_and_errors(void) {
     sinew_sdl2 *none = NULL;
     CHECK(sinew_sdl2_create(NULL, NULL, NULL, &none, &err) == SINEW_E_ARG && none == NULL);
     sinew_sdl2_destroy(NULL);
-    sinew_sdl2_destroy(sb);
-    SDL_DestroyRenderer(ren);
-    SDL_FreeSurface(surf);
+    soft_close(&sw);
 }
 
 /* On SDL's OpenGL renderer, the composed modes on known colours over the grey background
@@ -311,21 +328,7 @@ static void test_masks(void) {
     const float quads[6][4] = {{0, 0, 16, 16}, {0, 0, 48, 16}, {16, 0, 32, 16}, {0, 0, 48, 16}, {0, 0, 48, 16},
                                {0, 0, 48, 16}};
     sinew_draw_cmd cmds[6];
-    memset(cmds, 0, sizeof cmds);
-    for (uint32_t q = 0; q < 6; q++) {
-        const float *b = quads[q];
-        float p[8] = {b[0], b[1], b[2], b[1], b[2], b[3], b[0], b[3]}, t[8] = {0, 0, 1, 0, 1, 1, 0, 1};
-        memcpy(pos + 8 * q, p, sizeof p);
-        memcpy(uv + 8 * q, t, sizeof t);
-        uint32_t v = 4 * q, ix[6] = {v, v + 1, v + 2, v, v + 2, v + 3};
-        memcpy(idx + 6 * q, ix, sizeof ix);
-        cmds[q].page = SINEW_INVALID_INDEX;
-        cmds[q].color = (sinew_color_transform){1, 1, 1, 1, 0, 0, 0, 0};
-        cmds[q].first_vertex = 4 * q;
-        cmds[q].vertex_count = 4;
-        cmds[q].first_index = 6 * q;
-        cmds[q].index_count = 6;
-    }
+    backend_quads(quads, 6, pos, uv, idx, cmds);
     cmds[0].flags = SINEW_DRAW_MASK;  /* x 0..16, opaque */
     cmds[1].mask = 1;                 /* white there */
     cmds[2].flags = SINEW_DRAW_MASK;  /* x 16..32, its texel at alpha 1/2 */
@@ -356,19 +359,14 @@ static void test_masks(void) {
     CHECK(sinew_sdl2_draw_calls(t.sb) == 4);
     target_close(&t);
     /* the software renderer: one warning, the clipped commands drawn whole */
-    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, 48, 16, 32, SDL_PIXELFORMAT_ABGR8888);
-    SDL_Renderer *ren = SDL_CreateSoftwareRenderer(surf);
     warn_log w = {0, ""};
-    sinew_sdl2_options o = {&backend_counting, on_warn, &w};
-    sinew_sdl2 *sb = NULL;
-    CHECK(sinew_sdl2_create(ren, tex, &o, &sb, NULL) == SINEW_OK);
-    CHECK(sb && sinew_sdl2_draw(sb, &dl, NULL, NULL) == SINEW_OK && sinew_sdl2_draw(sb, &dl, NULL, NULL) == SINEW_OK);
+    soft sw;
+    CHECK(soft_open(&sw, 48, 16, tex, &w));
+    CHECK(sw.sb && sinew_sdl2_draw(sw.sb, &dl, NULL, NULL) == SINEW_OK && sinew_sdl2_draw(sw.sb, &dl, NULL, NULL) == SINEW_OK);
     CHECK(w.count == 1 && strstr(w.last, "cannot draw masks") != NULL);
-    const uint8_t *p = (const uint8_t *)surf->pixels + 8 * surf->pitch + 40 * 4;
+    const uint8_t *p = (const uint8_t *)sw.surf->pixels + 8 * sw.surf->pitch + 40 * 4;
     CHECK(p[2] == 255 && p[1] == 0); /* the blue quad, unclipped, at the right end */
-    sinew_sdl2_destroy(sb);
-    SDL_DestroyRenderer(ren);
-    SDL_FreeSurface(surf);
+    soft_close(&sw);
     sinew_texture_set_destroy(tex);
 }
 
