@@ -16,7 +16,7 @@ const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference o
 const cli_help sinew_cmd_poses_usage = {
     "sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
     "                   [--fps N] [--frames N] [--cache-fps N] [--precision N] [--random C|seed:N]\n"
-    "                   [--constraints] [--out FILE]\n"
+    "                   [--mode step|seek] [--constraints] [--out FILE]\n"
     "       sinew poses FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--precision N]\n"
     "                   [--max-states N] [--states] [--cache-fps N] [--random C|seed:N] [--constraints]\n"
     "                   [--out FILE]",
@@ -38,6 +38,8 @@ const cli_help sinew_cmd_poses_usage = {
     "  --random C|seed:N the random source of DragonBones 6.0 physics: every draw the constant C in\n"
     "                    [0, 1), or mulberry32 seeded with N for each instance (default 0.5), as\n"
     "                    tools/oracle6's --random\n"
+    "  --mode seek       each sample a goto_and_stop at its time on one instance off the clock (no\n"
+    "                    6.0 physics), as the oracles' --mode seek (default step: one update per sample)\n"
     "  --constraints     each sample's constraint state (IK weights, path values, 6.0 transform and\n"
     "                    physics constraints), as tools/oracle6's --constraints\n"
     "  --out FILE        write the dump to FILE (atomically) instead of stdout\n"
@@ -346,6 +348,7 @@ typedef struct opts {
     bool states;
     bool drawlist;            /* --drawlist: each sample's draw list (not in the oracle schema) */
     bool constraints;         /* --constraints: each sample's constraint state (tools/oracle6's) */
+    bool seek;                /* --mode seek: each sample a goto_and_stop off the clock (the oracles') */
     const char *random;       /* --random C|seed:N (6.0 physics; tools/oracle6's), NULL: 0.5 */
     sinew_random_kind random_kind;
     double random_constant;
@@ -507,7 +510,7 @@ static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
 
 static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas) {
     out_ctx o = {f, op->precision, data, op->constraints};
-    put_input(&o, op, data, "step");
+    put_input(&o, op, data, op->seek ? "seek" : "step");
     sinew_data_info di;
     sinew_data_get_info(data, &di);
     bool first_arm = true;
@@ -534,6 +537,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         io.atlas = atlas;
         io.frame_cache = op->cache;
         io.max_events = POSES_MAX_EVENTS;
+        io.no_clock = op->seek; /* seeking: no armature on a clock (no 6.0 physics), as the oracles */
         set_random(op, &io);
         sinew_error err;
         memset(&err, 0, sizeof err);
@@ -569,7 +573,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 cli_print_error(op->file, &err);
                 return cli_exit_code(err.code);
             }
-            if (sinew_instance_play(inst, ni.name, -1, &err) != SINEW_OK) {
+            if (!op->seek && sinew_instance_play(inst, ni.name, -1, &err) != SINEW_OK) {
                 cli_print_error(op->file, &err);
                 sinew_instance_destroy(inst);
                 return cli_exit_code(err.code);
@@ -583,7 +587,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                     return cli_exit_code(err.code);
                 }
             }
-            sinew_instance_update(inst, 0.0);
+            if (!op->seek)
+                sinew_instance_update(inst, 0.0);
             if (!first_anim)
                 fputc(',', f);
             first_anim = false;
@@ -592,8 +597,14 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
             put_member(&o, "duration", duration);
             fprintf(f, ",\"frameCount\":%.0f,\"playTimes\":%d,\"samples\":[", frames_f, (int)ni.play_times);
             for (long k = 0; k < frames; ++k) {
-                if (k > 0)
+                if (op->seek) { /* the oracles' seek mode: gotoAndStopByTime, a zero-time update, no events */
+                    sinew_instance_goto_and_stop(inst, 0, ni.name, SINEW_GOTO_TIME, (double)k * dt, &err);
+                    sinew_instance_update(inst, 0.0);
+                    while (sinew_instance_poll_event(inst, NULL)) {
+                    }
+                } else if (k > 0) {
                     sinew_instance_update(inst, dt);
+                }
                 sinew_state_info si;
                 memset(&si, 0, sizeof si);
                 uint32_t sc = sinew_instance_state_count(inst, 0);
@@ -806,6 +817,29 @@ static int run_script(const opts *op, FILE *f, const sinew_data *data, const sin
     return SINEW_EXIT_OK;
 }
 
+/* The load's warnings, kept until it is known whether the file is a 6.0 one: those are printed
+ * (what the 6.0 runtime would make NaN, what sinew plays differently), a 5.x file's are not (its
+ * dumps and messages stay as they were). */
+typedef struct held_warnings {
+    sinew_error *items;
+    size_t count, cap;
+} held_warnings;
+
+static void hold_warning(void *user, sinew_log_level level, const sinew_error *where) {
+    held_warnings *h = user;
+    if (level != SINEW_LOG_WARNING || !where)
+        return;
+    if (h->count == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 16;
+        sinew_error *more = realloc(h->items, cap * sizeof *more);
+        if (!more)
+            return;
+        h->items = more;
+        h->cap = cap;
+    }
+    h->items[h->count++] = *where;
+}
+
 int sinew_cmd_poses(int argc, char **argv) {
     opts op;
     memset(&op, 0, sizeof op);
@@ -838,6 +872,12 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.states = true;
         else if (strcmp(a, "--constraints") == 0)
             op.constraints = true;
+        else if (strcmp(a, "--mode") == 0 && has_val) {
+            const char *m = argv[++i];
+            if (strcmp(m, "seek") != 0 && strcmp(m, "step") != 0)
+                return cli_usage_error("poses", "--mode wants step or seek");
+            op.seek = strcmp(m, "seek") == 0;
+        }
         else if (strcmp(a, "--random") == 0 && has_val) {
             op.random = argv[++i];
             if (!parse_random(op.random, &op))
@@ -883,7 +923,20 @@ int sinew_cmd_poses(int argc, char **argv) {
     sinew_error err;
     memset(&err, 0, sizeof err);
     sinew_data *data = NULL;
-    if (sinew_data_load_file(op.file, NULL, &data, &err) != SINEW_OK) {
+    held_warnings held = {NULL, 0, 0};
+    sinew_load_options load;
+    memset(&load, 0, sizeof load);
+    load.log = hold_warning;
+    load.log_user = &held;
+    sinew_status lst = sinew_data_load_file(op.file, &load, &data, &err);
+    sinew_data_info li;
+    if (lst == SINEW_OK)
+        sinew_data_get_info(data, &li);
+    if (lst == SINEW_OK && li.v6)
+        for (size_t w = 0; w < held.count; ++w)
+            cli_print_warning(op.file, &held.items[w]);
+    free(held.items);
+    if (lst != SINEW_OK) {
         cli_print_error(op.file, &err);
         return cli_exit_code(err.code);
     }

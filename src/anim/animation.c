@@ -1442,6 +1442,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
             update_timelines = update_bone_timelines = false;
         } else {
             arm->cache_frame_index = idx;
+            arm->cache_anim = cache;
             arm->cache_values = cache->values + (size_t)idx * arm->bone_count * SINEW_CACHE_BONE_VALUES;
             if (cache->filled[idx]) {
                 update_bone_timelines = false;

@@ -96,8 +96,11 @@ void sinew__image_pivot(const arm_inst *a, uint32_t s, const sinew_model_display
     float fw = r->has_frame ? r->frame_width : dw;
     float fh = r->has_frame ? r->frame_height : dh;
     float sx = a->rep ? a->rep[s].pivot_shift[0] : 0.0f, sy = a->rep ? a->rep[s].pivot_shift[1] : 0.0f;
-    *px = (dd->pivot_x * fw + (r->has_frame ? r->frame_x : 0.0f)) * tscale + sx;
-    *py = (dd->pivot_y * fh + (r->has_frame ? r->frame_y : 0.0f)) * tscale + sy;
+    /* a trimmed region's frameX/Y move the pivot in 5.x; the 6.0.2 runtime leaves them out (and its
+       adapters draw the trimmed region from the frame's corner) */
+    bool trim = r->has_frame && !a->data->v6;
+    *px = (dd->pivot_x * fw + (trim ? r->frame_x : 0.0f)) * tscale + sx;
+    *py = (dd->pivot_y * fh + (trim ? r->frame_y : 0.0f)) * tscale + sy;
 }
 
 /* Region-relative (u, v) -> page UV. */

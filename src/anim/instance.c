@@ -154,6 +154,8 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
         a->tc_dirty = carve(cv, nb, 1);
         a->physics = carve(cv, d->physics_count, sizeof(physics_rt));
         a->path6 = carve(cv, d->path_constraint_count, sizeof(path_values6));
+        a->bone_cfi = carve(cv, (size_t)nb + ns, sizeof(uint32_t));
+        a->slot_cfi = a->bone_cfi ? a->bone_cfi + nb : NULL;
     }
     double *path_scratch = carve(cv, sinew__path_scratch_size(d), sizeof(double));
     if (a->paths && path_scratch)
@@ -295,6 +297,7 @@ static void reset_arm(arm_inst *a) {
         /* the official constraints as created: transform constraints dirty, physics awake and
            resetting at its first update, path values from the data */
         memset(a->tc_dirty, 1, a->bone_count);
+        memset(a->bone_cfi, 0xff, ((size_t)a->bone_count + a->slot_count) * sizeof(uint32_t));
         for (uint32_t c = 0; c < d->physics_count; ++c) {
             memset(&a->physics[c], 0, sizeof(physics_rt));
             a->physics[c].reset = 1;
@@ -574,9 +577,7 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
             arms[i].skin = i == 0 ? skin : SINEW_INVALID_INDEX;
             reset_arm(&arms[i]);
             arms[i].active = false;
-            /* a 6.0 armature plays uncached (docs/runtime.md "DragonBones 6.0": its constraints,
-               physics above all, run every update) */
-            arms[i].cache = fc && !arms[i].data->v6 ? &fc->armatures[arms[i].data_index] : NULL;
+            arms[i].cache = fc ? &fc->armatures[arms[i].data_index] : NULL;
             arms[i].cache_frame_index = -1;
         }
         /* The official build order: children first (setup pose), then the top armature; a

@@ -210,7 +210,8 @@ static sinew_status build_physics(db *d, const cJSON *v, void *rec, bool *kept) 
                      "leaves the bone where its animation puts it (docs/runtime.md)", name);
     if (!(P->fps > 0.0))
         sinew__jwarn(d->c, "fps", SINEW_E_RANGE,
-                     "physics constraint '%s': 'fps' %g is not positive: the simulation never steps", name, P->fps);
+                     "physics constraint '%s': 'fps' %g is not positive: the simulation never steps (the official 6.0 "
+                     "runtime never steps at 0 and loops forever below 0; docs/runtime.md)", name, P->fps);
     TRY(sinew__dbj_dup_str(d, name, &P->name));
     *kept = true;
     return SINEW_OK;
