@@ -23,8 +23,8 @@
 #                    (needs ../shared)
 #   make bench-phaser  sinew/phaser's crowd in Phaser 4 and Phaser 3 in headless Chromium: draw
 #                    calls and ms of update + render a frame for 100 and 1,000 armatures
-#   make fixtures    remake tests/fixtures/own and tests/fixtures/dbbin (the art and rigs, the
-#                    binaries, then the expected poses with the official DragonBones runtime; needs
+#   make fixtures    remake tests/fixtures/own, tests/fixtures/dbbin and tests/fixtures/v6 (the art and rigs, the
+#                    binaries, then the expected poses with the official DragonBones runtimes; needs
 #                    ../shared, or SHARED=PATH)
 
 BUILD       ?= build
@@ -140,6 +140,8 @@ fixtures:
 	@SINEW="$(abspath $(BUILD))/sinew" python3 tests/fixtures/dbbin/make_dbbin.py
 	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" SINEW="$(abspath $(BUILD))/sinew" \
 	  python3 tests/fixtures/own/make_expected.py
+	@python3 tests/fixtures/v6/make_fixtures.py
+	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" python3 tests/fixtures/v6/make_expected.py
 
 wasm:
 	@sh tools/deps.sh $(WASM_PACKAGES)

@@ -196,8 +196,8 @@ static bool copy_list(frame_list *f, const sinew_drawlist *dl) {
     return true;
 }
 
-/* Steps the animation (looping) and copies the draw list of every frame; unites their bounds. */
-static int capture(bench *b, uint32_t armature, const sinew_animation_info *anim, sinew_rect *bounds, bool *any) {
+/* An instance of the armature playing the animation, at its start (sinew_instance_update(0)). */
+static int start_instance(const bench *b, uint32_t armature, const sinew_animation_info *anim, sinew_instance **out) {
     sinew_error err = {0};
     sinew_armature_info info;
     sinew_data_get_armature_info(b->rig.data, armature, &info);
@@ -205,9 +205,24 @@ static int capture(bench *b, uint32_t armature, const sinew_animation_info *anim
     io.armature = info.name;
     io.skin = b->skin_overlay;
     io.atlas = b->rig.atlas;
-    if (sinew_instance_create(b->rig.data, &io, &b->inst, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
+    if (sinew_instance_create(b->rig.data, &io, out, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
     memset(&err, 0, sizeof err);
-    if (sinew_instance_play(b->inst, anim->name, 0, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
+    if (sinew_instance_play(*out, anim->name, 0, &err) != SINEW_OK) return cli_input_error(b->o.file, &err);
+    sinew_instance_update(*out, 0.0);
+    return 0;
+}
+
+/* Frame k of the animation: one step past frame k - 1 (events dropped). */
+static void step_frame(const bench *b, sinew_instance *inst, long k) {
+    if (k > 0) sinew_instance_update(inst, 1.0 / b->fps);
+    while (sinew_instance_poll_event(inst, NULL)) {
+    }
+}
+
+/* Steps the animation (looping) and copies the draw list of every frame; unites their bounds. */
+static int capture(bench *b, uint32_t armature, const sinew_animation_info *anim, sinew_rect *bounds, bool *any) {
+    int rc = start_instance(b, armature, anim, &b->inst);
+    if (rc) return rc;
     double d = (double)anim->duration_s;
     long n = b->o.frames;
     if (n == 0) {
@@ -219,11 +234,8 @@ static int capture(bench *b, uint32_t armature, const sinew_animation_info *anim
     if (!b->frames) return out_of_memory();
     *bounds = sinew_rect_empty();
     *any = false;
-    sinew_instance_update(b->inst, 0.0);
     for (long k = 0; k < n; k++) {
-        if (k > 0) sinew_instance_update(b->inst, 1.0 / b->fps);
-        while (sinew_instance_poll_event(b->inst, NULL)) {
-        }
+        step_frame(b, b->inst, k);
         sinew_drawlist dl;
         sinew_instance_drawlist(b->inst, &dl);
         b->frame_count = (uint32_t)k + 1;
@@ -282,6 +294,28 @@ static double timed_pass(bench *b, const sinew_framing *fr, int mode) {
         }
     }
     return (cpu_ms() - t0) / (double)b->frame_count;
+}
+
+/* Whether a frame has 6.0 vector shapes (which the cairo reference draws from their outlines). */
+static bool has_shapes(const sinew_drawlist *l) {
+    for (uint32_t c = 0; c < l->cmd_count; c++)
+        if (l->cmds[c].flags & (SINEW_DRAW_FILL | SINEW_DRAW_STROKE)) return true;
+    return false;
+}
+
+/* The seamless cairo reference of frame k into b->ref_pixels. Vector shapes are drawn from their
+ * outlines, which only the instance has: `live` is an instance stepped to frame k (NULL when the
+ * frame has none), which draws its own list the same as the copy. */
+static void reference(bench *b, const sinew_framing *fr, uint32_t k, sinew_instance *live) {
+    cairo_clear(b->cr);
+    if (live) {
+        sinew_drawlist dl;
+        sinew_instance_drawlist(live, &dl);
+        ref_cairo_draw_shapes(&b->rc, b->cr, &dl, &fr->view, true, live);
+    } else {
+        ref_cairo_draw(&b->rc, b->cr, &b->frames[k].list, &fr->view, true);
+    }
+    ref_surface_to_rgba(b->surface, b->ref_pixels);
 }
 
 static void stats(double *v, long n, double *best, double *median) {
@@ -367,15 +401,25 @@ int sinew_cmd_bench_render(int argc, char **argv) {
     double best[3], median[3];
     for (int m = 0; m < 3; m++) stats(ms + (size_t)m * (size_t)runs, runs, &best[m], &median[m]);
 
-    /* quality: every frame drawn the three ways (untimed); sinew's image against each cairo one */
+    /* quality: every frame drawn the three ways (untimed); sinew's image against each cairo one
+       (with 6.0 vector shapes, the seamless reference draws them from their outlines: the frames
+       are stepped again for it) */
     double psnr_min = 1e9, psnr_sum = 0, plain_min = 1e9, plain_sum = 0;
+    bool shapes = false;
+    for (uint32_t k = 0; k < b.frame_count && !shapes; k++) shapes = has_shapes(&b.frames[k].list);
+    sinew_instance *live = NULL;
+    if (shapes && (rc = start_instance(&b, armature, &anim, &live)) != 0) {
+        free(ms);
+        free(psnr);
+        bench_free(&b);
+        return rc;
+    }
     for (uint32_t k = 0; k < b.frame_count; k++) {
         const sinew_drawlist *l = &b.frames[k].list;
         sinew_framebuffer_clear(&b.fb, (sinew_rgba8){0, 0, 0, 0});
         sinew_renderer_draw(b.renderer, l, b.rig.textures, &fr.view, &b.fb, NULL);
-        cairo_clear(b.cr);
-        ref_cairo_draw(&b.rc, b.cr, l, &fr.view, true);
-        ref_surface_to_rgba(b.surface, b.ref_pixels);
+        if (live) step_frame(&b, live, k);
+        reference(&b, &fr, k, live);
         psnr[k] = ref_psnr(b.fb.pixels, b.ref_pixels, px_bytes);
         psnr_sum += psnr[k];
         if (psnr[k] < psnr_min) psnr_min = psnr[k];
@@ -386,6 +430,7 @@ int sinew_cmd_bench_render(int argc, char **argv) {
         plain_sum += p;
         if (p < plain_min) plain_min = p;
     }
+    sinew_instance_destroy(live);
     double psnr_mean = psnr_sum / (double)b.frame_count, plain_mean = plain_sum / (double)b.frame_count;
     double per_cmds = (double)cmds / (double)b.frame_count, per_tris = (double)tris / (double)b.frame_count;
 

@@ -15,9 +15,11 @@ const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference o
 
 const cli_help sinew_cmd_poses_usage = {
     "sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
-    "                   [--fps N] [--frames N] [--cache-fps N] [--precision N] [--out FILE]\n"
+    "                   [--fps N] [--frames N] [--cache-fps N] [--precision N] [--random C|seed:N]\n"
+    "                   [--mode step|seek] [--constraints] [--out FILE]\n"
     "       sinew poses FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--precision N]\n"
-    "                   [--max-states N] [--states] [--cache-fps N] [--out FILE]",
+    "                   [--max-states N] [--states] [--cache-fps N] [--random C|seed:N] [--constraints]\n"
+    "                   [--out FILE]",
     "Samples every chosen animation on a fresh instance: sample 0 after a zero-time update,\n"
     "then one sample per 1/fps step. Output: the official runtime oracle's pose-dump JSON\n"
     "(docs/cli.md), on stdout or in --out. FILE is a DragonBones skeleton or a sinew XML rig.\n",
@@ -33,6 +35,13 @@ const cli_help sinew_cmd_poses_usage = {
     "  --cache-fps N     the official frame cache at N frames per second, shared by every\n"
     "                    instance of the run (poses match cacheFrameRate = N)\n"
     "  --precision N     significant digits of every number, 1..17 (default 17)\n"
+    "  --random C|seed:N the random source of DragonBones 6.0 physics: every draw the constant C in\n"
+    "                    [0, 1), or mulberry32 seeded with N for each instance (default 0.5), as\n"
+    "                    tools/oracle6's --random\n"
+    "  --mode seek       each sample a goto_and_stop at its time on one instance off the clock (no\n"
+    "                    6.0 physics), as the oracles' --mode seek (default step: one update per sample)\n"
+    "  --constraints     each sample's constraint state (IK weights, path values, 6.0 transform and\n"
+    "                    physics constraints), as tools/oracle6's --constraints\n"
     "  --out FILE        write the dump to FILE (atomically) instead of stdout\n"
     "  --script S.json   run scripted scenarios (play, fadeIn, gotoAndPlay, gotoAndStop, stop,\n"
     "                    timeScale, stateWeight, stateTimeScale; the oracle's scenario format,\n"
@@ -42,8 +51,9 @@ const cli_help sinew_cmd_poses_usage = {
     "  --states          with --script: each sample's animation states (name, layer, times,\n"
     "                    weight, fade)\n"
     "  --drawlist        each sample's draw list (not in the oracle schema): per command its slot,\n"
-    "                    display, armature depth, blend mode, colour, world vertices and page UVs\n"
-    "                    (needs --atlas)\n"
+    "                    display, armature depth, blend mode, colour, world vertices and page UVs;\n"
+    "                    6.0 masks, shape fills and strokes and clipped commands also their flags,\n"
+    "                    shape path and mask command (needs --atlas)\n"
     "  --replace SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]]\n"
     "                    after play, put the default skin's display DISPLAY of slot SOURCE into\n"
     "                    SLOT at INDEX (-1: the current one), as the official replaceSlotDisplay;\n"
@@ -57,6 +67,8 @@ const cli_help sinew_cmd_poses_usage = {
 typedef struct out_ctx {
     FILE *f;
     int precision;
+    const sinew_data *data;   /* for slot names (maskedBy) */
+    bool constraints;         /* --constraints: each sample's constraint state */
 } out_ctx;
 
 static void put_num(out_ctx *o, double v) {
@@ -122,11 +134,23 @@ static void put_color(out_ctx *o, const sinew_color_transform *c) {
 }
 
 static const char *display_type_name(int t) {
-    static const char *const names[] = {"image", "armature", "mesh", "boundingBox", "path"};
-    return t >= 0 && t < 5 ? names[t] : "image";
+    static const char *const names[] = {"image", "armature", "mesh", "boundingBox", "path", "shape"};
+    return t >= 0 && t < 6 ? names[t] : "image";
+}
+
+/* ,"KEY":{"weighted":..,"vertices":[...]} (n floats) */
+static void put_vertices(out_ctx *o, const char *key, bool weighted, const float *v, uint32_t n) {
+    fprintf(o->f, ",\"%s\":{\"weighted\":%s,\"vertices\":[", key, weighted ? "true" : "false");
+    for (uint32_t i = 0; i < n; ++i) {
+        if (i)
+            fputc(',', o->f);
+        put_num(o, v[i]);
+    }
+    fputs("]}", o->f);
 }
 
 static void put_pose(out_ctx *o, sinew_instance *inst, uint32_t ai, int depth);
+static void put_constraints(out_ctx *o, sinew_instance *inst, uint32_t ai);
 
 /* Prints "bones":[...],"slots":[...] */
 static void put_pose_members(out_ctx *o, sinew_instance *inst, uint32_t ai, int depth) {
@@ -183,15 +207,19 @@ static void put_pose_members(out_ctx *o, sinew_instance *inst, uint32_t ai, int 
             put_num(o, s.pivot_y);
             fputc(']', f);
         }
-        if (s.mesh_vertices && s.display_type == 2) {
-            fprintf(f, ",\"mesh\":{\"weighted\":%s,\"vertices\":[", s.mesh_weighted ? "true" : "false");
-            for (uint32_t i = 0; i < 2 * s.mesh_vertex_count; ++i) {
-                if (i)
-                    fputc(',', f);
-                put_num(o, s.mesh_vertices[i]);
-            }
-            fputs("]}", f);
+        if (s.mask) { /* 6.0 masks (tools/oracle6's schema) */
+            fputs(",\"mask\":", f);
+            put_num(o, s.mask_range);
         }
+        if (s.masked_by != SINEW_INVALID_INDEX) {
+            sinew_slot_info si;
+            uint32_t da = sinew_data_find_armature(o->data, sinew_instance_armature_name(inst, ai));
+            fputs(",\"maskedBy\":", f);
+            put_str(o, sinew_data_get_slot_info(o->data, da, s.masked_by, &si) == SINEW_OK ? si.name : NULL);
+        }
+        static const char *const vertex_keys[6] = {NULL, NULL, "mesh", NULL, "path", "shape"};
+        if (s.mesh_vertices && s.display_type >= 0 && s.display_type < 6 && vertex_keys[s.display_type])
+            put_vertices(o, vertex_keys[s.display_type], s.mesh_weighted, s.mesh_vertices, 2 * s.mesh_vertex_count);
         if (s.child_armature != SINEW_INVALID_INDEX && depth < 8) {
             fputs(",\"childArmature\":{\"name\":", f);
             put_str(o, sinew_instance_armature_name(inst, s.child_armature));
@@ -209,6 +237,56 @@ static void put_pose_members(out_ctx *o, sinew_instance *inst, uint32_t ai, int 
         fputc('}', f);
     }
     fputs("]", f);
+    if (o->constraints)
+        put_constraints(o, inst, ai);
+}
+
+/* ,"constraints":[...]: each constraint's state (--constraints; tools/oracle6's schema) */
+static void put_constraints(out_ctx *o, sinew_instance *inst, uint32_t ai) {
+    FILE *f = o->f;
+    fputs(",\"constraints\":[", f);
+    uint32_t n = sinew_instance_constraint_count(inst, ai);
+    for (uint32_t i = 0; i < n; ++i) {
+        sinew_constraint_state c;
+        if (!sinew_instance_constraint(inst, ai, i, &c))
+            continue;
+        static const char *const types[] = {"ik", "path", "transform", "physics"};
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        put_str(o, c.name);
+        fprintf(f, ",\"type\":\"%s\"", types[c.type]);
+        const char *bone = NULL, *target = NULL;
+        sinew_instance_bone(inst, ai, c.bone, &bone, NULL, NULL);
+        sinew_instance_bone(inst, ai, c.target, &target, NULL, NULL);
+        if (c.type == SINEW_CONSTRAINT_IK) {
+            put_member(o, "weight", c.weight);
+            fprintf(f, ",\"bendPositive\":%s", c.bend_positive ? "true" : "false");
+        } else if (c.type == SINEW_CONSTRAINT_PATH) {
+            put_member(o, "position", c.position);
+            put_member(o, "spacing", c.spacing);
+            put_member(o, "rotateWeight", c.rotate_weight);
+            put_member(o, "xWeight", c.x_weight);
+            put_member(o, "yWeight", c.y_weight);
+        } else {
+            fputs(",\"bone\":", f);
+            put_str(o, bone);
+        }
+        if (c.type == SINEW_CONSTRAINT_TRANSFORM) {
+            fputs(",\"target\":", f);
+            put_str(o, target);
+        } else if (c.type == SINEW_CONSTRAINT_PHYSICS) {
+            fprintf(f, ",\"sleeping\":%s,\"reset\":%s", c.sleeping ? "true" : "false", c.reset ? "true" : "false");
+            const char *const keys[] = {"remaining",      "lastTime",     "xOffset",       "xVelocity", "yOffset",
+                                        "yVelocity",      "rotateOffset", "rotateVelocity", "scaleOffset",
+                                        "scaleVelocity"};
+            const double vals[] = {c.remaining,      c.last_time,     c.x_offset,       c.x_velocity, c.y_offset,
+                                   c.y_velocity,     c.rotate_offset, c.rotate_velocity, c.scale_offset,
+                                   c.scale_velocity};
+            for (int k = 0; k < 10; ++k)
+                put_member(o, keys[k], vals[k]);
+        }
+        fputc('}', f);
+    }
+    fputc(']', f);
 }
 
 static void put_pose(out_ctx *o, sinew_instance *inst, uint32_t ai, int depth) {
@@ -269,6 +347,12 @@ typedef struct opts {
     sinew_frame_cache *cache; /* made from cache_fps once the data is loaded */
     bool states;
     bool drawlist;            /* --drawlist: each sample's draw list (not in the oracle schema) */
+    bool constraints;         /* --constraints: each sample's constraint state (tools/oracle6's) */
+    bool seek;                /* --mode seek: each sample a goto_and_stop off the clock (the oracles') */
+    const char *random;       /* --random C|seed:N (6.0 physics; tools/oracle6's), NULL: 0.5 */
+    sinew_random_kind random_kind;
+    double random_constant;
+    uint32_t random_seed;
     /* --replace SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]] (sinew_instance_replace_display_from after
      * play) */
     struct replace_op {
@@ -317,6 +401,35 @@ static bool parse_replace(const char *text, struct replace_op *r) {
     return true;
 }
 
+/* The instance's random source from --random (the constant 0.5 without). */
+static void set_random(const opts *op, sinew_instance_options *io) {
+    io->random = op->random_kind;
+    io->random_constant = op->random_constant;
+    io->random_seed = op->random_seed;
+}
+
+/* --random C (a constant in [0, 1)) or seed:N (N in 0..4294967295), as tools/oracle6 takes it. */
+static bool parse_random(const char *text, opts *op) {
+    char *end = NULL;
+    if (strncmp(text, "seed:", 5) == 0) {
+        const char *d = text + 5;
+        if (*d < '0' || *d > '9')
+            return false;
+        unsigned long long v = strtoull(d, &end, 10);
+        if (*end || v > 4294967295ull)
+            return false;
+        op->random_kind = SINEW_RANDOM_SEED;
+        op->random_seed = (uint32_t)v;
+        return true;
+    }
+    double c = strtod(text, &end);
+    if (end == text || *end || !(c >= 0.0 && c < 1.0))
+        return false;
+    op->random_kind = SINEW_RANDOM_CONSTANT;
+    op->random_constant = c;
+    return true;
+}
+
 static bool all_armatures(const opts *op) { return op->armature && strcmp(op->armature, "all") == 0; }
 
 /* Whether armature `a` is dumped, and with which skin overlay. One named armature (or the first)
@@ -341,9 +454,10 @@ static bool arm_selected(const opts *op, const sinew_data *data, uint32_t a, con
 static void put_input(out_ctx *o, const opts *op, const sinew_data *data, const char *mode);
 
 /* ,"KEY":[...]: the instance's draw list (--drawlist; not in the oracle schema): per command
- * the slot and display it draws, its armature depth, blend mode, colour (r g b a multipliers, then
- * r g b a offsets), the world vertices (x, y pairs, armature
- * space, y down) and the page UVs, back to front. */
+ * the slot and display it draws, its armature depth, for a 6.0 armature's mask, shape or clipped
+ * command its flags ("mask", "fill", "stroke"), shape path (part) and mask command (-1: none), the
+ * blend mode, colour (r g b a multipliers, then r g b a offsets), the world vertices (x, y pairs,
+ * armature space, y down) and the page UVs, back to front. */
 static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
     FILE *f = o->f;
     sinew_drawlist dl;
@@ -361,7 +475,13 @@ static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
         put_str(o, found ? ss.name : "");
         fputs(",\"display\":", f);
         put_str(o, found && ss.display_name ? ss.display_name : "");
-        fprintf(f, ",\"depth\":%u,\"blend\":", cmd->depth);
+        fprintf(f, ",\"depth\":%u,", cmd->depth);
+        if (cmd->flags || cmd->mask) /* 6.0 only: a mask, a shape's fill or stroke, a clipped command */
+            fprintf(f, "\"flags\":[%s%s%s],\"part\":%u,\"mask\":%d,", cmd->flags & SINEW_DRAW_MASK ? "\"mask\"" : "",
+                    (cmd->flags & SINEW_DRAW_FILL) ? (cmd->flags & SINEW_DRAW_MASK ? ",\"fill\"" : "\"fill\"") : "",
+                    (cmd->flags & SINEW_DRAW_STROKE) ? (cmd->flags & (SINEW_DRAW_MASK | SINEW_DRAW_FILL) ? ",\"stroke\"" : "\"stroke\"") : "",
+                    cmd->part, cmd->mask ? (int)(cmd->mask - 1u) : -1);
+        fputs("\"blend\":", f);
         put_str(o, sinew_blend_mode_name(cmd->blend) ? sinew_blend_mode_name(cmd->blend) : "");
         fputs(",\"color\":[", f);
         const float col[8] = {cmd->color.r_mul, cmd->color.g_mul, cmd->color.b_mul, cmd->color.a_mul,
@@ -389,8 +509,8 @@ static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
 }
 
 static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas) {
-    out_ctx o = {f, op->precision};
-    put_input(&o, op, data, "step");
+    out_ctx o = {f, op->precision, data, op->constraints};
+    put_input(&o, op, data, op->seek ? "seek" : "step");
     sinew_data_info di;
     sinew_data_get_info(data, &di);
     bool first_arm = true;
@@ -417,6 +537,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         io.atlas = atlas;
         io.frame_cache = op->cache;
         io.max_events = POSES_MAX_EVENTS;
+        io.no_clock = op->seek; /* seeking: no armature on a clock (no 6.0 physics), as the oracles */
+        set_random(op, &io);
         sinew_error err;
         memset(&err, 0, sizeof err);
         if (ai.animation_count == 0) {
@@ -442,7 +564,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 continue;
             if (op->animation && strcmp(op->animation, "all") != 0 && strcmp(op->animation, ni.name) != 0)
                 continue;
-            double frames_f = ni.frames >= 1.0f ? floor((double)ni.frames) : 1.0;
+            /* the animation's whole frames as the runtime counts them (6.0: 0 allowed) */
+            double frames_f = ni.frames >= 1.0f ? floor((double)ni.frames) : (di.v6 ? 0.0 : 1.0);
             double duration = frames_f / (double)ai.frame_rate;
             long frames = op->frames > 0 ? op->frames : (long)fmax(1.0, floor(duration * fps + 0.5)) + 1;
             sinew_instance *inst = NULL;
@@ -450,7 +573,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 cli_print_error(op->file, &err);
                 return cli_exit_code(err.code);
             }
-            if (sinew_instance_play(inst, ni.name, -1, &err) != SINEW_OK) {
+            if (!op->seek && sinew_instance_play(inst, ni.name, -1, &err) != SINEW_OK) {
                 cli_print_error(op->file, &err);
                 sinew_instance_destroy(inst);
                 return cli_exit_code(err.code);
@@ -464,7 +587,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                     return cli_exit_code(err.code);
                 }
             }
-            sinew_instance_update(inst, 0.0);
+            if (!op->seek)
+                sinew_instance_update(inst, 0.0);
             if (!first_anim)
                 fputc(',', f);
             first_anim = false;
@@ -473,8 +597,14 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
             put_member(&o, "duration", duration);
             fprintf(f, ",\"frameCount\":%.0f,\"playTimes\":%d,\"samples\":[", frames_f, (int)ni.play_times);
             for (long k = 0; k < frames; ++k) {
-                if (k > 0)
+                if (op->seek) { /* the oracles' seek mode: gotoAndStopByTime, a zero-time update, no events */
+                    sinew_instance_goto_and_stop(inst, 0, ni.name, SINEW_GOTO_TIME, (double)k * dt, &err);
+                    sinew_instance_update(inst, 0.0);
+                    while (sinew_instance_poll_event(inst, NULL)) {
+                    }
+                } else if (k > 0) {
                     sinew_instance_update(inst, dt);
+                }
                 sinew_state_info si;
                 memset(&si, 0, sizeof si);
                 uint32_t sc = sinew_instance_state_count(inst, 0);
@@ -538,8 +668,13 @@ static void put_input(out_ctx *o, const opts *op, const sinew_data *data, const 
     base = base ? base + 1 : op->file;
     fprintf(f, "{\"oracle\":{\"version\":1,\"runtime\":\"sinew\",\"runtimeVersion\":\"" SINEW_VERSION_STRING
                "\",\"yDown\":true,\"mode\":\"%s\",\"angleUnit\":\"radian\",\"matrix\":\"[a,b,c,d,tx,ty]: x' = "
-               "a*x + c*y + tx, y' = b*x + d*y + ty\"},\"input\":{\"file\":",
+               "a*x + c*y + tx, y' = b*x + d*y + ty\"",
             mode);
+    if (di.v6) { /* what a 6.0 file plays as, and the random source (tools/oracle6's "random") */
+        fputs(",\"plays\":\"DragonBones 6.0, as DragonBonesJS 6.0.2 (tools/oracle6)\",\"random\":", f);
+        put_str(o, op->random ? op->random : "0.5");
+    }
+    fputs("},\"input\":{\"file\":", f);
     put_str(o, base);
     fputs(",\"atlas\":", f);
     if (op->atlas) {
@@ -584,6 +719,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
     io.max_states = op->max_states;
     io.frame_cache = op->cache;
     io.max_events = POSES_MAX_EVENTS;
+    set_random(op, &io);
     sinew_instance *inst = NULL;
     if (sinew_instance_create(data, &io, &inst, &err) != SINEW_OK) {
         cli_print_error(op->file, &err);
@@ -637,7 +773,7 @@ static int run_scenario(const opts *op, out_ctx *o, const sinew_data *data, cons
 
 static int run_script(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas,
                       const sinew_script *script) {
-    out_ctx o = {f, op->precision};
+    out_ctx o = {f, op->precision, data, op->constraints};
     put_input(&o, op, data, "scenario");
     sinew_data_info di;
     sinew_data_get_info(data, &di);
@@ -681,6 +817,29 @@ static int run_script(const opts *op, FILE *f, const sinew_data *data, const sin
     return SINEW_EXIT_OK;
 }
 
+/* The load's warnings, kept until it is known whether the file is a 6.0 one: those are printed
+ * (what the 6.0 runtime would make NaN, what sinew plays differently), a 5.x file's are not (its
+ * dumps and messages stay as they were). */
+typedef struct held_warnings {
+    sinew_error *items;
+    size_t count, cap;
+} held_warnings;
+
+static void hold_warning(void *user, sinew_log_level level, const sinew_error *where) {
+    held_warnings *h = user;
+    if (level != SINEW_LOG_WARNING || !where)
+        return;
+    if (h->count == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 16;
+        sinew_error *more = realloc(h->items, cap * sizeof *more);
+        if (!more)
+            return;
+        h->items = more;
+        h->cap = cap;
+    }
+    h->items[h->count++] = *where;
+}
+
 int sinew_cmd_poses(int argc, char **argv) {
     opts op;
     memset(&op, 0, sizeof op);
@@ -711,6 +870,19 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.replace_count++;
         } else if (strcmp(a, "--states") == 0)
             op.states = true;
+        else if (strcmp(a, "--constraints") == 0)
+            op.constraints = true;
+        else if (strcmp(a, "--mode") == 0 && has_val) {
+            const char *m = argv[++i];
+            if (strcmp(m, "seek") != 0 && strcmp(m, "step") != 0)
+                return cli_usage_error("poses", "--mode wants step or seek");
+            op.seek = strcmp(m, "seek") == 0;
+        }
+        else if (strcmp(a, "--random") == 0 && has_val) {
+            op.random = argv[++i];
+            if (!parse_random(op.random, &op))
+                return cli_usage_error("poses", "--random wants a constant in [0, 1) or seed:N (N 0..4294967295)");
+        }
         else if (strcmp(a, "--drawlist") == 0)
             op.drawlist = true;
         else if (strcmp(a, "--cache-fps") == 0 && has_val) {
@@ -751,7 +923,20 @@ int sinew_cmd_poses(int argc, char **argv) {
     sinew_error err;
     memset(&err, 0, sizeof err);
     sinew_data *data = NULL;
-    if (sinew_data_load_file(op.file, NULL, &data, &err) != SINEW_OK) {
+    held_warnings held = {NULL, 0, 0};
+    sinew_load_options load;
+    memset(&load, 0, sizeof load);
+    load.log = hold_warning;
+    load.log_user = &held;
+    sinew_status lst = sinew_data_load_file(op.file, &load, &data, &err);
+    sinew_data_info li;
+    if (lst == SINEW_OK)
+        sinew_data_get_info(data, &li);
+    if (lst == SINEW_OK && li.v6)
+        for (size_t w = 0; w < held.count; ++w)
+            cli_print_warning(op.file, &held.items[w]);
+    free(held.items);
+    if (lst != SINEW_OK) {
         cli_print_error(op.file, &err);
         return cli_exit_code(err.code);
     }

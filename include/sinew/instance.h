@@ -72,6 +72,23 @@ SINEW_API size_t sinew_frame_cache_memory(const sinew_frame_cache *cache);
 /** Cache frames filled so far, over all armatures and animations. */
 SINEW_API uint32_t sinew_frame_cache_filled(const sinew_frame_cache *cache);
 
+/**
+ * The random source of DragonBones 6.0 physics: each physics constraint draws one number in [0, 1)
+ * per update it runs (awake, on a clock), in bone order, to scale its `windDisturbance`
+ * ((2 r - 1) x windDisturbance). The official runtime calls Math.random(); sinew asks this source,
+ * one per instance (child armatures share their instance's), so that poses can be reproduced.
+ */
+typedef enum sinew_random_kind {
+    SINEW_RANDOM_DEFAULT = 0,  /**< the constant 0.5: no disturbance (tools/oracle6's default) */
+    SINEW_RANDOM_CONSTANT,     /**< every draw is random_constant */
+    SINEW_RANDOM_SEED,         /**< mulberry32 seeded with random_seed when the instance is created (the
+                                    generator tools/oracle6's `--random seed:N` uses) */
+    SINEW_RANDOM_CALLBACK      /**< random_fn(random_user); values outside [0, 1) are clamped */
+} sinew_random_kind;
+
+/** A caller's random source: returns a number in [0, 1). Called during sinew_instance_update. */
+typedef double (*sinew_random_fn)(void *user);
+
 typedef struct sinew_instance_options {
     const char *armature;              /**< armature name; NULL = the first armature */
     const char *skin;                  /**< skin overlaid on the default skin; NULL/"" = none */
@@ -104,6 +121,14 @@ typedef struct sinew_instance_options {
                                             whose allocation failed, is handled as past
                                             max_states (and counted). A crowd that cross-fades
                                             often can reserve more */
+    sinew_random_kind random;          /**< 6.0 physics' random source (default: the constant 0.5) */
+    double random_constant;            /**< SINEW_RANDOM_CONSTANT: in [0, 1) */
+    uint32_t random_seed;              /**< SINEW_RANDOM_SEED: the seed */
+    sinew_random_fn random_fn;         /**< SINEW_RANDOM_CALLBACK: the source (required) */
+    void *random_user;                 /**< ... and its argument */
+    bool no_clock;                     /**< play off the clock, as an official armature that no
+                                            WorldClock advances (seeking with goto_and_stop and
+                                            update(0)): 6.0 physics never runs */
 } sinew_instance_options;
 
 /**
@@ -324,13 +349,17 @@ typedef struct sinew_slot_state {
     int32_t display_index;      /**< -1 hidden */
     const char *display_name;   /**< NULL when nothing is displayed */
     const char *display_path;   /**< texture key / child armature name, NULL when none */
-    int display_type;           /**< 0 image, 1 armature, 2 mesh, 3 boundingBox, 4 path; -1 none */
+    int display_type;           /**< 0 image, 1 armature, 2 mesh, 3 boundingBox, 4 path, 5 shape
+                                     (6.0 vector shape); -1 none */
     bool visible;
     uint32_t draw_index;        /**< position in the draw order */
     sinew_color_transform color;
     sinew_blend_mode blend;
     sinew_affine world;         /**< slot world matrix (armature space) */
-    const float *mesh_vertices; /**< MESH: world (armature space) x,y pairs; else NULL */
+    const float *mesh_vertices; /**< MESH: world (armature space) x,y pairs; SHAPE: its control points
+                                     so (three per Bezier point: in-control, anchor, out-control); PATH
+                                     of a 6.0 file: its points as its path constraint places them (three
+                                     per anchor); else NULL */
     uint32_t mesh_vertex_count;
     bool mesh_weighted;         /**< skinned to bones */
     uint32_t child_armature;    /**< ARMATURE: armature index of the child, else INVALID */
@@ -339,6 +368,12 @@ typedef struct sinew_slot_state {
                                      as officially) */
     float pivot_x, pivot_y;     /**< the image point on the slot's origin, in slot space (pixels from
                                      its top-left corner; the official Slot._pivotX/Y) */
+    /* DragonBones 6.0 masks (5.x files: false, 0, SINEW_INVALID_INDEX): */
+    bool mask;                  /**< a mask slot: the display data it shows (or showed last, while it
+                                     shows nothing) has `mask` and a maskRange above 0 */
+    double mask_range;          /**< ... that maskRange */
+    uint32_t masked_by;         /**< the slot (index in the armature data) whose mask display clips this
+                                     one (the official Pixi adapters' rule), or SINEW_INVALID_INDEX */
 } sinew_slot_state;
 
 /**
@@ -350,17 +385,53 @@ typedef struct sinew_slot_state {
 SINEW_API bool sinew_instance_slot(sinew_instance *inst, uint32_t armature_index, uint32_t draw_index,
                                    sinew_slot_state *out);
 
+/** A constraint's kind (sinew_constraint_state). */
+typedef enum sinew_constraint_type {
+    SINEW_CONSTRAINT_IK = 0,
+    SINEW_CONSTRAINT_PATH,
+    SINEW_CONSTRAINT_TRANSFORM,  /**< 6.0: one per constrained bone */
+    SINEW_CONSTRAINT_PHYSICS     /**< 6.0 */
+} sinew_constraint_type;
+
+/** A constraint's running state now (what tools/oracle6's `--constraints` dumps). */
+typedef struct sinew_constraint_state {
+    sinew_constraint_type type;
+    const char *name;
+    uint32_t bone;               /**< TRANSFORM: the constrained bone; PHYSICS: its bone; else INVALID */
+    uint32_t target;             /**< TRANSFORM: the driving bone; else INVALID */
+    double weight;               /**< IK */
+    bool bend_positive;          /**< IK */
+    double position, spacing, rotate_weight, x_weight, y_weight; /**< PATH (5.x: x and y weight are the
+                                                                      translateMix, rotate_weight the rotateMix) */
+    bool sleeping, reset;        /**< PHYSICS: asleep; resets at its next update */
+    double remaining, last_time; /**< PHYSICS: time not yet stepped; the clock time of its last update */
+    double x_offset, x_velocity, y_offset, y_velocity, rotate_offset, rotate_velocity, scale_offset,
+        scale_velocity;          /**< PHYSICS */
+} sinew_constraint_state;
+
+/**
+ * The constraints of armature `armature_index`, in the official runtime's order: its IK and path
+ * constraints (as its bones run them), then for each bone in update order its transform
+ * constraint and its physics constraint (6.0 files). `i` < sinew_instance_constraint_count.
+ */
+SINEW_API uint32_t sinew_instance_constraint_count(const sinew_instance *inst, uint32_t armature_index);
+SINEW_API bool sinew_instance_constraint(const sinew_instance *inst, uint32_t armature_index, uint32_t i,
+                                         sinew_constraint_state *out);
+
 /* ---- control: bounds, hit tests, bone offsets ------------------------------------------------ */
 
 /**
  * The axis-aligned bounds, in armature space, of everything the current pose draws (the vertices
- * of its draw list, child armatures included). False when it draws nothing. Builds the draw list.
+ * of its draw list, child armatures included; a 6.0 mask is not drawn and does not count). False
+ * when it draws nothing. Builds the draw list.
  */
 SINEW_API bool sinew_instance_bounds(sinew_instance *inst, sinew_rect *out);
 
 /**
  * The topmost drawn slot whose triangles contain the point (x, y) of armature space: its armature
- * (0 = the top one) and slot index. False when the point hits nothing. Builds the draw list.
+ * (0 = the top one) and slot index; a 6.0 mask is not drawn, and a point outside the mask that
+ * clips a slot (or a mask clipping that) does not hit it. False when the point hits nothing.
+ * Builds the draw list.
  */
 SINEW_API bool sinew_instance_hit(sinew_instance *inst, float x, float y, uint32_t *armature_index, uint32_t *slot);
 
@@ -491,6 +562,46 @@ SINEW_API sinew_status sinew_instance_replace_display_region(sinew_instance *ins
  * earlier one grew or went): most frames write colours and positions only.
  */
 SINEW_API void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out);
+
+/** A 6.0 vector shape as a slot shows it now (sinew_instance_shape). */
+typedef struct sinew_shape_info {
+    uint32_t point_count;       /**< Bezier points: 6 floats each, in-control x y, anchor x y, out-control x y */
+    uint32_t path_count;
+    sinew_affine matrix;        /**< from the points' space to the draw list's: slot space placed by the
+                                     slot's matrix, or (a weighted shape) the armature's space; stroke
+                                     widths are measured in the points' space, as the official adapter
+                                     strokes */
+    bool mask;                  /**< a mask display (`mask` and `maskRange` > 0): it clips, it is not drawn */
+    double mask_range;          /**< `maskRange` as written */
+} sinew_shape_info;
+
+/** One path of a shape: move to the anchor of indexes[0], then a cubic to the anchor of each next
+ * index, from the previous point's out-control via this point's in-control; never closed (it
+ * ends where it began only by repeating its first index). Then stroke, then fill over it. */
+typedef struct sinew_shape_path {
+    const uint32_t *indexes;    /**< Bezier point indices */
+    uint32_t index_count;
+    bool fill, stroke;          /**< which the style has (a path with neither lends its outline to the
+                                     next path that has one, as the official adapter's Graphics path) */
+    uint32_t fill_color;        /**< 0xRRGGBB */
+    float fill_opacity;
+    uint32_t stroke_color;      /**< 0xRRGGBB */
+    float stroke_opacity;       /**< 0 when the file gives none (the official adapter's default) */
+    float stroke_width;         /**< in the points' space */
+} sinew_shape_path;
+
+/**
+ * The vector shape slot `slot` (its index in the armature data, as sinew_draw_cmd.slot) shows now,
+ * for a renderer that draws outlines itself instead of the draw list's triangles: false when the
+ * slot shows no shape. `points` (may be NULL) receives 6 * point_count floats when `capacity`
+ * (floats) is enough: the current control points (deformed, skinned) in the space `matrix` maps to
+ * the draw list's.
+ */
+SINEW_API bool sinew_instance_shape(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
+                                    sinew_shape_info *info, float *points, uint32_t capacity);
+/** Path `path` of the shape slot `slot` shows (see sinew_instance_shape). */
+SINEW_API bool sinew_instance_shape_path(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
+                                         uint32_t path, sinew_shape_path *out);
 
 /**
  * Allocates the draw list's storage now (see sinew_instance_drawlist), so that no draw list

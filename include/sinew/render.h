@@ -118,7 +118,8 @@ SINEW_API bool sinew_rgba8_parse(const char *text, sinew_rgba8 *out);
 /**
  * The bounds of every vertex the draw list's commands reference, in armature space, united into
  * `*bounds` if `accumulate` is true (start with accumulate = false, or with an empty rect from
- * sinew_rect_empty). Returns false if the list draws nothing (bounds left unchanged).
+ * sinew_rect_empty); 6.0 mask commands are not drawn and do not count. Returns false if the list
+ * draws nothing (bounds left unchanged).
  */
 SINEW_API bool sinew_drawlist_bounds(const sinew_drawlist *list, sinew_rect *bounds, bool accumulate);
 
@@ -178,7 +179,10 @@ SINEW_API void sinew_renderer_set_log(sinew_renderer *r, sinew_log_fn log, void 
  * `view` maps armature space to pixels (NULL = identity). `textures` may be NULL if every command
  * is untextured. Untextured commands (page == SINEW_INVALID_INDEX) draw an opaque white texel
  * through the colour transform: with mul = 0 and add = rgba * 255 that is a solid fill.
- * Fails (drawing nothing) with SINEW_E_RANGE if an index, vertex range or page is out of range.
+ * 6.0 masks (drawlist.h): a mask command is not drawn; a command it clips has its coverage
+ * multiplied by the mask's (its coverage times its texel's alpha, times its own mask's).
+ * Fails (drawing nothing) with SINEW_E_RANGE if an index, vertex range or page is out of range, or
+ * a command's mask is not an earlier mask command.
  * A triangle with a vertex that is not finite, or lies more than 2^24 pixels from the
  * framebuffer's origin once `view` applies, is not drawn (the rest of the list is).
  */

@@ -123,12 +123,66 @@ static void tl_reset(tl_state *t, uint32_t tl) {
     t->frame_index = -1;
 }
 
+/* A DragonBones 6.0 armature plays as upstream DragonBonesJS 5.7 / 6.0.2 where the 5.x reference
+ * (the Cocos fork) differs (docs/runtime.md "Upstream 5.7 semantics"). */
+static inline bool arm_v6(const arm_inst *arm) { return arm->data->v6; }
+
+/* The play count a timeline starts with: -1 in the 5.x reference (so a zero-time first update
+ * changes it: `start` and the frame-0 events), 0 upstream (a zero-time first update changes
+ * nothing: no `start`, frame-0 events with the first update that moves the time). */
+static inline int32_t initial_play_times(const arm_inst *arm) { return arm_v6(arm) ? 0 : -1; }
+
+/* Upstream: the state's blend is dirty (fading, or steady after its fade-in completed). */
+static inline bool state_blend_dirty(const anim_state *st) {
+    return st->fade_state != 0 || st->sub_fade_state == 0;
+}
+
+/* tl_reset with the armature's initial play count. */
+static void tl_start(const arm_inst *arm, tl_state *t, uint32_t tl) {
+    tl_reset(t, tl);
+    t->current_play_times = initial_play_times(arm);
+}
+
 /* fmod(p, d) for p >= 0, d > 0, given q = floor(p / d): when q is the true quotient, p - q d is
  * exactly fmod's (representable) result, which one fma yields; otherwise (p / d rounded across
  * an integer) the value falls outside [0, d) and fmod itself is used. */
 static inline double fmod_q(double p, double d, double q) {
     double r = fma(-q, d, p);
     return r >= 0.0 && r < d ? r : fmod(p, d);
+}
+
+/* The time a timeline holds once its last play is over: just past the end in the 5.x reference;
+ * upstream only when its play state is 1 (the playhead ran into the end), else the end itself. */
+static inline double finished_time(const tl_ctx *c, const tl_state *t, double duration) {
+    return arm_v6(c->arm) && t->play_state != 1 ? duration : duration + 0.000001;
+}
+
+/* A 6.0 timeline of several keys (the official 6.0 _setCurrentTime): the action timeline's time
+ * through the timeline's timelineConfig (docs/dragonbones-6.0.md section 10), when it is not the
+ * default: scaled and offset, then wrapped into the timeline's own duration if it loops, else held
+ * just past its end (D + 1e-6) or at 0. */
+static void timeline_time6(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T) {
+    const anim_state *st = c->st;
+    t->play_state = st->action_tl.play_state;
+    t->current_play_times = st->action_tl.current_play_times;
+    double main = st->action_tl.current_time, fr = c->frame_rate;
+    double scale = sinew__tl_scale6(T), offset = sinew__tl_offset6(T, fr), d = sinew__tl_duration6(T, fr);
+    if (!(scale == 1.0 && offset == 0.0 && !T->cfg_loop && d == st->duration)) {
+        if (scale != 1.0 || offset != 0.0) {
+            main *= scale;
+            main += offset;
+        }
+        if (T->cfg_loop) { /* (a looping timeline of no length: the official time is NaN; 0 here) */
+            main = d > 0.0 ? fmod(main, d) : 0.0;
+            if (main < 0.0)
+                main += d;
+        } else if (main > d) {
+            main = d + 0.000001;
+        } else if (main < 0.0) {
+            main = 0.0;
+        }
+    }
+    t->current_time = main + st->position;
 }
 
 /* The official TimelineState._setCurrentTime. T is the timeline (NULL for the action timeline and
@@ -147,10 +201,14 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, const sinew_model_tim
         t->play_state = st->action_tl.play_state >= 0 ? 1 : -1;
         t->current_play_times = 1;
         t->current_time = st->action_tl.current_time;
+    } else if (!action && c->arm->data->v6) {
+        timeline_time6(c, t, T);
     } else {
         int32_t play_times = st->play_times;
         double duration = st->duration > 0.0 ? st->duration : 1e-9;
-        double total = play_times * duration;
+        /* upstream, an animation of duration 0 (played once) ends at once */
+        double end = arm_v6(c->arm) ? st->duration : duration;
+        double total = play_times * end;
         double tscale, toffset;
         tl_scale_offset(action ? NULL : T, &tscale, &toffset);
         if (tscale != 1.0)
@@ -161,7 +219,7 @@ static bool set_current_time(const tl_ctx *c, tl_state *t, const sinew_model_tim
             if (t->play_state <= 0 && st->playhead_state == 3)
                 t->play_state = 1;
             t->current_play_times = play_times;
-            t->current_time = passed < 0.0 ? 0.0 : duration + 0.000001;
+            t->current_time = passed < 0.0 ? 0.0 : finished_time(c, t, end);
         } else {
             if (t->play_state != 0 && st->playhead_state == 3)
                 t->play_state = 0;
@@ -324,6 +382,14 @@ static uint32_t pose_deform_values(const sinew_model_mesh *m, uint32_t len) {
     return 2 * v;
 }
 
+/* A path deform timeline wrote the slot's path deform (the official slot._verticesDirty): the path
+ * constraints of the slot compute their points again. */
+static void path_deformed6(arm_inst *arm, uint32_t slot) {
+    for (uint32_t c = 0; c < arm->data->path_constraint_count; ++c)
+        if (arm->data->path_constraints[c].slot == slot)
+            arm->paths[c].verts_dirty = 1;
+}
+
 /* Applies a colour / deform timeline's value to one slot (the official update tail). `kind` is
  * TLK_SLOT_COLOR or TLK_DEFORM; T NULL for the pose timelines. */
 static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, uint8_t kind, uint32_t slot,
@@ -347,12 +413,16 @@ static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeli
             if (last_target)
                 t->bits &= (uint8_t)~TLB_DIRTY;
         }
-    } else if (kind == TLK_DEFORM) {
-        const sinew_model_mesh *m = &arm->data->meshes[mesh];
-        uint32_t n = 2 * m->vertex_count;
+    } else if (kind == TLK_DEFORM || kind == TLK_PATH_DEFORM) {
+        /* a mesh's or vector shape's deform, or (6.0) a path display's: 2 values per point */
+        const sinew_model_mesh *m = kind == TLK_DEFORM ? &arm->data->meshes[mesh] : NULL;
+        uint32_t pd = T ? T->display : arm->cur_display[slot];
+        uint32_t n = m ? 2 * m->vertex_count : 2 * arm->data->paths[arm->data->displays[pd].path_data].vertex_count;
         if (n > sinew__deform_cap(arm, slot))
             n = sinew__deform_cap(arm, slot);
-        if (!T) { /* a pose timeline: the values its count reaches; writing, it grows the array */
+        if (kind == TLK_PATH_DEFORM)
+            path_deformed6(arm, slot);
+        if (!T && m) { /* a pose timeline: the values its count reaches; writing, it grows the array */
             uint32_t len = sinew__state_pose_deform(arm, c->st)[slot];
             uint32_t k = pose_deform_values(m, len);
             n = k < n ? k : n;
@@ -427,6 +497,8 @@ static void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
     const uint8_t kind = T->run_kind;
     if (kind == TLK_DEFORM && arm->cur_mesh[slot] != T->mesh)
         return;
+    if (kind == TLK_PATH_DEFORM && arm->cur_display[slot] != T->display)
+        return;
     if (set_current_time(c, t, T, time)) {
         if (tl_seek(c, t, T)) {
             if (kind == TLK_SLOT_DISPLAY) {
@@ -444,10 +516,69 @@ static void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
         slot_tl_apply(c, t, T, kind, slot, T->mesh, true);
 }
 
+/* A 6.0 IK timeline (the official 6.0 IKConstraintTimelineState): the weight is the tween's value
+ * (x100 integers scaled by 0.01), bendPositive the one of the last key the timeline arrived at with a
+ * tween (TLB_BEND6; false until one), applied on arriving without a tween and while tweening. */
+static void ik_tl_update6(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T) {
+    arm_inst *arm = c->arm;
+    if (tl_seek(c, t, T)) {
+        tween_arrive(c, t, T);
+        if (tl_tween(t) == 2)
+            t->bits = (uint8_t)((t->bits & ~TLB_BEND6) | (key_values(T, (uint32_t)t->frame_index)[1] != 0.0f ? TLB_BEND6 : 0u));
+    }
+    if (tl_tween(t) == 0)
+        return;
+    tween_update_frame(c, t, T, t->current_time);
+    const float *v = key_values(T, (uint32_t)t->frame_index);
+    double cur = v[0] * 0.01, w = cur;
+    if (t->bits & TLB_DELTA)
+        w = cur + (key_values(T, next_key(t, T))[0] * 0.01 - cur) * (double)t->progress;
+    uint32_t ik = T->target;
+    arm->ik_weight[ik] = (float)w;
+    arm->ik_bend[ik] = (t->bits & TLB_BEND6) != 0;
+    const sinew_model_ik *K = &arm->data->iks[ik]; /* invalidUpdate() */
+    if (K->root < arm->bone_count)
+        arm->bone_dirty[K->root] = 1;
+    if (K->chain > 0 && K->bone < arm->bone_count)
+        arm->bone_dirty[K->bone] = 1;
+}
+
+/* A 6.0 path constraint's position, spacing or weights timeline (the official
+ * PathConstraint*TimelineState): the tween's values written into the constraint's own. */
+static void path_tl_update6(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T) {
+    if (tl_seek(c, t, T))
+        tween_arrive(c, t, T);
+    if (tl_tween(t) == 0)
+        return;
+    tween_update_frame(c, t, T, t->current_time);
+    const float *v = key_values(T, (uint32_t)t->frame_index);
+    const float *w = (t->bits & TLB_DELTA) ? key_values(T, next_key(t, T)) : NULL;
+    double r[3];
+    for (uint32_t i = 0; i < T->values_per_key && i < 3; ++i)
+        r[i] = w ? v[i] + ((double)w[i] - v[i]) * (double)t->progress : v[i];
+    path_values6 *pv = &c->arm->path6[T->target];
+    if (T->type == SINEW_TL_PATH_POSITION) {
+        pv->position = r[0];
+    } else if (T->type == SINEW_TL_PATH_SPACING) {
+        pv->spacing = r[0];
+    } else {
+        pv->rotate_weight = r[0];
+        pv->x_weight = r[1];
+        pv->y_weight = r[2];
+    }
+}
+
 static void ik_tl_update(const tl_ctx *c, tl_state *t, double time) {
     const sinew_model_timeline *T = tl_T(c, t);
     if (!set_current_time(c, t, T, time))
         return;
+    if (c->arm->data->v6) {
+        if (T->run_kind == TLK_PATH)
+            path_tl_update6(c, t, T);
+        else
+            ik_tl_update6(c, t, T);
+        return;
+    }
     if (tl_seek(c, t, T)) {
         tween_arrive(c, t, T);
         t->progress = 0.0f;
@@ -632,11 +763,11 @@ static inline void bone_tl_result(const tl_state *t, const sinew_model_timeline 
         res[1] = v0[1] + ((double)v1[1] - v0[1]) * p;
         break;
     case SINEW_TL_BONE_ROTATE: {
-        double dr = (double)v1[0] - v0[0];
-        if (delta && fi == T->grid_key_count - 1 && !T->rotation_plain) /* XML rigs: plain numbers */
-            dr = sinew__normalize_radian(dr);
-        res[2] = v0[0] + dr * p;
-        res[3] = v0[1] + ((double)v1[1] - v0[1]) * p;
+        /* the deltas as prepared (run_keys): the wrap tween's rotation normalised (not in XML rigs,
+         * plain numbers), and in a 6.0 file its skew too */
+        const sinew_model_run_key *k = &T->run_keys[fi];
+        res[2] = v0[0] + (delta ? k->delta[0] : 0.0) * p;
+        res[3] = v0[1] + (delta ? k->delta[1] : 0.0) * p;
         break;
     }
     case SINEW_TL_BONE_SCALE:
@@ -770,7 +901,8 @@ static void action_tl_update(const tl_ctx *c, double time) {
         if (t->play_state != prev_state) {
             if (st->display_control && st->reset_to_pose)
                 sinew__sort_zorder(c->arm, NULL);
-            prev_times = t->current_play_times;
+            if (!arm_v6(c->arm)) /* upstream keeps the count: a loop or the end counts in this update */
+                prev_times = t->current_play_times;
             sinew__emit(c->inst, c->ai, SINEW_EVENT_START, st, NULL, 0.0);
         } else {
             return;
@@ -863,7 +995,7 @@ static void push_tl(arm_inst *arm, anim_state *st, const sinew_model_timeline *T
     if (n >= arm->tl_cap)
         return;
     tl_state *t = &st->tls[n];
-    tl_reset(t, (uint32_t)(T - (arm->data->timelines + st->anim->first_timeline)));
+    tl_start(arm, t, (uint32_t)(T - (arm->data->timelines + st->anim->first_timeline)));
     if (T->run_kind == TLK_BONE && T->run_follow) {
         t->key = &sinew__no_key;
         t->bone = T->target;
@@ -871,7 +1003,7 @@ static void push_tl(arm_inst *arm, anim_state *st, const sinew_model_timeline *T
     }
     if (T->run_kind == TLK_BONE)
         st->bone_tl_count++;
-    else if (T->run_kind == TLK_IK)
+    else if (T->run_kind == TLK_IK || T->run_kind == TLK_PATH)
         st->ik_tl_count++;
     else if (T->run_kind == TLK_SURFACE)
         st->surface_tl_count++;
@@ -910,7 +1042,8 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
         if (!(cov[nb + s] & (COV_DISPLAY | COV_COLOR))) {
             bool any = false;
             for (uint32_t t = t0; t < t0 + tn && !any; ++t)
-                any = d->timelines[t].type == SINEW_TL_FFD && d->timelines[t].target == s;
+                any = (d->timelines[t].run_kind == TLK_DEFORM || d->timelines[t].run_kind == TLK_PATH_DEFORM) &&
+                      d->timelines[t].target == s;
             if (!any)
                 continue;
         }
@@ -919,7 +1052,7 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
             if (T->target != s || T->key_count == 0)
                 continue;
             if (T->type == SINEW_TL_SLOT_DISPLAY || T->type == SINEW_TL_SLOT_COLOR ||
-                (T->type == SINEW_TL_FFD && T->mesh < d->mesh_count))
+                (T->run_kind == TLK_DEFORM && T->mesh < d->mesh_count) || T->run_kind == TLK_PATH_DEFORM)
                 push_tl(arm, st, T);
         }
     }
@@ -927,6 +1060,12 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
         for (uint32_t t = t0; t < t0 + tn; ++t) {
             const sinew_model_timeline *T = &d->timelines[t];
             if (T->type == SINEW_TL_IK && T->target == k && T->key_count > 0)
+                push_tl(arm, st, T);
+        }
+    for (uint32_t k = 0; d->v6 && k < d->path_constraint_count; ++k) /* 6.0 path constraint timelines */
+        for (uint32_t t = t0; t < t0 + tn; ++t) {
+            const sinew_model_timeline *T = &d->timelines[t];
+            if (T->run_kind == TLK_PATH && T->target == k && T->key_count > 0)
                 push_tl(arm, st, T);
         }
     for (uint32_t i = 0; d->surface_count && i < nb; ++i) {
@@ -954,13 +1093,13 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
                 st->bones_direct = false;
     }
     st->bone_clock.time = -1.0;
-    st->bone_clock.play_times = -1;
+    st->bone_clock.play_times = initial_play_times(arm);
     st->bone_clock.play_state = -1;
     st->pose_active = st->reset_to_pose;
     memcpy(sinew__state_pose_deform(arm, st), arm->deform_len, ns * sizeof(uint32_t));
     for (uint8_t k = 0; k <= TLK_IK; ++k)
-        tl_reset(&st->pose_tl[k], TL_NONE);
-    tl_reset(&st->pose_surface_tl, TL_NONE);
+        tl_start(arm, &st->pose_tl[k], TL_NONE);
+    tl_start(arm, &st->pose_surface_tl, TL_NONE);
 }
 
 /* True if the state has a deform timeline for (slot, mesh). */
@@ -969,10 +1108,27 @@ static bool deform_covered(const tl_ctx *c, uint32_t slot, uint32_t mesh) {
     uint32_t end = (uint32_t)st->bone_tl_count + st->slot_tl_count;
     for (uint32_t i = st->bone_tl_count; i < end; ++i) {
         const sinew_model_timeline *T = tl_T(c, &st->tls[i]);
-        if (T->run_kind == TLK_DEFORM && T->target == slot && T->mesh == mesh)
+        /* 6.0: a shape timeline does not count (the official builds a deform pose timeline for every
+           display with geometry whose offset no mesh deform timeline names: shapes and paths too) */
+        if (T->run_kind == TLK_DEFORM && T->target == slot && T->mesh == mesh && T->type != SINEW_TL_SHAPE)
             return true;
     }
     return false;
+}
+
+/* Whether the deform pose timeline drives slot s: a mesh or shape it shows that the state does not
+ * deform, or (6.0) a path display it shows; *kind is the deform kind. */
+static bool pose_deform_target(const tl_ctx *c, uint32_t s, uint8_t *kind) {
+    const arm_inst *arm = c->arm;
+    uint32_t m = arm->cur_mesh[s];
+    if (m != SINEW_INVALID_INDEX) {
+        *kind = TLK_DEFORM;
+        return !deform_covered(c, s, m);
+    }
+    uint32_t disp = arm->cur_display[s];
+    *kind = TLK_PATH_DEFORM;
+    return arm->data->v6 && disp < arm->data->display_count && arm->data->displays[disp].type == SINEW_DISPLAY_PATH &&
+           sinew__deform_cap(arm, s) > 0;
 }
 
 /* The pose timelines of a state that resets to the pose: while it fades in, the bones, slots and
@@ -987,16 +1143,19 @@ static void pose_bones(const tl_ctx *c) {
      * dirty whatever the blend gives), and blend only while the state fades in (dirty again) */
     bool first = !st->pose_bones_started;
     st->pose_bones_started = true;
+    /* upstream (6.0): marked on arrival or when the state's blend is dirty, when blended */
+    const bool v6 = arm_v6(arm), mark = !v6 || first || state_blend_dirty(st);
     for (uint32_t i = 0; i < arm->bone_count; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
         if ((st->covered[b] & COV_BONE) || d->bones[b].is_surface)
             continue;
-        if (first)
+        if (first && !v6)
             arm->bone_dirty[b] = 1;
         arm->blend_touched = true;
         int bs = blend_update(&arm->blend[b], st->weight_result, st->layer);
         if (bs != 0) {
-            arm->bone_dirty[b] = 1;
+            if (mark)
+                arm->bone_dirty[b] = 1;
             bone_blend(arm, b, bs, identity);
         }
     }
@@ -1036,19 +1195,16 @@ static void pose_slots(const tl_ctx *c, double time) {
     t = &st->pose_tl[TLK_DEFORM];
     if (t->play_state <= 0) {
         uint32_t last = SINEW_INVALID_INDEX;
-        for (uint32_t s = 0; s < arm->slot_count; ++s) {
-            uint32_t m = arm->cur_mesh[s];
-            if (m != SINEW_INVALID_INDEX && !deform_covered(c, s, m))
+        uint8_t kind;
+        for (uint32_t s = 0; s < arm->slot_count; ++s)
+            if (pose_deform_target(c, s, &kind))
                 last = s;
-        }
         if (last == SINEW_INVALID_INDEX)
             return;
         pose_tween_step(c, t, time);
-        for (uint32_t s = 0; s <= last; ++s) {
-            uint32_t m = arm->cur_mesh[s];
-            if (m != SINEW_INVALID_INDEX && !deform_covered(c, s, m))
-                slot_tl_apply(c, t, NULL, TLK_DEFORM, s, m, s == last);
-        }
+        for (uint32_t s = 0; s <= last; ++s)
+            if (pose_deform_target(c, s, &kind))
+                slot_tl_apply(c, t, NULL, kind, s, arm->cur_mesh[s], s == last);
     }
 }
 
@@ -1204,6 +1360,48 @@ static void state_fade_out(const arm_inst *arm, anim_state *st, double t, bool p
     st->fade_time = st->fade_total_time * (1.0 - st->fade_progress);
 }
 
+/* When a blended bone is recomputed (its _transformDirty). The 5.x reference marks a bone whose
+ * timeline changed value at once, and every bone a fading state blends. Upstream (a 6.0 file) a
+ * timeline that changed keeps the change (TLB_BLEND_DIRTY, on the bone's first timeline) until it is
+ * blended, and a bone is marked when blended by a state whose blend is dirty (fading, or steady:
+ * every update but the one in which its fade-in completes) or by a changed timeline. */
+static inline void bone_tls_changed(arm_inst *arm, anim_state *st, uint32_t first, uint32_t bone) {
+    if (arm_v6(arm))
+        st->tls[first].bits |= TLB_BLEND_DIRTY;
+    else
+        arm->bone_dirty[bone] = 1;
+}
+
+/* Upstream: whether the bone whose timelines are tls[first, end) and that this state blends now is
+ * marked dirty; the timelines' changes are taken. */
+static bool bone_blend_dirty(anim_state *st, uint32_t first, uint32_t end) {
+    bool changed = false;
+    for (uint32_t k = first; k < end; ++k) {
+        changed |= (st->tls[k].bits & TLB_BLEND_DIRTY) != 0;
+        st->tls[k].bits &= (uint8_t)~TLB_BLEND_DIRTY;
+    }
+    return state_blend_dirty(st) || changed;
+}
+
+/* Upstream: a lone steady state blends every bone it animates, each update, dirty. */
+static void state_bones_dirty(const tl_ctx *c) {
+    const anim_state *st = c->st;
+    for (uint32_t i = 0; i < st->bone_tl_count; ++i)
+        c->arm->bone_dirty[c->tls_base[st->tls[i].tl].target] = 1;
+}
+
+/* A new weight for a state (the official AnimationState.weight setter). Upstream it marks the
+ * state's bone timelines changed (dirty when next blended). */
+void sinew__state_set_weight(arm_inst *arm, anim_state *st, double weight) {
+    if (st->weight == weight)
+        return;
+    st->weight = weight;
+    if (!arm_v6(arm) || st->timeline_dirty)
+        return;
+    for (uint32_t i = 0; i < st->bone_tl_count; ++i)
+        st->tls[i].bits |= TLB_BLEND_DIRTY;
+}
+
 static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, double passed,
                           const sinew_cache_animation *cache) {
     arm_inst *arm = &inst->arms[ai];
@@ -1218,7 +1416,9 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         build_timelines(arm, st);
         st->timeline_dirty = 0;
     }
-    if (st->weight == 0.0)
+    /* a state of weight 0 applies nothing; in the 5.x reference it fires no frame or playhead
+     * event either, upstream its action timeline still runs (events, play count, completion) */
+    if (st->weight == 0.0 && !arm_v6(arm))
         return;
     tl_ctx c = {inst, ai, arm, st, st->anim, state_timelines(arm->data, st->anim),
                 (double)arm->data->frame_rate, anim_seconds(arm, st->anim), 0};
@@ -1226,6 +1426,8 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     st->weight_result = st->weight * st->fade_progress;
     if (st->action_tl.play_state <= 0)
         action_tl_update(&c, time);
+    if (st->weight == 0.0)
+        return;
     /* The frame cache (the official AnimationState.advanceTime with a cacheFrameRate): a lone
      * state, faded in, plays at multiples of half a cache frame; on the cache frame the armature
      * is already on, no timeline runs; on one computed before, the bone timelines do not run and
@@ -1240,6 +1442,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
             update_timelines = update_bone_timelines = false;
         } else {
             arm->cache_frame_index = idx;
+            arm->cache_anim = cache;
             arm->cache_values = cache->values + (size_t)idx * arm->bone_count * SINEW_CACHE_BONE_VALUES;
             if (cache->filled[idx]) {
                 update_bone_timelines = false;
@@ -1267,9 +1470,12 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     follow_step fs = {false, false, 0.0};
     if (nb > 0)
         fs = bone_clock_step(st);
+    const bool v6 = arm_v6(arm);
     if (steady && st->bones_direct && st->weight_result == 1.0 && nb > 0) {
         /* each changed timeline writes its own two channels into the pose */
         bones_direct_advance(&c, time, &fs);
+        if (v6)
+            state_bones_dirty(&c);
         nb = 0;
     }
     const sinew_model_timeline *base = c.tls_base;
@@ -1284,17 +1490,20 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         }
         /* The official bone update recomputes a bone only when it is dirty: a timeline of it
          * updated its frame (arrived at a key or tweening), or a fading state blended it. A
-         * pose changed by weights alone (another state's weight, a paused state) waits. */
+         * pose changed by weights alone (another state's weight, a paused state) waits. A 6.0
+         * file marks it when it is blended (bone_blend_dirty). */
         if (changed)
-            arm->bone_dirty[bone] = 1;
+            bone_tls_changed(arm, st, i, bone);
         if (steady && !changed) {
+            if (v6) /* a lone steady state blends every bone it animates: dirty (bone_blend_dirty) */
+                arm->bone_dirty[bone] = 1;
             i = j;
             continue;
         }
         arm->blend_touched = true;
         int bs = blend_update(&arm->blend[bone], st->weight_result, st->layer);
         if (bs != 0) {
-            if (fading)
+            if (v6 ? bone_blend_dirty(st, i, j) : fading)
                 arm->bone_dirty[bone] = 1;
             double r[6] = {0, 0, 0, 0, 1, 1};
             for (uint32_t k = i; k < j; ++k)
@@ -1445,21 +1654,26 @@ void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt) {
     if (arm->slots_dirty) {
         arm->slots_dirty = false;
         sinew__sort_draw_order(arm);
+        if (arm->mask6) /* 6.0: a re-sort re-assigns the masks */
+            arm->mask6->sorted = 1;
     }
     /* with a frame cache, bones and slots wait while the armature stays on one cache frame */
     if (arm->cache_frame_index < 0 || arm->cache_frame_index != prev_cache_frame) {
         sinew__arm_update_bones(inst, ai);
         sinew__arm_update_slots(inst, ai);
     }
+    if (arm->mask6)
+        sinew__mask6_update(inst, ai);
     if (arm->action_count > 0)
         run_actions(inst, ai);
 }
 
 /* The start position of a fade-in within the animation (wrapped into [0, duration), the end
- * itself just before it) and its play count; a one-frame animation plays once from 0. */
-static double fade_in_position(const sinew_model_animation *anim, double dur, double position,
+ * itself just before it) and its play count; a static animation plays once from 0: one of one
+ * frame or less in the 5.x reference, upstream one of duration 0. */
+static double fade_in_position(const sinew_model_animation *anim, bool v6, double dur, double position,
                                int32_t *play_times) {
-    if (anim->frame_count > 1) {
+    if (anim->frame_count > (v6 ? 0u : 1u)) {
         if (position < 0.0) {
             position = fmod(position, dur);
             position = dur - position;
@@ -1475,6 +1689,18 @@ static double fade_in_position(const sinew_model_animation *anim, double dur, do
         position = 0.0;
     }
     return isfinite(position) ? position : 0.0;
+}
+
+/* The state a fade-in with the fade-out mode SINGLE returns instead of a new one, or -1: in the 5.x
+ * reference any state of the animation; upstream one on the same layer that is not fading out. */
+static int32_t single_state(const arm_inst *arm, uint32_t anim_index, int32_t layer) {
+    for (uint32_t i = 0; i < arm->state_count; ++i) {
+        const anim_state *o = &arm->states[i];
+        if (o->anim_index == anim_index &&
+            (!arm_v6(arm) || (o->fade_state < 1 && o->layer == layer)))
+            return (int32_t)i;
+    }
+    return -1;
 }
 
 /* The states a fade-in of `layer`/`group` replaces, by the fade-out mode, fade out. */
@@ -1569,14 +1795,14 @@ static void start_state(const arm_inst *arm, anim_state *st, double position, do
     st->fade_state = -1;
     st->sub_fade_state = -1;
     st->timeline_dirty = 2;
-    tl_reset(&st->action_tl, TL_NONE);
+    tl_start(arm, &st->action_tl, TL_NONE);
     st->action_tl.current_time = st->time;
     if (st->action_tl.current_time < 0.0)
         st->action_tl.current_time = st->duration - st->action_tl.current_time;
     st->has_zorder = false;
     for (uint32_t t = anim->first_timeline; t < anim->first_timeline + anim->timeline_count; ++t)
         if (arm->data->timelines[t].type == SINEW_TL_ZORDER && arm->data->timelines[t].key_count > 0) {
-            tl_reset(&st->zorder_tl, t - anim->first_timeline);
+            tl_start(arm, &st->zorder_tl, t - anim->first_timeline);
             st->has_zorder = true;
             break;
         }
@@ -1613,10 +1839,11 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     if (anim_index >= arm->data->animation_count)
         return -1;
     const sinew_model_animation *anim = &arm->data->animations[anim_index];
-    if (fade_out_mode == FADE_SINGLE)
-        for (uint32_t i = 0; i < arm->state_count; ++i)
-            if (arm->states[i].anim_index == anim_index)
-                return (int32_t)i;
+    if (fade_out_mode == FADE_SINGLE) {
+        int32_t same = single_state(arm, anim_index, layer);
+        if (same >= 0)
+            return same;
+    }
     if (arm->state_count == 0)
         fade_in_time = 0.0;
     else if (fade_in_time < 0.0)
@@ -1625,7 +1852,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     if (time_scale <= -100.0)
         time_scale = anim->scale != 0.0 ? 1.0 / anim->scale : 1.0;
     double dur = anim_seconds(arm, anim);
-    position = fade_in_position(anim, dur, position, &play_times);
+    position = fade_in_position(anim, arm_v6(arm), dur, position, &play_times);
     const char *grp = group ? group : "";
     fade_out_others(arm, fade_out_mode, layer, grp, fade_out_time);
     make_room(inst, arm);
@@ -1654,7 +1881,9 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim_inde
     start_state(arm, st, position, dur, time_scale, fade_in_time, pause_fade_in);
     children_follow(inst, ai, anim->name);
     arm = &inst->arms[ai];
-    if (fade_in_time <= 0.0)
+    /* the 5.x runtime (the Cocos fork) updates the armature at once when nothing fades; upstream
+     * DragonBonesJS 5.7, and so 6.0.2, does not (its playConfig has that update commented out) */
+    if (fade_in_time <= 0.0 && !arm->data->v6)
         sinew__arm_advance(inst, ai, 0.0);
     /* the state may have moved if the zero-time update removed a faded-out state */
     int32_t idx = -1;

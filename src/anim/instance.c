@@ -61,6 +61,7 @@ typedef struct layout_ctx {
     arm_inst *arms;            /* NULL while planning */
     uint32_t next;
     uint32_t dl_vertices, dl_indices, dl_cmds;
+    uint32_t dl_shape_points, dl_shape_contours, dl_shape_ctrl, dl_mask_slots; /* 6.0: the draw list's scratch */
 } layout_ctx;
 
 /* Whether the armature has actions besides its defaultActions (which run at creation) that may
@@ -72,6 +73,22 @@ static bool plays_itself(const sinew_model_armature *d) {
             d->actions[k].slot == SINEW_INVALID_INDEX))
             return true;
     return false;
+}
+
+/* An armature's share of the draw list: its vertices, indices and commands, and for 6.0 data the
+ * largest shape's tessellation scratch and a mask entry per slot. */
+static void layout_drawlist(layout_ctx *lc, const sinew_model_armature *d) {
+    lc->dl_vertices += d->run_dl_vertices;
+    lc->dl_indices += d->run_dl_indices;
+    lc->dl_cmds += d->run_dl_cmds;
+    if (d->run_shape_points > lc->dl_shape_points)
+        lc->dl_shape_points = d->run_shape_points;
+    if (d->run_shape_contours > lc->dl_shape_contours)
+        lc->dl_shape_contours = d->run_shape_contours;
+    if (d->run_shape_ctrl > lc->dl_shape_ctrl)
+        lc->dl_shape_ctrl = d->run_shape_ctrl;
+    if (d->v6)
+        lc->dl_mask_slots += d->slot_count;
 }
 
 static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent, uint32_t depth) {
@@ -133,6 +150,13 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->ik_weight = carve(cv, nk, sizeof(float));
     a->ik_bend = carve(cv, nk, 1);
     a->paths = carve(cv, d->path_constraint_count, sizeof(path_inst));
+    if (d->v6) {
+        a->tc_dirty = carve(cv, nb, 1);
+        a->physics = carve(cv, d->physics_count, sizeof(physics_rt));
+        a->path6 = carve(cv, d->path_constraint_count, sizeof(path_values6));
+        a->bone_cfi = carve(cv, (size_t)nb + ns, sizeof(uint32_t));
+        a->slot_cfi = a->bone_cfi ? a->bone_cfi + nb : NULL;
+    }
     double *path_scratch = carve(cv, sinew__path_scratch_size(d), sizeof(double));
     if (a->paths && path_scratch)
         sinew__path_bind(a, path_scratch);
@@ -146,6 +170,23 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->cur_display = carve(cv, ns, sizeof(uint32_t));
     a->slot_origin = carve(cv, ns, sizeof(uint32_t));
     a->masked_by = d->v6 ? carve(cv, ns, sizeof(uint32_t)) : NULL;
+    if (d->v6 && d->run_has_masks) {
+        mask6_rt *m = carve(cv, 1, sizeof(mask6_rt));
+        uint32_t *children = carve(cv, ns, sizeof(uint32_t)), *object = carve(cv, ns, sizeof(uint32_t));
+        uint32_t *object_mask = carve(cv, (size_t)ns * 3, sizeof(uint32_t));
+        double *range = carve(cv, ns, sizeof(double));
+        uint8_t *flags = carve(cv, (size_t)ns * 3, 1);
+        a->mask6 = m;
+        if (m) {
+            m->children = children;
+            m->object = object;
+            m->object_mask = object_mask;
+            m->mask_range = range;
+            m->mask_on = flags;
+            m->zorder_dirty = flags + ns;
+            m->mask_dirty = flags + 2 * (size_t)ns;
+        }
+    }
     a->cur_mesh = carve(cv, ns, sizeof(uint32_t));
     a->deform_len = carve(cv, ns, sizeof(uint32_t));
     a->cur_child = carve(cv, ns, sizeof(uint32_t));
@@ -155,9 +196,7 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->slot_changed = carve(cv, ns, 1);
     a->slot_world = carve(cv, (size_t)ns * 6, sizeof(float));
     a->slot_deform = d->run_slot_deform;
-    lc->dl_vertices += d->run_dl_vertices;
-    lc->dl_indices += d->run_dl_indices;
-    lc->dl_cmds += ns;
+    layout_drawlist(lc, d);
     a->deform = carve(cv, d->run_deform_floats, sizeof(float));
     a->mesh_out = carve(cv, d->run_deform_floats, sizeof(float));
     a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
@@ -254,6 +293,26 @@ static void reset_arm(arm_inst *a) {
         a->ik_bend[k] = d->iks[k].bend_positive;
     }
     sinew__path_reset(a);
+    if (d->v6) {
+        /* the official constraints as created: transform constraints dirty, physics awake and
+           resetting at its first update, path values from the data */
+        memset(a->tc_dirty, 1, a->bone_count);
+        memset(a->bone_cfi, 0xff, ((size_t)a->bone_count + a->slot_count) * sizeof(uint32_t));
+        for (uint32_t c = 0; c < d->physics_count; ++c) {
+            memset(&a->physics[c], 0, sizeof(physics_rt));
+            a->physics[c].reset = 1;
+        }
+        for (uint32_t c = 0; c < d->path_constraint_count; ++c) {
+            const sinew_model_path_constraint *C = &d->path_constraints[c];
+            path_values6 *pv = &a->path6[c];
+            pv->position = C->position;
+            pv->spacing = C->spacing;
+            pv->rotate_weight = C->rotate_mix;
+            pv->x_weight = C->x_weight;
+            pv->y_weight = C->y_weight;
+            pv->dirty = 0;
+        }
+    }
     a->default_skin = find_skin(d, "");
     if (a->default_skin == SINEW_INVALID_INDEX && d->skin_count > 0)
         a->default_skin = 0;
@@ -285,6 +344,8 @@ static void reset_arm(arm_inst *a) {
         a->display_index[s] = sd->display_index;
         sinew__slot_update_display_data(a, s);
     }
+    a->proxy_mask = SINEW_INVALID_INDEX;
+    sinew__mask6_reset(a);
     a->state_count = 0;
     a->last_state = -1;
     a->action_count = 0;
@@ -422,6 +483,12 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
     }
     if (opt && opt->frame_cache && opt->frame_cache->data != data)
         return sinew__fail(err, SINEW_E_ARG, NULL, "the frame cache was made for other data");
+    if (opt && (unsigned)opt->random > (unsigned)SINEW_RANDOM_CALLBACK)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "unknown random source %d", (int)opt->random);
+    if (opt && opt->random == SINEW_RANDOM_CONSTANT && !(opt->random_constant >= 0.0 && opt->random_constant < 1.0))
+        return sinew__fail(err, SINEW_E_ARG, NULL, "the random constant must be in [0, 1) (%g)", opt->random_constant);
+    if (opt && opt->random == SINEW_RANDOM_CALLBACK && !opt->random_fn)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "SINEW_RANDOM_CALLBACK needs random_fn");
     const sinew_model_armature *top = &data->armatures[ai];
     uint32_t skin = SINEW_INVALID_INDEX;
     if (opt && opt->skin && opt->skin[0]) {
@@ -459,7 +526,7 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         uint32_t reserve = opt && opt->reserved_states ? opt->reserved_states : SINEW_STATE_RESERVE;
         if (reserve > cap)
             reserve = cap;
-        layout_ctx lc = {data, c, cap, reserve, arms, 0, 0, 0, 0};
+        layout_ctx lc = {data, c, cap, reserve, arms, 0, 0, 0, 0, 0, 0, 0, 0};
         layout_arm(&lc, ai, SINEW_INVALID_INDEX, 0);
         uint32_t ecap = opt && opt->max_events
                             ? opt->max_events
@@ -487,6 +554,16 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         inst->dl_vertex_cap = lc.dl_vertices;
         inst->dl_index_cap = lc.dl_indices;
         inst->dl_cmd_cap = lc.dl_cmds;
+        inst->no_clock = opt && opt->no_clock;
+        inst->random_kind = (uint8_t)(opt ? opt->random : SINEW_RANDOM_DEFAULT);
+        inst->random_constant = opt ? opt->random_constant : 0.5;
+        inst->random_state = opt ? opt->random_seed : 0;
+        inst->random_fn = opt ? opt->random_fn : NULL;
+        inst->random_user = opt ? opt->random_user : NULL;
+        inst->dl_shape_points = lc.dl_shape_points;
+        inst->dl_shape_contours = lc.dl_shape_contours;
+        inst->dl_shape_ctrl = lc.dl_shape_ctrl;
+        inst->dl_mask_slots = lc.dl_mask_slots;
         sinew_frame_cache *fc = opt ? opt->frame_cache : NULL;
         for (uint32_t i = 0; i < inst->arm_count; ++i) {
             /* the atlas region of each display, looked up once for the draw list */
@@ -669,6 +746,8 @@ void sinew_instance_update(sinew_instance *inst, double dt) {
         inst->buffered_count = 0;
         /* the official WorldClock: in the order armatures joined it; one that joins during this
          * update (a child shown now) waits for the next; removed ones leave a hole until the end */
+        /* the official WorldClock's time, which 6.0 physics reads, advances before its armatures */
+        inst->clock_time += fabs(dt);
         inst->clock_pos = 0;
         inst->clock_end = inst->clock_count;
         while (inst->clock_pos < inst->clock_end) {
@@ -779,7 +858,7 @@ static double goto_position(const arm_inst *a, uint32_t an, sinew_goto_unit unit
         value = 0.0;
     switch (unit) {
     case SINEW_GOTO_FRAME:
-        return dur * value / (double)anim->frame_count;
+        return anim->frame_count > 0 ? dur * value / (double)anim->frame_count : 0.0; /* 6.0: may be 0 */
     case SINEW_GOTO_PROGRESS:
         return dur * (value > 0.0 ? value : 0.0);
     default:
@@ -883,7 +962,7 @@ bool sinew_instance_state_set_weight(sinew_instance *inst, uint32_t ai, const ch
     anim_state *st = state_by_name(inst, ai, anim);
     if (!st || !isfinite(weight))
         return false;
-    st->weight = weight;
+    sinew__state_set_weight(&inst->arms[ai], st, weight);
     return true;
 }
 
@@ -1041,6 +1120,8 @@ bool sinew_instance_slot(sinew_instance *inst, uint32_t ai, uint32_t draw_index,
         a->slot_gxy[4 * (size_t)s] = a->slot_gxy[4 * (size_t)s + 2];
         a->slot_gxy[4 * (size_t)s + 1] = a->slot_gxy[4 * (size_t)s + 3];
     }
+    if (a->slot_changed[s] == SLOT_UNREAD) /* read: its matrix stays as it is now (pose.c) */
+        a->slot_changed[s] = 0;
     const float *m = a->slot_world + (size_t)s * 6;
     out->world.a = m[0];
     out->world.b = m[1];
@@ -1052,6 +1133,21 @@ bool sinew_instance_slot(sinew_instance *inst, uint32_t ai, uint32_t draw_index,
         out->mesh_vertices = a->mesh_out + sinew__deform_first(a, s);
         out->mesh_vertex_count = a->data->meshes[a->cur_mesh[s]].vertex_count;
         out->mesh_weighted = a->data->meshes[a->cur_mesh[s]].weighted;
+    }
+    out->masked_by = a->masked_by ? a->masked_by[s] : SINEW_INVALID_INDEX;
+    if (a->mask6 && a->mask6->mask_on[s] && a->mask6->mask_range[s] > 0.0) {
+        out->mask = true;
+        out->mask_range = a->mask6->mask_range[s];
+    }
+    if (dd && dd->type == SINEW_DISPLAY_PATH && a->data->v6 && dd->path_data < a->data->path_count) {
+        /* 6.0: the path's points as its constraint places them, into the slot's vertex storage */
+        const sinew_model_path *P = &a->data->paths[dd->path_data];
+        float *out_v = a->mesh_out + sinew__deform_first(a, s);
+        if (sinew__path6_points(a, s, dd, out_v, sinew__deform_cap(a, s))) {
+            out->mesh_vertices = out_v;
+            out->mesh_vertex_count = P->vertex_count;
+            out->mesh_weighted = P->weighted;
+        }
     }
     out->child_armature = a->cur_child[s];
     float pw, ph, tscale = 1.0f;

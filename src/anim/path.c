@@ -33,7 +33,8 @@
 static size_t scratch_of(const sinew_model_armature *d, const sinew_model_path_constraint *C) {
     const sinew_model_path *P = &d->paths[C->path];
     size_t vc = P->vertex_count, nb = C->bone_count;
-    size_t cv = 2 * vc + 2 < 8 ? 8 : 2 * vc + 2;
+    size_t least = d->v6 ? 10 : 8; /* the 6.0 curve window is 10 numbers */
+    size_t cv = 2 * vc + 2 < least ? least : 2 * vc + 2;
     return 2 * vc + (3 * (nb + 1) + 2) + (nb + 1) + nb + (vc / 3 + 1) + cv;
 }
 
@@ -109,7 +110,7 @@ static void path_points(arm_inst *arm, const sinew_model_path_constraint *C, pat
 
 /* Copies path floats [from, from + n) to cv[at...]: the official helper, whose loop bound is the
  * count and not at + count, so nothing is copied when at >= n. */
-static void copy_points(const path_inst *pi, uint32_t world_n, uint64_t from, uint32_t n, uint32_t at, double *cv) {
+void sinew__path_copy_points(const path_inst *pi, uint32_t world_n, uint64_t from, uint32_t n, uint32_t at, double *cv) {
     for (uint64_t i = at, j = from; i < n; i += 2, j += 2) {
         cv[i] = j < world_n ? pi->world[j] : NAN; /* past the end: an unwritten entry */
         cv[i + 1] = j + 1 < world_n ? pi->world[j + 1] : NAN;
@@ -142,10 +143,6 @@ static void curve_point(double t, const double *p, double *out, bool tangents) {
     out[2] = tangents ? atan2(y - (a * p[1] + b * p[3] + c * p[5]), x - (a * p[0] + b * p[2] + c * p[4])) : 0.0;
 }
 
-/* lengths[i] as the official array read gives it: NaN past its end */
-static inline double at_or_nan(const double *v, uint32_t n, int64_t i) {
-    return i >= 0 && (uint64_t)i < n ? v[i] : NAN;
-}
 
 /* Samples along a path without constantSpeed: the editor's `lengths` pick the curve, and t
  * along it is the plain fraction of that curve's length. */
@@ -154,7 +151,7 @@ static void sample_by_lengths(const sinew_model_path *P, path_inst *pi, uint32_t
     double *cv = pi->cv;
     uint32_t floats = 2 * P->vertex_count;
     int64_t curve_count = (int64_t)(floats / 6u) - (P->closed ? 1 : 2);
-    double path_length = at_or_nan(P->lengths, P->length_count, curve_count);
+    double path_length = sinew__at_or_nan(P->lengths, P->length_count, curve_count);
     if (pct_position)
         position *= path_length;
     if (pct_spacing)
@@ -176,7 +173,7 @@ static void sample_by_lengths(const sinew_model_path *P, path_inst *pi, uint32_t
         }
         double t, len;
         for (;; ++curve) {
-            len = at_or_nan(P->lengths, P->length_count, curve);
+            len = sinew__at_or_nan(P->lengths, P->length_count, curve);
             if (position > len)
                 continue;
             break;
@@ -184,16 +181,16 @@ static void sample_by_lengths(const sinew_model_path *P, path_inst *pi, uint32_t
         if (curve == 0)
             t = position / len;
         else
-            t = (position - at_or_nan(P->lengths, P->length_count, curve - 1)) /
-                (len - at_or_nan(P->lengths, P->length_count, curve - 1));
+            t = (position - sinew__at_or_nan(P->lengths, P->length_count, curve - 1)) /
+                (len - sinew__at_or_nan(P->lengths, P->length_count, curve - 1));
         if (curve != last) {
             last = curve;
             if (P->closed && curve == curve_count) {
                 /* the closing curve: its start point and out-control; its other half is not copied */
-                copy_points(pi, 2 * P->vertex_count, floats - 4, 4, 0, cv);
-                copy_points(pi, 2 * P->vertex_count, 0, 4, 4, cv);
+                sinew__path_copy_points(pi, 2 * P->vertex_count, floats - 4, 4, 0, cv);
+                sinew__path_copy_points(pi, 2 * P->vertex_count, 0, 4, 4, cv);
             } else {
-                copy_points(pi, 2 * P->vertex_count, (uint64_t)curve * 6 + 2, 8, 0, cv);
+                sinew__path_copy_points(pi, 2 * P->vertex_count, (uint64_t)curve * 6 + 2, 8, 0, cv);
             }
         }
         curve_point(t, cv, out, tangents);
@@ -202,8 +199,8 @@ static void sample_by_lengths(const sinew_model_path *P, path_inst *pi, uint32_t
 
 /* Samples along a path with constantSpeed: curve lengths measured from the points (4 forward
  * differencing steps per curve), then 10 steps within the curve found. */
-static void sample_constant_speed(const sinew_model_path *P, path_inst *pi, uint32_t spaces, bool tangents,
-                                  bool pct_position, bool pct_spacing, double position) {
+void sinew__path_sample_constant_speed(const sinew_model_path *P, path_inst *pi, uint32_t spaces, bool tangents,
+                                       bool pct_position, bool pct_spacing, double position, bool closed_fixed) {
     double *cv = pi->cv, *curves = pi->curves;
     uint32_t floats = 2 * P->vertex_count;
     uint32_t curve_count = floats / 6u;
@@ -211,14 +208,18 @@ static void sample_constant_speed(const sinew_model_path *P, path_inst *pi, uint
         floats += 2;
         for (uint32_t i = 0; i < floats; ++i) /* a fresh array officially */
             cv[i] = NAN;
-        copy_points(pi, 2 * P->vertex_count, 2, floats - 4, 0, cv);
-        copy_points(pi, 2 * P->vertex_count, 0, 2, floats - 4, cv); /* copies nothing, as officially */
+        sinew__path_copy_points(pi, 2 * P->vertex_count, 2, floats - 4, 0, cv);
+        sinew__path_copy_points(pi, 2 * P->vertex_count, 0, 2, floats - 4, cv); /* copies nothing, as officially */
+        if (closed_fixed) { /* sinew's 6.0 behaviour: the closing curve's in-control point (docs/runtime.md) */
+            cv[floats - 4] = pi->world[0];
+            cv[floats - 3] = pi->world[1];
+        }
         cv[floats - 2] = cv[0];
         cv[floats - 1] = cv[1];
     } else {
         curve_count--;
         floats -= 4;
-        copy_points(pi, 2 * P->vertex_count, 2, floats, 0, cv);
+        sinew__path_copy_points(pi, 2 * P->vertex_count, 2, floats, 0, cv);
     }
     double path_length = 0.0;
     double x1 = cv[0], y1 = cv[1];
@@ -267,13 +268,13 @@ static void sample_constant_speed(const sinew_model_path *P, path_inst *pi, uint
             continue;
         }
         for (;; ++curve) {
-            double len = at_or_nan(curves, curve_count, curve);
+            double len = sinew__at_or_nan(curves, curve_count, curve);
             if (p > len)
                 continue;
             if (curve == 0)
                 p /= len;
             else {
-                double prev = at_or_nan(curves, curve_count, curve - 1);
+                double prev = sinew__at_or_nan(curves, curve_count, curve - 1);
                 p = (p - prev) / (len - prev);
             }
             break;
@@ -382,7 +383,7 @@ static void run_one(arm_inst *arm, uint32_t c) {
     bool pct_position = C->position_mode == SINEW_PATH_POSITION_PERCENT;
     bool pct_spacing = C->spacing_mode == SINEW_PATH_SPACING_PERCENT;
     if (P->constant_speed)
-        sample_constant_speed(P, pi, spaces, tangent, pct_position, pct_spacing, C->position);
+        sinew__path_sample_constant_speed(P, pi, spaces, tangent, pct_position, pct_spacing, C->position, false);
     else
         sample_by_lengths(P, pi, spaces, tangent, pct_position, pct_spacing, C->position);
 

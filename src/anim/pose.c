@@ -660,6 +660,10 @@ static void update_bones(sinew_instance *inst, uint32_t ai);
 
 void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
+    if (arm->data->v6) { /* 6.0: the bone loop, with the per-bone frame cache of 6.0 (bones6.c) */
+        update_bones(inst, ai);
+        return;
+    }
     if (arm->cache_mode == CACHE_READ) {
         if (arm->blend_touched) {
             for (uint32_t b = 0; b < arm->bone_count; ++b)
@@ -694,6 +698,10 @@ static void update_bones(sinew_instance *inst, uint32_t ai) {
     }
     if (!d->run_bone_steps) /* not prepared (no bones) */
         return;
+    if (d->v6) {
+        sinew__arm_update_bones6(inst, arm);
+        return;
+    }
     const uint8_t *ik_root = d->ik_count > 0 || d->path_constraint_count > 0 ? d->run_ik_root : NULL;
     if (!ik_root) {
         memset(arm->bone_changed, 0, n);
@@ -767,6 +775,22 @@ void sinew__bone_by_constraint(arm_inst *arm, uint32_t b) {
     arm->bone_dirty[b] = 1;
 }
 
+void sinew__bone_compute(arm_inst *arm, uint32_t b, bool is_cache) { compute_bone(arm, b, is_cache); }
+
+const double *sinew__bone_global(arm_inst *arm, uint32_t b) { return bone_global(arm, b); }
+
+void sinew__bone_set_from_global(arm_inst *arm, uint32_t b) { set_from_global(arm, b); }
+
+void sinew__from_matrix(const double *m, double *g) { from_matrix(m, g); }
+
+void sinew__mat_concat(const double *l, const double *p, double *out) { mat_concat(l, p, out); }
+
+void sinew__ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight) { ik_one(arm, root, target, weight); }
+
+void sinew__ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t target, bool bend_positive, double weight) {
+    ik_two(arm, parent, bone, target, bend_positive, weight);
+}
+
 void sinew__bone_matrix_changed(arm_inst *arm, uint32_t b) {
     from_matrix(arm->world + (size_t)b * 6, arm->global + (size_t)b * 6);
     arm->global_valid[b] = 1;
@@ -801,8 +825,10 @@ void sinew__sort_zorder(arm_inst *arm, const float *order) {
     if (!order) {
         if (!arm->zorder_dirty)
             return;
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t i = 0; i < n; ++i) {
             arm->zorder[i] = (int32_t)i;
+            sinew__mask6_zorder_set(arm, i);
+        }
         arm->slots_dirty = true;
         arm->zorder_dirty = false;
         return;
@@ -812,6 +838,7 @@ void sinew__sort_zorder(arm_inst *arm, const float *order) {
         if (!(f >= 0.0f) || f >= (float)n)
             continue;
         arm->zorder[(uint32_t)f] = (int32_t)i;
+        sinew__mask6_zorder_set(arm, (uint32_t)f);
     }
     arm->slots_dirty = true;
     arm->zorder_dirty = true;
@@ -1258,6 +1285,36 @@ static void slot_on_surface(arm_inst *arm, uint32_t s, uint32_t bone) {
     arm->slot_gxy_new[s] = 1;
 }
 
+/* Whether slot s follows its bone. In a 6.0 file a slot whose display is a child armature display
+ * without its armature (the official display object is null) does not: the upstream slot update
+ * stops before the transform when the slot has no display object, so its matrix is made only by the
+ * first read after its display changed (Slot.updateTransformAndMatrix). Such a slot keeps
+ * slot_changed SLOT_UNREAD (following its bone) until sinew_instance_slot reads it. */
+static inline bool slot_follows_bone(const arm_inst *arm, uint32_t s) {
+    if (!arm->data->v6 || arm->cur_child[s] != SINEW_INVALID_INDEX)
+        return true;
+    uint32_t disp = arm->cur_display[s];
+    if (disp == SINEW_INVALID_INDEX) /* hidden: nothing reads its matrix before it shows again */
+        return true;
+    /* no display object either: a child armature display without its armature, a boundingBox or a
+       path display (a path slot's matrix stays as it was when its display was set, officially) */
+    sinew_display_type t = sinew__arm_display(arm, disp)->type;
+    return t != SINEW_DISPLAY_ARMATURE && t != SINEW_DISPLAY_BOUNDING_BOX && t != SINEW_DISPLAY_PATH;
+}
+
+/* Whether the official 6.0 slot update reaches its frame cache for slot s: it shows a display (not
+ * empty, a boundingBox or a path) that is not skinned. */
+static bool slot_cacheable6(const arm_inst *arm, uint32_t s) {
+    uint32_t disp = arm->cur_display[s];
+    if (disp == SINEW_INVALID_INDEX)
+        return false;
+    const sinew_model_display *dd = sinew__arm_display(arm, disp);
+    if (dd->type == SINEW_DISPLAY_IMAGE || dd->type == SINEW_DISPLAY_ARMATURE)
+        return true;
+    return (dd->type == SINEW_DISPLAY_MESH || dd->type == SINEW_DISPLAY_SHAPE) && dd->mesh < arm->data->mesh_count &&
+           !arm->data->meshes[dd->mesh].weighted;
+}
+
 void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
     uint32_t n = arm->slot_count, nb = arm->bone_count;
@@ -1267,6 +1324,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     uint8_t *deform_dirty = arm->deform_dirty;
     const uint8_t *bone_changed = arm->bone_changed;
     const uint32_t *cur_mesh = arm->cur_mesh;
+    const bool cached6 = arm->slot_cfi && arm->cache_mode != CACHE_NONE;
     for (uint32_t s = 0; s < n; ++s) {
         if (display_dirty[s]) {
             display_dirty[s] = 0;
@@ -1275,7 +1333,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         }
         uint32_t bone = slots[s].parent;
         uint8_t own = slot_changed[s];
-        bool moved = own || (bone < nb && bone_changed[bone]);
+        bool moved = own || (bone < nb && bone_changed[bone] && slot_follows_bone(arm, s));
         bool deferred = false;
         if (moved && bone < nb && arm->surfaces && arm->data->bones[bone].is_surface) {
             /* the official slot update places a slot showing a mesh on a surface only when the
@@ -1284,6 +1342,9 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
                 slot_on_surface(arm, s, bone);
             else
                 deferred = true;
+        } else if (cached6 && bone < nb && slot_cacheable6(arm, s) &&
+                   sinew__slot_cache6(arm, s, own, moved, arm->world + (size_t)bone * 6)) {
+            /* 6.0 on a cache frame: the slot's matrix as the official frame cache gives it */
         } else if (moved && bone < nb) {
             double w[6];
             mat_concat(sinew__slot_local(arm, s), arm->world + (size_t)bone * 6, w);
@@ -1300,7 +1361,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         if (deferred)
             slot_changed[s] = 2;
         else if (own)
-            slot_changed[s] = 0;
+            slot_changed[s] = slot_follows_bone(arm, s) ? 0 : SLOT_UNREAD;
     }
     if (!arm->surfaces)
         return;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "anim/runtime_internal.h"
+#include "anim/shape_tess.h"
 #include "base/error.h"
 
 
@@ -249,6 +250,8 @@ typedef struct merge_ctx {
     uint32_t *owner;           /* per merged action: its frame (before grouping) */
     uint32_t *act;             /* per merged action: the action index */
     uint32_t n, cap;
+    bool sorted;               /* a new frame goes where it belongs (upstream, a 6.0 file); else one place
+                                  after it, as the 5.x reference inserts */
 } merge_ctx;
 
 static void merge(merge_ctx *m, int64_t start, const uint32_t *acts, uint32_t count) {
@@ -271,7 +274,7 @@ static void merge(merge_ctx *m, int64_t start, const uint32_t *acts, uint32_t co
     if (found < 0) {
         if (m->frame_count >= m->frame_cap)
             return;
-        uint32_t pos = at + 1 < m->frame_count ? at + 1 : m->frame_count;
+        uint32_t pos = m->sorted ? at : at + 1 < m->frame_count ? at + 1 : m->frame_count;
         memmove(m->frames + pos + 1, m->frames + pos, (m->frame_count - pos) * sizeof(merge_frame));
         for (uint32_t k = 0; k < m->n; ++k)
             if (m->owner[k] >= pos)
@@ -480,6 +483,7 @@ static sinew_status prepare_actions(sinew_arena *arena, const sinew_model_armatu
     memset(&m, 0, sizeof m);
     m.frame_cap = (uint32_t)total + 1;
     m.cap = (uint32_t)total;
+    m.sorted = arm->v6;
     m.frames = sinew__arena_array(arena, m.frame_cap, sizeof(merge_frame));
     m.owner = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
     m.act = sinew__arena_array(arena, m.cap, sizeof(uint32_t));
@@ -827,10 +831,19 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
         T->run_kind = TLK_SLOT_COLOR;
         break;
     case SINEW_TL_FFD:
+    case SINEW_TL_SHAPE: /* a vector shape's control points deform as a mesh's vertices */
         T->run_kind = TLK_DEFORM;
+        break;
+    case SINEW_TL_PATH_DEFORM:
+        T->run_kind = TLK_PATH_DEFORM;
         break;
     case SINEW_TL_IK:
         T->run_kind = TLK_IK;
+        break;
+    case SINEW_TL_PATH_POSITION:
+    case SINEW_TL_PATH_SPACING:
+    case SINEW_TL_PATH_WEIGHT:
+        T->run_kind = TLK_PATH;
         break;
     case SINEW_TL_ZORDER:
         T->run_kind = TLK_ZORDER;
@@ -853,7 +866,7 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
     double scale = s100 != 0.0 ? 100.0 / s100 : 1.0;
     double offset = sinew__js_round((double)T->offset * 100.0) * 0.01;
     uint32_t fc = T->grid_key_count;
-    T->run_follow = fc > 1 && scale == 1.0 && offset == 0.0;
+    T->run_follow = fc > 1 && scale == 1.0 && offset == 0.0 && sinew__tl_plain6(arm, anim, T);
     if (fc == 0)
         return SINEW_OK;
     sinew_model_run_key *rk = sinew__arena_array(arena, fc, sizeof *rk);
@@ -889,8 +902,11 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
             r->value[1] = v0[1];
             r->delta[0] = (double)v1[0] - v0[0];
             r->delta[1] = (double)v1[1] - v0[1];
-            if (T->run_chan == 2 && fi == fc - 1 && !T->rotation_plain)
+            if (T->run_chan == 2 && fi == fc - 1 && !T->rotation_plain) {
                 r->delta[0] = sinew__normalize_radian(r->delta[0]);
+                if (arm->v6) /* upstream normalises the skew's wrap delta too */
+                    r->delta[1] = sinew__normalize_radian(r->delta[1]);
+            }
         }
     }
     if (T->frame_keys)
@@ -906,12 +922,36 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
     return SINEW_OK;
 }
 
+/* A 6.0 shape display's share of the draw list (the slot's largest display counts): its commands,
+ * vertices and indices, and the armature's largest tessellation scratch. */
+static void shape_bound(sinew_model_armature *arm, const sinew_model_display *d, uint32_t *cmds, uint64_t *v,
+                        uint64_t *ix) {
+    const sinew_model_shape *sh = &arm->shapes[d->shape];
+    uint32_t points, contours;
+    uint64_t sv, si;
+    sinew__shape_bounds(sh, &points, &contours, &sv, &si);
+    uint32_t c = d->mask && d->mask_range > 0 ? 1 : 2 * sh->path_count;
+    if (c > *cmds)
+        *cmds = c;
+    if (sv > *v)
+        *v = sv;
+    if (si > *ix)
+        *ix = si;
+    if (points > arm->run_shape_points)
+        arm->run_shape_points = points;
+    if (contours > arm->run_shape_contours)
+        arm->run_shape_contours = contours;
+    if (sh->point_count > arm->run_shape_ctrl)
+        arm->run_shape_ctrl = sh->point_count;
+}
+
 /* Per display its matrix; per slot where its deform and mesh vertices go in an instance and how
  * many (the largest mesh any skin gives it); the largest draw list the armature can make. */
 static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err) {
     arm->run_display_matrix = NULL;
     arm->run_slot_deform = NULL;
-    arm->run_deform_floats = arm->run_dl_vertices = arm->run_dl_indices = 0;
+    arm->run_deform_floats = arm->run_dl_vertices = arm->run_dl_indices = arm->run_dl_cmds = 0;
+    arm->run_shape_points = arm->run_shape_contours = arm->run_shape_ctrl = 0;
     if (arm->display_count) {
         double *m = sinew__arena_array(arena, (size_t)arm->display_count * 6, sizeof(double));
         if (!m)
@@ -925,15 +965,24 @@ static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm,
     uint32_t *sd = sinew__arena_array(arena, (size_t)arm->slot_count * 2, sizeof(uint32_t));
     if (!sd)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-    uint64_t total = 0, vertices = 0, indices = 0;
+    uint64_t total = 0, vertices = 0, indices = 0, cmds = 0;
     for (uint32_t s = 0; s < arm->slot_count; ++s) {
-        uint32_t cap = 0, tris = 2;
+        uint32_t cap = 0, tris = 2, slot_cmds = 1;
+        uint64_t shape_v = 0, shape_i = 0;
         for (uint32_t k = 0; k < arm->skin_slot_count; ++k) {
             const sinew_model_skin_slot *ss = &arm->skin_slots[k];
             if (ss->slot != s)
                 continue;
             for (uint32_t i = 0; i < ss->display_count; ++i) {
                 const sinew_model_display *d = &arm->displays[ss->first_display + i];
+                if (arm->v6 && d->type == SINEW_DISPLAY_PATH && d->path_data < arm->path_count) {
+                    /* 6.0: a path display's deform (2 per point, slot space) */
+                    uint32_t pc = 2 * arm->paths[d->path_data].vertex_count;
+                    cap = pc > cap ? pc : cap;
+                    continue;
+                }
+                if (d->type == SINEW_DISPLAY_SHAPE && d->shape < arm->shape_count)
+                    shape_bound(arm, d, &slot_cmds, &shape_v, &shape_i);
                 if ((d->type != SINEW_DISPLAY_MESH && d->type != SINEW_DISPLAY_SHAPE) || d->mesh >= arm->mesh_count)
                     continue; /* a 6.0 shape's control points are a mesh geometry, deformed as meshes are */
                 const sinew_model_mesh *mesh = &arm->meshes[d->mesh];
@@ -946,15 +995,18 @@ static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm,
         sd[2 * s] = (uint32_t)total;
         sd[2 * s + 1] = cap;
         total += cap;
-        vertices += cap / 2 > 4 ? cap / 2 : 4;
-        indices += 3 * (uint64_t)tris;
+        uint64_t v = cap / 2 > 4 ? cap / 2 : 4, ix = 3 * (uint64_t)tris;
+        vertices += v > shape_v ? v : shape_v;
+        indices += ix > shape_i ? ix : shape_i;
+        cmds += slot_cmds;
     }
-    if (total > UINT32_MAX || vertices > UINT32_MAX || indices > UINT32_MAX)
+    if (total > UINT32_MAX || vertices > UINT32_MAX || indices > UINT32_MAX || cmds > UINT32_MAX)
         return sinew__fail(err, SINEW_E_LIMIT, NULL, "armature '%s': too many mesh vertices", arm->name);
     arm->run_slot_deform = sd;
     arm->run_deform_floats = (uint32_t)total;
     arm->run_dl_vertices = (uint32_t)vertices;
     arm->run_dl_indices = (uint32_t)indices;
+    arm->run_dl_cmds = (uint32_t)cmds;
     return SINEW_OK;
 }
 
@@ -992,7 +1044,7 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
     sinew_arena *arena = &data->arena;
     for (uint32_t a = 0; a < data->armature_count; ++a) {
         sinew_model_armature *arm = &data->armatures[a];
-        sinew_status st = prepare_bone_order(arena, arm, err);
+        sinew_status st = arm->v6 ? sinew__prepare_v6(arena, arm, err) : prepare_bone_order(arena, arm, err);
         if (st != SINEW_OK)
             return st;
         st = prepare_mesh_bones(arena, arm, err);
@@ -1012,8 +1064,9 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
             sinew_model_animation *anim = &arm->animations[an];
             if (!anim->name || !anim->name[0])
                 anim->name = "default"; /* the official parser's name for an unnamed animation */
+            /* whole frames: at least 1 in the 5.x reference, upstream (a 6.0 file) 0 allowed */
             float d = anim->duration;
-            uint32_t fc = d >= 1.0f && isfinite(d) ? (uint32_t)(d > 1e7f ? 1e7f : d) : 1;
+            uint32_t fc = d >= 1.0f && isfinite(d) ? (uint32_t)(d > 1e7f ? 1e7f : d) : (arm->v6 ? 0u : 1u);
             anim->frame_count = fc;
             if (anim->timeline_count > arm->max_anim_timelines)
                 arm->max_anim_timelines = anim->timeline_count;

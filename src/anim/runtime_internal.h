@@ -34,8 +34,31 @@ enum {
     TLK_ZORDER,
     TLK_ACTION,
     TLK_SURFACE,
+    TLK_PATH_DEFORM,           /* 6.0: a path display's deform */
+    TLK_PATH,                  /* 6.0: a path constraint's position, spacing or weights */
     TLK_KIND_COUNT
 };
+
+/* The official 6.0 timeline's own time scale, offset (seconds) and duration (seconds) from its
+ * timelineConfig (BaseTimelineState.init): scale x100 and offset in frames as stored, the duration
+ * in frames over the frame rate (the official frameRateR = 1 / frameRate). */
+static inline double sinew__tl_scale6(const sinew_model_timeline *T) { return T->cfg_scale * 0.01; }
+static inline double sinew__tl_offset6(const sinew_model_timeline *T, double frame_rate) {
+    return (double)T->cfg_offset * (1.0 / frame_rate);
+}
+static inline double sinew__tl_duration6(const sinew_model_timeline *T, double frame_rate) {
+    return (double)T->cfg_duration * (1.0 / frame_rate);
+}
+/* Whether a timeline plays on its animation's clock as it is: always in a 5.x armature; in a 6.0 one
+ * when its timelineConfig is the default and its own duration equals the animation's (as doubles). */
+static inline bool sinew__tl_plain6(const sinew_model_armature *arm, const sinew_model_animation *anim,
+                                    const sinew_model_timeline *T) {
+    if (!arm->v6)
+        return true;
+    double fr = (double)arm->frame_rate;
+    return T->cfg_scale == 100 && T->cfg_offset == 0 && !T->cfg_loop &&
+           sinew__tl_duration6(T, fr) == (double)anim->frame_count / fr;
+}
 
 /* What an animation has timelines for, per bone / slot / IK constraint
  * (sinew_model_animation.run_covered). */
@@ -44,11 +67,17 @@ enum { COV_BONE = 1, COV_DISPLAY = 2, COV_COLOR = 4, COV_IK = 8, COV_SURFACE = 1
 #define SINEW_ANIM_TIMELINE_MAX 65535u /* timelines in one animation (tl_state.tl is 16 bits) */
 #define TL_NONE 0xffffu            /* tl_state.tl of the action, pose and missing timelines */
 
+#define SLOT_UNREAD 3              /* arm_inst.slot_changed: a 6.0 slot without a display object whose
+                                      matrix follows its bone until the slot is read (pose.c) */
+
 /* tl_state.bits */
 #define TLB_TWEEN 3u               /* tween state: 0 none, 1 once, 2 always */
 #define TLB_DELTA 4u               /* arrived with a tween towards the next key */
 #define TLB_DIRTY 8u               /* a slot timeline's value waits to be applied */
 #define TLB_FOLLOW 16u             /* a bone timeline following the animation's clock (key, bone) */
+#define TLB_BEND6 32u              /* 6.0 IK timeline: bendPositive of the last key arrived at tweening */
+#define TLB_BLEND_DIRTY 64u        /* a 6.0 bone timeline (the first of its bone): its value changed
+                                      since the bone was last blended (the official timeline `dirty`) */
 
 /* The playback state of one timeline inside one animation state: what changes while it plays.
  * What the timeline is (its keys, their spans, easing and deltas, its kind and target) is in the
@@ -139,6 +168,12 @@ typedef struct sinew_cache_animation {
     uint32_t frames;           /* cache frames it holds */
     uint8_t *filled;           /* per frame: its bones are stored */
     double *values;            /* frames x bones x SINEW_CACHE_BONE_VALUES */
+    /* 6.0 armatures (NULL otherwise; bones6.c): the official per-bone and per-slot cache indices.
+     * Per frame, per bone then per slot: the frame whose stored values it shares (a bone or slot that
+     * did not move shares the previous frame's), or INVALID when not stored yet; and per frame and
+     * slot its world matrix */
+    uint32_t *src;             /* frames x (bones + slots) */
+    double *slot_values;       /* frames x slots x 6 */
 } sinew_cache_animation;
 
 typedef struct sinew_cache_armature {
@@ -166,6 +201,39 @@ typedef struct path_inst {
     uint32_t last_display;     /* the slot's display at the last check */
     uint8_t verts_dirty;       /* the official DeformVertices.verticesDirty */
 } path_inst;
+/* A 6.0 physics constraint's running state (physics6.c): the official PhysicsConstraint's fields. */
+typedef struct physics_rt {
+    double remaining, last_time;
+    double x_offset, x_velocity, y_offset, y_velocity;
+    double rotate_offset, rotate_velocity, scale_offset, scale_velocity;
+    double bx, by;             /* the bone's position at the last update (translation inertia) */
+    double cx, cy;             /* ... after the last update's physics (rotation and stretch inertia) */
+    double tx, ty;             /* the bone's length along the matrix's first row, last update */
+    uint8_t sleeping, reset, last_reset;
+} physics_rt;
+
+/* A 6.0 path constraint's animated values (the official PathConstraint's position, spacing,
+ * rotateWeight, xWeight, yWeight: set from the data at creation, then by path timelines, which also
+ * set `dirty`: compute again even if nothing moved). */
+typedef struct path_values6 {
+    double position, spacing, rotate_weight, x_weight, y_weight;
+    uint8_t dirty;
+} path_values6;
+
+/* The display container of a 6.0 armature with masks (mask6.c): the official Pixi adapters' child
+ * list and each display object's mask. Display objects: slot * 4 + (0 raw, 1 mesh, 2 shape), or
+ * 0x80000000 | the armature index of a child armature shown. */
+typedef struct mask6_rt {
+    uint32_t *children;        /* the container, in order (count entries) */
+    uint32_t count;
+    uint32_t *object;          /* per slot: its display object */
+    uint32_t *object_mask;     /* 3 per slot (raw, mesh, shape): the display object masking it, or INVALID */
+    uint8_t *mask_on;          /* per slot: the official _mask (kept while the slot shows nothing) */
+    double *mask_range;        /* ... and _maskRange */
+    uint8_t *zorder_dirty, *mask_dirty; /* per slot: the official _zOrderDirty, _maskDirty */
+    uint8_t sorted;            /* the armature re-sorted its slots (its _maskDirty) */
+} mask6_rt;
+
 /* A 5.5 surface of an armature instance (pose.c): the official Surface's state. */
 typedef struct surface_rt {
     uint32_t bone;
@@ -195,6 +263,9 @@ typedef struct arm_inst {
     int32_t cache_frame_index;
     uint8_t cache_mode;
     double *cache_values;
+    const sinew_cache_animation *cache_anim; /* the animation being cached this update (6.0) */
+    uint32_t *bone_cfi, *slot_cfi; /* 6.0: per bone, then per slot, the cache frame whose values it
+                                  holds (the official _cachedFrameIndex), or INVALID */
     uint32_t skin;             /* overlay skin index or INVALID */
     uint32_t default_skin;     /* index of the "" skin or INVALID */
 
@@ -229,6 +300,10 @@ typedef struct arm_inst {
     float *ik_weight;
     uint8_t *ik_bend;
     path_inst *paths;          /* one per path constraint */
+    /* 6.0 armatures (data->v6; NULL otherwise): */
+    uint8_t *tc_dirty;         /* per bone: its attached transform constraint is dirty */
+    physics_rt *physics;       /* per physics constraint */
+    path_values6 *path6;       /* per path constraint */
     /* slots */
     uint32_t slot_count;
     int32_t *display_index, *anim_display_index;
@@ -240,7 +315,12 @@ typedef struct arm_inst {
                                   sinew_instance_replace_display* */
     uint32_t *cur_display;     /* data display index, REPLACED(a, s), or INVALID */
     uint32_t *masked_by;       /* 6.0 armatures (NULL otherwise): per slot, the slot whose mask display
-                                  clips it (the official Pixi adapters' rule), or INVALID */
+                                  clips it (the official Pixi adapters' rule, mask6.c), or INVALID.
+                                  Written at the end of each armature update. The drawing reads it with
+                                  the mask slot's own display data (mask, mask_range) and geometry */
+    mask6_rt *mask6;           /* 6.0 armatures with a mask display (NULL otherwise) */
+    uint32_t proxy_mask;       /* a child armature: the display object masking it in its parent's
+                                  container (mask6.c), or INVALID */
     uint32_t *slot_origin;     /* the display whose transform places the slot: a data display
                                   (data->run_display_matrix), REPLACED(a, s) (rep[s].matrix), or
                                   INVALID (identity) */
@@ -253,7 +333,8 @@ typedef struct arm_inst {
                                   vertex, or per influence of a weighted mesh): the shown mesh's
                                   when it was shown (0 without one), grown by a pose deform
                                   timeline that writes more (sinew__state_pose_deform) */
-    uint8_t *slot_changed;     /* display switched: the local matrix changed */
+    uint8_t *slot_changed;     /* display switched: the local matrix changed (2: a placement on a surface
+                                  waits for the slot pass's end; SLOT_UNREAD: see pose.c) */
     float *slot_world;         /* 6 per slot */
     const uint32_t *slot_deform; /* data->run_slot_deform: per slot, its first float in deform and
                                     mesh_out, and how many it may use */
@@ -316,6 +397,16 @@ struct sinew_instance {
     sinew_event_fn event_fn;
     void *event_user;
     bool updating;
+    /* The official WorldClock's `time`, which 6.0 physics reads: the sum of the non-zero steps of
+     * sinew_instance_update (their magnitudes), in the same double additions; 0 at creation. */
+    double clock_time;
+    bool no_clock;             /* sinew_instance_options.no_clock: no armature is ever on a clock */
+    /* the random source of 6.0 physics (sinew_instance_options.random*) */
+    uint8_t random_kind;
+    uint32_t random_state;     /* mulberry32's state (SINEW_RANDOM_SEED) */
+    double random_constant;
+    sinew_random_fn random_fn;
+    void *random_user;
     /* the draw list (drawlist.c): its storage, one allocation made by the first draw list (NULL
      * until then), and how many of its commands are as dl_entries says */
     void *dl_block;
@@ -325,6 +416,12 @@ struct sinew_instance {
     struct dl_entry *dl_entries;
     uint32_t dl_vertex_cap, dl_index_cap, dl_cmd_cap;
     uint32_t dl_valid;
+    /* 6.0 (all 0 / NULL for 4.0-5.6 data): the shapes' tessellation scratch (the largest shape's
+     * flattened points, contours and Bezier points), and per slot of each 6.0 armature the mask command it made in
+     * the list being built (dl_mask_first: each armature's first entry in dl_mask_cmd) */
+    uint32_t dl_shape_points, dl_shape_contours, dl_shape_ctrl, dl_mask_slots;
+    void *dl_tess;
+    uint32_t *dl_mask_cmd, *dl_mask_first;
 };
 
 /* What the draw list wrote at a command's place: which slot's display, from which first vertex
@@ -438,6 +535,33 @@ float sinew__page_texture_scale(const struct sinew_atlas *atlas, const sinew_mod
 void sinew__image_pivot(const arm_inst *a, uint32_t s, const sinew_model_display *dd, const sinew_model_region *r,
                         float tscale, float *px, float *py);
 
+/* bones6.c: the 6.0 bone loop (constraints after each bone's own update, physics last), the
+ * official _updateGlobalTransformMatrix with its notifications (a transform constraint of the bone
+ * or driven by it gets dirty, its physics wakes) and the 6.0 updateByConstraint (which also makes the
+ * global from the matrix when stale) */
+void sinew__arm_update_bones6(sinew_instance *inst, arm_inst *arm);
+bool sinew__slot_cache6(arm_inst *arm, uint32_t s, bool own, bool moved, const double *bone_world);
+void sinew__bone_compute6(arm_inst *arm, uint32_t b, bool is_cache);
+void sinew__bone_by_constraint6(arm_inst *arm, uint32_t b);
+/* path6.c: a 6.0 path constraint (at its root's turn); a path display's points in armature space
+ * now (2 per point into out, which holds cap floats; false when it cannot) */
+void sinew__path6_run(arm_inst *arm, uint32_t c);
+bool sinew__path6_points(const arm_inst *arm, uint32_t slot, const sinew_model_display *dd, float *out, uint32_t cap);
+/* physics6.c: a physics constraint's update (at its bone's turn, while awake), and one draw of the
+ * instance's random source. One update takes at most SINEW_PHYSICS_STEP_MAX fixed steps. */
+#define SINEW_PHYSICS_STEP_MAX 1000000u
+void sinew__physics_update(sinew_instance *inst, arm_inst *arm, uint32_t c);
+double sinew__random(sinew_instance *inst);
+
+/* mask6.c: the masks of a 6.0 armature (masked_by): its container set up, a slot's z-order set (by
+ * a zOrder key or the reset to the setup order), and the update after the slots' */
+void sinew__mask6_reset(arm_inst *a);
+void sinew__mask6_zorder_set(arm_inst *a, uint32_t s);
+void sinew__mask6_update(sinew_instance *inst, uint32_t ai);
+
+/* prepare6.c: the derived tables of a 6.0 armature (bone order, constraints per bone) */
+sinew_status sinew__prepare_v6(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err);
+
 /* animation.c */
 void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt);
 void sinew__arm_play_last(sinew_instance *inst, uint32_t ai, int32_t play_times);
@@ -448,6 +572,7 @@ int32_t sinew__arm_fade_in(sinew_instance *inst, uint32_t ai, uint32_t anim, dou
 void sinew__emit(sinew_instance *inst, uint32_t ai, sinew_event_type type, const anim_state *st,
                  const sinew_model_action *action, double time);
 uint32_t sinew__find_animation(const sinew_model_armature *arm, const char *name);
+void sinew__state_set_weight(arm_inst *arm, anim_state *st, double weight);
 
 /* pose.c */
 /* the official Transform.toMatrix of a display's (float) transform, in double */
@@ -463,11 +588,33 @@ void sinew__clock_add(sinew_instance *inst, uint32_t ai);
  * float copy and the moved flag after a constraint wrote the world matrix */
 void sinew__bone_by_constraint(arm_inst *arm, uint32_t b);
 void sinew__bone_matrix_changed(arm_inst *arm, uint32_t b);
+/* pose.c, for the 6.0 bone loop (bones6.c): the official _updateGlobalTransformMatrix(isCache), the
+ * decomposed global (made from the matrix when stale), the matrix from the global, Transform.fromMatrix
+ * (g holds the previous values: their scale signs are kept), Matrix.concat (out = l then p) and the
+ * one- and two-bone IK solvers */
+void sinew__bone_compute(arm_inst *arm, uint32_t b, bool is_cache);
+const double *sinew__bone_global(arm_inst *arm, uint32_t b);
+void sinew__bone_set_from_global(arm_inst *arm, uint32_t b);
+void sinew__from_matrix(const double *m, double *g);
+void sinew__mat_concat(const double *l, const double *p, double *out);
+void sinew__ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight);
+void sinew__ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t target, bool bend_positive, double weight);
 /* path.c: path constraints */
 size_t sinew__path_scratch_size(const sinew_model_armature *d);
 void sinew__path_bind(arm_inst *a, double *scratch);
 void sinew__path_reset(arm_inst *a);
 void sinew__path_constraints_run(arm_inst *arm, uint32_t root);
+/* path.c, shared with path6.c: the official _computeVertices (path floats [from, from + n) to
+ * cv[at...], its loop bound the count, so nothing is copied when at >= n), and the constant-speed
+ * sampling (closed_fixed: the closing curve's in-control point is copied, where the official
+ * helper leaves it unset and the path NaN) */
+void sinew__path_copy_points(const path_inst *pi, uint32_t world_n, uint64_t from, uint32_t n, uint32_t at, double *cv);
+void sinew__path_sample_constant_speed(const sinew_model_path *P, path_inst *pi, uint32_t spaces, bool tangents,
+                                       bool pct_position, bool pct_spacing, double position, bool closed_fixed);
+/* v[i] as the official array read gives it: NaN past its end */
+static inline double sinew__at_or_nan(const double *v, uint32_t n, int64_t i) {
+    return i >= 0 && (uint64_t)i < n ? v[i] : NAN;
+}
 /* the state pool of the official runtime, for the names undelivered events report (see
  * sinew_instance.recycled): a state removed (buffered until the next tick), one returned to the
  * pool now, a new state taking the newest object from the pool */

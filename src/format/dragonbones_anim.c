@@ -1114,7 +1114,8 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     TRY(sinew__jstr(d->c, f[0], "name", "", &name));
     TRY(sinew__dbj_dup_str(d, name, &N->name));
     double dur;
-    TRY(sinew__jnum(d->c, f[1], "duration", 1.0, &dur));
+    /* an animation without `duration` lasts 1 frame in the 5.x reference, 0 in the 6.0 runtime */
+    TRY(sinew__jnum(d->c, f[1], "duration", A->v6 ? 0.0 : 1.0, &dur));
     if (dur < 0.0)
         return sinew__jfail_key(d->c, "duration", SINEW_E_RANGE, "animation 'duration' must not be negative (%g)", dur);
     if (dur > (double)d->c->limits.max_animation_frames)

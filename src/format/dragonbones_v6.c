@@ -28,23 +28,6 @@ bool sinew__dbj_constraint_name_taken(const sinew_model_armature *A, const char 
     return false;
 }
 
-/* Whether a JavaScript object enumerates this key before the others: an array index ("0", "17",
- * no sign or leading zero, below 2^32 - 1), which comes first, in numeric order. */
-static bool index_key(const char *s, uint32_t *out) {
-    uint64_t v = 0;
-    if (!s[0] || (s[0] == '0' && s[1]))
-        return false;
-    for (const char *p = s; *p; p++) {
-        if (*p < '0' || *p > '9')
-            return false;
-        v = v * 10u + (uint64_t)(*p - '0');
-        if (v >= 4294967295u)
-            return false;
-    }
-    *out = (uint32_t)v;
-    return true;
-}
-
 /* Orders `n` records of `size` bytes, whose name is the first member, as the official runtime
  * enumerates its constraint map: index names first by value, then the rest as added. */
 static sinew_status key_order(db *d, void *base, uint32_t n, size_t size) {
@@ -60,7 +43,7 @@ static sinew_status key_order(db *d, void *base, uint32_t n, size_t size) {
     for (uint32_t i = 0; i < n; i++) {
         const char *name;
         memcpy(&name, b + (size_t)i * size, sizeof name);
-        is_index[i] = index_key(name, &val[i]);
+        is_index[i] = sinew__js_index_key(name, &val[i]);
     }
     for (;;) { /* index names, smallest first (each is unique: names are) */
         uint32_t best = SINEW_INVALID_INDEX;
@@ -181,13 +164,16 @@ static sinew_status build_transform(db *d, const cJSON *v, void *rec, bool *kept
 
 /* ---- physics constraints --------------------------------------------------------------------- */
 
+/* The stretch factor's key is `scX` (the official parser's SCALE_X); a `scaleX` key is not read by the
+ * official runtime (said in a warning). */
 enum {
     P_NAME, P_BONE, P_X, P_Y, P_ROTATE, P_SHEARX, P_SCALEX, P_LIMIT, P_FPS, P_INERTIA, P_STRENGTH, P_DAMPING,
-    P_MASS, P_WIND, P_WINDDIST, P_GRAVITY, P_WEIGHT, P_COUNT
+    P_MASS, P_WIND, P_WINDDIST, P_GRAVITY, P_WEIGHT, P_SCALEX_UNREAD, P_COUNT
 };
 static const char *const ph_keys[P_COUNT] = {"name",    "bone",     "x",       "y",       "rotate",  "shearX",
-                                             "scaleX",  "limit",    "fps",     "inertia", "strength", "damping",
-                                             "mass",    "wind",     "windDisturbance", "gravity", "weight"};
+                                             "scX",     "limit",    "fps",     "inertia", "strength", "damping",
+                                             "mass",    "wind",     "windDisturbance", "gravity", "weight",
+                                             "scaleX"};
 static const sinew_jkeys ph_table = SINEW_JKEYS(ph_keys, "physics constraint");
 
 static sinew_status build_physics(db *d, const cJSON *v, void *rec, bool *kept) {
@@ -207,8 +193,12 @@ static sinew_status build_physics(db *d, const cJSON *v, void *rec, bool *kept) 
     double *const dst[] = {&P->x,        &P->y,    &P->rotate,   &P->shear_x, &P->scale_x, &P->limit,
                            &P->fps,      &P->inertia, &P->strength, &P->damping, &P->mass, &P->wind,
                            &P->wind_disturbance, &P->gravity, &P->weight};
-    for (uint32_t k = P_X; k < P_COUNT; k++)
+    for (uint32_t k = P_X; k < P_SCALEX_UNREAD; k++)
         TRY(sinew__jnum(d->c, f[k], ph_keys[k], k == P_FPS ? 1.0 : 0.0, dst[k - P_X]));
+    if (f[P_SCALEX_UNREAD])
+        sinew__jwarn(d->c, "scaleX", SINEW_E_UNSUPPORTED,
+                     "physics constraint '%s': the official runtime reads the stretch factor from 'scX' and ignores "
+                     "'scaleX' (so does sinew)", name);
     if (sinew__dbj_constraint_name_taken(d->arm, name)) {
         dropped(d, "name", "physics constraint", name, "an earlier constraint has this name");
         return SINEW_OK;
@@ -220,7 +210,8 @@ static sinew_status build_physics(db *d, const cJSON *v, void *rec, bool *kept) 
                      "leaves the bone where its animation puts it (docs/runtime.md)", name);
     if (!(P->fps > 0.0))
         sinew__jwarn(d->c, "fps", SINEW_E_RANGE,
-                     "physics constraint '%s': 'fps' %g is not positive: the simulation never steps", name, P->fps);
+                     "physics constraint '%s': 'fps' %g is not positive: the simulation never steps (the official 6.0 "
+                     "runtime never steps at 0 and loops forever below 0; docs/runtime.md)", name, P->fps);
     TRY(sinew__dbj_dup_str(d, name, &P->name));
     *kept = true;
     return SINEW_OK;

@@ -309,3 +309,18 @@ sinew_status sinew_atlas_get_region_info(const sinew_atlas *atlas, uint32_t regi
     out->frame_height = R->frame_height;
     return SINEW_OK;
 }
+
+bool sinew__js_index_key(const char *s, uint32_t *out) {
+    uint64_t v = 0;
+    if (!s[0] || (s[0] == '0' && s[1]))
+        return false;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return false;
+        v = v * 10u + (uint64_t)(*p - '0');
+        if (v >= 4294967295u)
+            return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}

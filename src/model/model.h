@@ -563,7 +563,24 @@ typedef struct sinew_model_armature {
     uint32_t run_deform_floats; /* the sum of those capacities */
     uint32_t run_dl_vertices, run_dl_indices; /* the most vertices and indices one draw list of the
                                   armature's slots can hold (4 and 6 per image, its vertices and
-                                  3 per triangle per mesh: the largest display of each slot) */
+                                  3 per triangle per mesh, a 6.0 shape's tessellation bound
+                                  (anim/shape_tess.h): the largest display of each slot) */
+    uint32_t run_dl_cmds;      /* the most draw commands its slots can make (1 per slot; a 6.0 shape
+                                  that is not a mask: a stroke and a fill per path) */
+    uint32_t run_shape_points, run_shape_contours, run_shape_ctrl; /* the largest shape: flattened
+                                  points, contours and Bezier points (the draw list's scratch) */
+    /* Derived by sinew__model_prepare for a 6.0 armature (v6), NULL otherwise (anim/prepare6.c): */
+    uint32_t *run_tc_of;       /* per bone: the transform constraint attached to it (the official
+                                  bone's _transformConstraint: the last one created for it), or INVALID */
+    uint32_t *run_tc_notify;   /* per bone: the bone whose attached transform constraint a recompute of
+                                  this bone dirties as its target (the official bone's
+                                  _targetTransformConstraint, the last created with it as target, when
+                                  that one is some bone's attached constraint), or INVALID */
+    uint32_t *run_physics_of;  /* per bone: its physics constraint (the last one created), or INVALID */
+    uint32_t *run_constraint_order; /* ik_count + path_constraint_count entries: the IK (index) and path
+                                  (index | 0x80000000) constraints in the official armature's constraint
+                                  list order, the order a root bone runs them */
+    bool run_has_masks;        /* some image or shape display is a mask (mask, mask_range > 0) */
 } sinew_model_armature;
 
 /* One bone of the runtime's bone loop (derived by sinew__model_prepare). */
@@ -618,6 +635,11 @@ struct sinew_atlas {
     sinew_model_page *pages;
     sinew_model_region *regions;   /* sorted by name for binary search */
 };
+
+/* Whether a JavaScript object enumerates the key `s` before its other keys: an array index ("0",
+ * "17"; no sign or leading zero, below 2^32 - 1), which comes first, in numeric order (*out). The
+ * official runtime keeps its constraints in such an object, keyed by name. */
+bool sinew__js_index_key(const char *s, uint32_t *out);
 
 /* Finds a region by name (binary search); SINEW_INVALID_INDEX if absent. */
 uint32_t sinew__atlas_find_region(const struct sinew_atlas *atlas, const char *name);

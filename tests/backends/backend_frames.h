@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sinew/data.h"
+#include "sinew/export.h"
 #include "sinew/instance.h"
 #include "sinew/render.h"
 #include "test_characters.h"
@@ -28,6 +29,9 @@ static const backend_set backend_own_sets[] = {
     {"fixtures/own/Pip_4.0", "pip.json", "texture.json", "pip", {"hop", "idle"}},
     {"fixtures/own/Pip_5.0", "pip_ske.json", "pip_tex.json", "pip", {"hop", "idle"}},
     {"../examples/demo", "demo_ske.json", "demo_tex.json", "Bolt", {"walk", "wave"}},
+    /* 6.0 masks and vector shapes (one floor row for both: their folder) */
+    {"fixtures/render6", "masks6_ske.json", "render6_tex.json", "masks", {"move", "zorder"}},
+    {"fixtures/render6", "shapes6_ske.json", "render6_tex.json", "shapes", {"wave", "bend"}},
 };
 enum { BACKEND_MAX_SIDE = 256, BACKEND_FRAMES = 4 };
 static const sinew_rgba8 BACKEND_GREY = {128, 128, 128, 255};
@@ -86,6 +90,39 @@ static inline size_t backend_drawn(const uint8_t *img, size_t px) {
     size_t n = 0;
     for (size_t i = 0; i < px; i++) n += memcmp(img + 4 * i, &BACKEND_GREY, 3) != 0;
     return n;
+}
+
+/* n hand-made commands, one axis-aligned quad each (boxes: x0 y0 x1 y1; UVs over the whole page),
+ * untextured and opaque white: into pos/uv (8 floats a quad), idx (6 a quad) and cmds. */
+static inline void backend_quads(const float (*boxes)[4], uint32_t n, float *pos, float *uv, uint32_t *idx,
+                                 sinew_draw_cmd *cmds) {
+    memset(cmds, 0, n * sizeof *cmds);
+    for (uint32_t q = 0; q < n; q++) {
+        const float *b = boxes[q];
+        float p[8] = {b[0], b[1], b[2], b[1], b[2], b[3], b[0], b[3]}, t[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+        memcpy(pos + 8 * q, p, sizeof p);
+        memcpy(uv + 8 * q, t, sizeof t);
+        uint32_t v = 4 * q, ix[6] = {v, v + 1, v + 2, v, v + 2, v + 3};
+        memcpy(idx + 6 * q, ix, sizeof ix);
+        cmds[q].page = SINEW_INVALID_INDEX;
+        cmds[q].color = (sinew_color_transform){1, 1, 1, 1, 0, 0, 0, 0};
+        cmds[q].first_vertex = 4 * q;
+        cmds[q].vertex_count = 4;
+        cmds[q].first_index = 6 * q;
+        cmds[q].index_count = 6;
+    }
+}
+
+/* With SINEW_DUMP_DIR=DIR, writes an opaque RGBA8 frame as DIR/NAME_WHAT.png (spaces and slashes of
+ * the name as '_'): the screenshots of a backend test, beside sinew's own. */
+static inline void backend_dump(const char *name, const char *what, const uint8_t *rgba, uint32_t w, uint32_t h) {
+    const char *dir = getenv("SINEW_DUMP_DIR");
+    if (!dir || !*dir) return;
+    char path[1024];
+    int n = snprintf(path, sizeof path, "%s/", dir);
+    for (const char *c = name; *c && n < (int)sizeof path - 64; c++) path[n++] = *c == ' ' || *c == '/' || *c == '#' ? '_' : *c;
+    snprintf(path + n, sizeof path - (size_t)n, "_%s.png", what);
+    if (sinew_png_write(path, rgba, w, h, (size_t)w * 4, NULL, 0, NULL) != SINEW_OK) printf("  cannot write %s\n", path);
 }
 
 /* A backend allocates through this counter, so a test sees that it frees all it takes (SDL's and

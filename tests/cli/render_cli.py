@@ -976,6 +976,41 @@ def check_bench_render():
           f"bench-render: the seamless line prints the measured PSNR ({seamless} against {j['psnr_min']})")
 
 
+# ---- DragonBones 6.0: vector shapes and masks against the cairo reference ----------------------
+# bench-render on the own 6.0 rigs (tests/fixtures/render6): every frame of one pass drawn by sinew
+# and by the cairo reference, which draws vector shapes from their outlines (cairo paths) and masks
+# as alpha groups. Floors within 3 dB under the worst frame measured when they were set (in the
+# comment: min / mean). A rasterizer ignoring masks, or an even-odd fill, drop far under them
+# (docs/rendering.md, unit.raster6).
+R6 = "tests/fixtures/render6"
+RENDER6 = [
+    # skeleton, animation, floor (measured min / mean when set)
+    ("shapes6_ske.json", "wave", 47.5),    # 49.91 / 50.25
+    ("shapes6_ske.json", "bend", 47.0),    # 49.54 / 49.93
+    ("masks6_ske.json", "move", 52.0),     # 54.37 / 54.81
+    ("masks6_ske.json", "zorder", 51.5),   # 54.19 / 55.41
+]
+
+
+def check_render6():
+    tex = own_path(f"{R6}/render6_tex.json")
+    for ske, anim, floor in RENDER6:
+        r = run(["bench-render", own_path(f"{R6}/{ske}"), "--atlas", tex, "--animation", anim, "--runs", "1",
+                 "--json"])
+        if not check(r.returncode == 0, f"bench-render {ske} {anim}: exit 0 ({r.returncode}: {r.stderr.strip()[:300]})"):
+            continue
+        j = json.loads(r.stdout)
+        check(j["psnr_min"] >= floor, f"render6 {ske} {anim}: sinew against the cairo reference (shapes as paths, "
+              f"masks as alpha) at least {floor} dB: min {j['psnr_min']}, mean {j['psnr_mean']} dB over {j['frames']} "
+              f"frames")
+        out = os.path.join(WORK, f"r6_{anim}.png")
+        r = run(["render", own_path(f"{R6}/{ske}"), "--atlas", tex, "--animation", anim, "--frame", "5", "--out", out])
+        w, h, px = read_png(out) if r.returncode == 0 else (0, 0, b"")
+        drawn = sum(1 for i in range(3, len(px), 4) if px[i]) if px else 0
+        check(r.returncode == 0 and (w, h) == (j["width"], j["height"]) and drawn * 5 > w * h,
+              f"render6 {ske} {anim}: sinew render draws the frame ({r.returncode}, {w}x{h}, {drawn} px drawn)")
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -997,6 +1032,7 @@ def main():
     check_embedded_atlas()
     check_reference()
     check_bench_render()
+    check_render6()
     return summary()
 
 

@@ -6,7 +6,8 @@ puppeteer-core (tests/web/browser_driver.mjs), against `sinew render` of the sam
   page images; a .dbbin; an XML rig with its images), switches animation, scrubs to frame K at
   fit zoom, and a screenshot of its canvas must match `sinew render --frame K --size WxH
   --background C` with PSNR >= 30 dB. Without ../shared: the demo, Pip 5.5 (rotated regions),
-  Pip 5.5 as .dbbin and the Pip XML rig; with it, the 8 shared characters that have an atlas too.
+  Pip 5.5 as .dbbin, the Pip XML rig and the own 6.0 rigs (tests/fixtures/render6: vector shapes,
+  masks); with it, the 8 shared characters that have an atlas too.
 - The page opened from its URL (?ske=&tex=&animation=&frame=&size=&background=) shows that frame
   framed as the render, and sets data-ready; a bad URL sets data-error.
 - The PixiJS example (examples/pixi-crossfade.html, sinew/pixi) draws the same frame, same check;
@@ -29,6 +30,10 @@ OUT = os.path.join(BUILD, "web-browser")
 W, H, BG = 400, 300, "203040"
 only = sys.argv[1:]  # character names: run only those (and the jobs that are not per character)
 MIN_PSNR = 44.0  # the issue asks for 30 dB; measured 47.8 to 71 dB (docs/web.md)
+# the own 6.0 rigs, floors within 3 dB of their worst job when set: vector shapes have only the
+# canvas's multisampling for their edges (42.5 dB), masks are bare-edged render targets in WebGL
+# (44.5 dB; the Pixi renderer's image masks in its shader 49.9)
+RIG_PSNR = {"shapes6": 40.0, "masks6": 42.0}
 
 
 def character_files(ske, atlas):
@@ -49,6 +54,11 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     server, base = serve(WEB, OUT)
     chars = characters(OUT)
+    # the own 6.0 rigs: vector shapes (untextured triangles) and masks
+    r6 = os.path.join(SRC, "tests", "fixtures", "render6")
+    for stem, arm, anim, other in (("shapes6", "shapes", "wave", "bend"), ("masks6", "masks", "move", "zorder")):
+        chars.append((stem, os.path.join(r6, stem + "_ske.json"), os.path.join(r6, "render6_tex.json"), arm, anim,
+                      other, 6))
 
     jobs, refs = [], {}
     for name, ske, atlas, arm, anim, other, k in with_references(OUT, chars, only, (W, H), BG, refs):
@@ -58,7 +68,10 @@ def main():
             # copies: Chromium will not read a file whose folder it may not write (../shared is read-only)
             files, folder = [], None
             for src in character_files(ske, atlas):
-                dst = os.path.join(OUT, "upload", name, os.path.basename(src))
+                fname = os.path.basename(src)
+                if src == atlas and ske.endswith("_ske.json"):  # the name the player looks for beside it
+                    fname = os.path.basename(ske)[:-len("_ske.json")] + "_tex.json"
+                dst = os.path.join(OUT, "upload", name, fname)
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
                 shutil.copyfile(src, dst)
                 files.append(dst)
@@ -130,10 +143,10 @@ def main():
             continue
         if not check(os.path.exists(job["out"]), f"{job['name']}: no screenshot"):
             continue
-        p = psnr(read_png(job["out"]), read_png(refs[name]))
-        print(f"{'ok  ' if p >= MIN_PSNR else 'FAIL'} {job['name']}: PSNR {p:.1f} dB against sinew render --frame {job.get('frame', '')}",
+        p, floor = psnr(read_png(job["out"]), read_png(refs[name])), RIG_PSNR.get(name, MIN_PSNR)
+        print(f"{'ok  ' if p >= floor else 'FAIL'} {job['name']}: PSNR {p:.1f} dB against sinew render --frame {job.get('frame', '')}",
               flush=True)
-        check(p >= MIN_PSNR, f"{job['name']}: the browser's frame differs from sinew render's: PSNR {p:.1f} dB < {MIN_PSNR}")
+        check(p >= floor, f"{job['name']}: the browser's frame differs from sinew render's: PSNR {p:.1f} dB < {floor}")
         if job.get("interact"):
             t = res["texts"].get("interact", {})
             check(t.get("playing") and t.get("framesMoved"), f"player: Play plays ({t})")

@@ -28,6 +28,7 @@ export function drawListBounds(list, into = null) {
   const L = list.constructor.layout, w = list.commandWords, pos = list.positions, idx = list.indices;
   for (let c = 0; c < list.commandCount; c++) {
     const b = c * list.commandStride, first = w[b + L.firstIndex], n = w[b + L.indexCount];
+    if (w[b + L.flags] & 1) continue; // a 6.0 mask is not drawn
     for (let k = first; k < first + n; k++) {
       const v = idx[k];
       if (v >= list.vertexCount) continue;

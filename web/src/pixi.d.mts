@@ -10,6 +10,9 @@ export declare class SinewArmature extends Container {
   textures: (Texture | null)[];
   /** DragonBones blend modes met that Pixi cannot draw (drawn as normal) */
   readonly unsupportedBlendModes: Set<string>;
+  /** 6.0: runs clipped by a chain of masks with more than one image mask or shape mask (the nearest
+   *  of each is drawn) */
+  readonly unsupportedMasks: number;
   /** update from Pixi's shared ticker */
   autoUpdate: boolean;
   /** advance the instance by dt seconds and redraw */

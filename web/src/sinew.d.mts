@@ -145,7 +145,12 @@ export declare class Script {
 export interface DrawCommandLayout {
   page: number; blend: number; color: number; region: number; firstVertex: number; vertexCount: number;
   firstIndex: number; indexCount: number; slot: number; depth: number; armature: number;
+  /** 6.0: 1 + the index of the mask command clipping it (0 none); DRAW_* flags; the shape's path */
+  mask: number; flags: number; part: number;
 }
+/** DrawCommand flags (6.0): a mask (not drawn: it clips the commands naming it), a vector shape's
+ *  fill, its stroke. */
+export declare const DRAW_MASK: 1, DRAW_FILL: 2, DRAW_STROKE: 4;
 export interface Color { aM: number; rM: number; gM: number; bM: number; aO: number; rO: number; gO: number; bO: number }
 export interface DrawCommand {
   /** -1: untextured */
@@ -155,6 +160,12 @@ export interface DrawCommand {
   region: [number, number, number, number];
   firstVertex: number; vertexCount: number; firstIndex: number; indexCount: number;
   slot: number; depth: number; armature: number;
+  /** 6.0: the index of the mask command clipping it, -1 none */
+  mask: number;
+  /** DRAW_MASK | DRAW_FILL | DRAW_STROKE (0 for a 4.0-5.6 armature's commands) */
+  flags: number;
+  /** a vector shape's fill or stroke: its path in the shape */
+  part: number;
 }
 
 /**

@@ -318,10 +318,11 @@ export class Sinew {
     this._registry = typeof FinalizationRegistry !== 'undefined'
       ? new FinalizationRegistry((native) => native.release()) : null;
     if (!DrawList.layout) {
-      const w = this._view(Uint32Array, exports.sw_drawlist_layout(), 12);
+      const w = this._view(Uint32Array, exports.sw_drawlist_layout(), 15);
       DrawList.layout = {
         page: w[1] / 4, blend: w[2] / 4, color: w[3] / 4, region: w[4] / 4, firstVertex: w[5] / 4, vertexCount: w[6] / 4,
         firstIndex: w[7] / 4, indexCount: w[8] / 4, slot: w[9] / 4, depth: w[10] / 4, armature: w[11] / 4,
+        mask: w[12] / 4, flags: w[13] / 4, part: w[14] / 4,
       };
     }
     this.version = this._str(exports.sw_version());
@@ -827,12 +828,18 @@ export class DrawList {
       firstVertex: w[b + L.firstVertex], vertexCount: w[b + L.vertexCount],
       firstIndex: w[b + L.firstIndex], indexCount: w[b + L.indexCount],
       slot: w[b + L.slot], depth: w[b + L.depth], armature: w[b + L.armature],
+      mask: w[b + L.mask] - 1, flags: w[b + L.flags], part: w[b + L.part],
     };
   }
 }
 /** Word offsets of a command's fields in commandWords / commandFloats (set by init()). color holds
- *  aM rM gM bM aO rO gO bO; region u0 v0 u1 v1. page 0xffffffff = untextured. */
+ *  aM rM gM bM aO rO gO bO; region u0 v0 u1 v1. page 0xffffffff = untextured. 6.0: mask is 1 + the
+ *  index of the mask command clipping it (0 none), flags DRAW_MASK | DRAW_FILL | DRAW_STROKE, part
+ *  the shape's path (include/sinew/drawlist.h). */
 DrawList.layout = null;
+/** DrawList command flags (6.0): a mask (not drawn; it clips the commands naming it), a vector
+ *  shape's fill, its stroke. */
+export const DRAW_MASK = 1, DRAW_FILL = 2, DRAW_STROKE = 4;
 
 /** A playing armature. */
 export class Instance {

@@ -1,14 +1,17 @@
 // A WebGL 2 renderer for sinew draw lists (the player draws with it; docs/web.md). The same
 // shading as sinew's GL backend (src/gl/gl.c) and rasterizer: premultiplied page textures,
 // bilinear samples clamped to the command's atlas region, the DragonBones colour transform on
-// straight colour (out = c * mul + add / 255), and the blend modes the blend unit can do.
+// straight colour (out = c * mul + add / 255), and the blend modes the blend unit can do. 6.0
+// masks as the GL backend draws them: a mask's value (its texels' alpha, through its own mask)
+// into one of two alpha render targets, multiplied in by the fragment shader of the commands it
+// clips; mask commands themselves are not drawn. Vector shapes are untextured triangles.
 //
 //   const r = new WebGLRenderer(canvas);
 //   r.setPage(0, await createImageBitmap(blob));
 //   r.clear([0, 0, 0, 0]);
 //   r.draw(instance.drawList(), [1, 0, 0, 1, 240, 300]);   // armature origin at pixel (240, 300)
 
-import { BLEND_MODES, DrawList } from './sinew.mjs';
+import { BLEND_MODES, DRAW_MASK, DrawList } from './sinew.mjs';
 
 const VERTEX = `#version 300 es
 in vec2 a_pos; in vec2 a_uv; in vec4 a_mul; in vec4 a_add; in vec4 a_region;
@@ -21,15 +24,17 @@ void main() {
 }`;
 const FRAGMENT = `#version 300 es
 precision highp float;
-uniform sampler2D u_tex;
+uniform sampler2D u_tex; uniform sampler2D u_mask; uniform int u_masked; uniform int u_mode; uniform vec2 u_size;
 in vec2 v_uv; in vec4 v_mul; in vec4 v_add; in vec4 v_region;
 out vec4 o_color;
 void main() {
   vec4 t = texture(u_tex, clamp(v_uv, v_region.xy, v_region.zw));
+  float m = u_masked != 0 ? texture(u_mask, gl_FragCoord.xy / u_size).a : 1.0;
+  if (u_mode == 1) { o_color = vec4(t.a * m); return; }
   vec3 c = t.a > 0.0 ? t.rgb / t.a : vec3(0.0);
   float a = clamp(t.a * v_mul.a + v_add.a, 0.0, 1.0);
   c = clamp(c * v_mul.rgb + v_add.rgb, 0.0, 1.0);
-  o_color = vec4(c * a, a);
+  o_color = vec4(c * a, a) * m;
 }`;
 const FLOATS = 16; // x y u v, mul rgba, add rgba, region u0 v0 u1 v1
 
@@ -53,8 +58,12 @@ export class WebGLRenderer {
     gl.linkProgram(p);
     if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(`sinew webgl: ${gl.getProgramInfoLog(p)}`);
     this.program = p;
-    this.u = { size: gl.getUniformLocation(p, 'u_size'), view0: gl.getUniformLocation(p, 'u_view0'),
-      view1: gl.getUniformLocation(p, 'u_view1'), tex: gl.getUniformLocation(p, 'u_tex') };
+    const u = (name) => gl.getUniformLocation(p, name);
+    this.u = { size: u('u_size'), view0: u('u_view0'), view1: u('u_view1'), tex: u('u_tex'), mask: u('u_mask'),
+      masked: u('u_masked'), mode: u('u_mode') };
+    /** 6.0 masks: two render targets of the canvas's size, and the mask command (1 + index) the
+     *  one at `last` holds */
+    this.masks = { fbo: [null, null], tex: [null, null], w: 0, h: 0, holds: 0, last: -1 };
     this.vao = gl.createVertexArray();
     this.vbo = gl.createBuffer();
     this.ebo = gl.createBuffer();
@@ -130,6 +139,62 @@ export class WebGLRenderer {
     gl.blendFuncSeparate(s, d, sa, da);
   }
 
+  _maskTargets(w, h) {
+    const gl = this.gl, mk = this.masks;
+    if (mk.fbo[0] && mk.w === w && mk.h === h) return;
+    for (let i = 0; i < 2; i++) {
+      if (!mk.tex[i]) { mk.tex[i] = gl.createTexture(); mk.fbo[i] = gl.createFramebuffer(); }
+      gl.bindTexture(gl.TEXTURE_2D, mk.tex[i]);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, w, h, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, mk.fbo[i]);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, mk.tex[i], 0);
+    }
+    mk.w = w; mk.h = h; mk.holds = 0;
+  }
+
+  /** The mask target `k` (or none) for the draws that follow; none stays bound otherwise. */
+  _useMask(k) {
+    const gl = this.gl;
+    gl.uniform1i(this.u.masked, k >= 0 ? 1 : 0);
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, k >= 0 ? this.masks.tex[k] : null);
+    gl.activeTexture(gl.TEXTURE0);
+  }
+
+  /** A mask target holding the value of mask command `m` (1 + its index): the chain from its
+   *  outermost mask in, each drawn into a cleared target through the one before. */
+  _maskValue(list, m) {
+    const gl = this.gl, mk = this.masks, L = DrawList.layout, w = list.commandWords, stride = list.commandStride;
+    if (mk.holds === m) return mk.last;
+    const dw = gl.drawingBufferWidth, dh = gl.drawingBufferHeight;
+    this._maskTargets(dw, dh);
+    gl.uniform1i(this.u.mode, 1);
+    gl.blendEquation(gl.FUNC_ADD);
+    gl.blendFuncSeparate(gl.ONE, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+    let k = -1;
+    for (let done = 0; done !== m;) {
+      let next = m;
+      while (w[(next - 1) * stride + L.mask] !== done) next = w[(next - 1) * stride + L.mask];
+      const to = k === 0 ? 1 : 0, b = (next - 1) * stride, page = w[b + L.page];
+      gl.bindFramebuffer(gl.FRAMEBUFFER, mk.fbo[to]);
+      gl.clearColor(0, 0, 0, 0);
+      gl.clear(gl.COLOR_BUFFER_BIT);
+      this._useMask(k);
+      gl.bindTexture(gl.TEXTURE_2D, page === 0xffffffff ? this.white : this.pages[page] || this.white);
+      gl.drawElements(gl.TRIANGLES, w[b + L.indexCount], gl.UNSIGNED_INT, w[b + L.firstIndex] * 4);
+      k = to;
+      done = next;
+    }
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.uniform1i(this.u.mode, 0);
+    mk.holds = m; mk.last = k;
+    return k;
+  }
+
   /**
    * Draws a draw list over what the canvas holds. `view`: [a, b, c, d, tx, ty] from armature space
    * to canvas pixels (default identity).
@@ -168,17 +233,30 @@ export class WebGLRenderer {
     gl.uniform3f(this.u.view0, view[0], view[2], view[4]);
     gl.uniform3f(this.u.view1, view[1], view[3], view[5]);
     gl.uniform1i(this.u.tex, 0);
+    gl.uniform1i(this.u.mask, 1);
+    gl.uniform1i(this.u.mode, 0);
+    this._useMask(-1);
+    this.masks.holds = 0;
     gl.activeTexture(gl.TEXTURE0);
     gl.enable(gl.BLEND);
-    // runs of commands with the same page and blend mode whose indices follow each other
+    // runs of commands with the same page, blend mode and mask whose indices follow each other;
+    // a mask command is not drawn (its value is, into a target, when a run it clips needs it)
+    let masked = false;
     for (let c = 0; c < list.commandCount;) {
-      const b = c * stride, page = w[b + L.page], blend = w[b + L.blend];
+      const b = c * stride, page = w[b + L.page], blend = w[b + L.blend], mask = w[b + L.mask];
+      if (w[b + L.flags] & DRAW_MASK) { c++; continue; }
       let end = w[b + L.firstIndex] + w[b + L.indexCount], n = c + 1;
       while (n < list.commandCount) {
         const nb = n * stride;
-        if (w[nb + L.page] !== page || w[nb + L.blend] !== blend || w[nb + L.firstIndex] !== end) break;
+        if (w[nb + L.page] !== page || w[nb + L.blend] !== blend || w[nb + L.mask] !== mask ||
+            (w[nb + L.flags] & DRAW_MASK) || w[nb + L.firstIndex] !== end) break;
         end += w[nb + L.indexCount];
         n++;
+      }
+      if (mask || masked) {
+        const k = mask ? this._maskValue(list, mask) : -1;
+        this._useMask(k);
+        masked = k >= 0;
       }
       const tex = page === 0xffffffff ? this.white : this.pages[page];
       if (tex) {
@@ -212,6 +290,10 @@ export class WebGLRenderer {
     const gl = this.gl;
     for (const t of this.pages) if (t) gl.deleteTexture(t);
     gl.deleteTexture(this.white);
+    for (let i = 0; i < 2; i++) {
+      if (this.masks.tex[i]) gl.deleteTexture(this.masks.tex[i]);
+      if (this.masks.fbo[i]) gl.deleteFramebuffer(this.masks.fbo[i]);
+    }
     gl.deleteBuffer(this.vbo); gl.deleteBuffer(this.ebo);
     gl.deleteVertexArray(this.vao); gl.deleteProgram(this.program);
     this.pages = [];

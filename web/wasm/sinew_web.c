@@ -537,8 +537,9 @@ EXPORT(sw_drawlist) uint32_t *sw_drawlist(sinew_instance *inst) {
     return w;
 }
 /* The layout of one sinew_draw_cmd, as words: its size and the offsets of page, blend, color,
- * region, first_vertex, vertex_count, first_index, index_count, slot, depth, armature. */
-static const uint32_t g_drawcmd_layout[12] = {
+ * region, first_vertex, vertex_count, first_index, index_count, slot, depth, armature, and of the
+ * 6.0 fields mask, flags, part (sinew/drawlist.h). */
+static const uint32_t g_drawcmd_layout[15] = {
     sizeof(sinew_draw_cmd),
     offsetof(sinew_draw_cmd, page),
     offsetof(sinew_draw_cmd, blend),
@@ -551,6 +552,9 @@ static const uint32_t g_drawcmd_layout[12] = {
     offsetof(sinew_draw_cmd, slot),
     offsetof(sinew_draw_cmd, depth),
     offsetof(sinew_draw_cmd, armature),
+    offsetof(sinew_draw_cmd, mask),
+    offsetof(sinew_draw_cmd, flags),
+    offsetof(sinew_draw_cmd, part),
 };
 EXPORT(sw_drawlist_layout) const uint32_t *sw_drawlist_layout(void) { return g_drawcmd_layout; }
 
