@@ -946,9 +946,11 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
     const sinew_model_display *dd = disp != SINEW_INVALID_INDEX ? sinew__arm_display(arm, disp) : NULL;
     if (dd && (dd->type == SINEW_DISPLAY_MESH || dd->type == SINEW_DISPLAY_SHAPE) && dd->mesh < d->mesh_count)
         mesh = dd->mesh; /* a shape's control points: its geometry, skinned and deformed as a mesh */
+    if (arm->data->v6) /* the frame's own deform (deform6.c) */
+        sinew__deform6_show(arm, s, raw);
     if (disp != arm->cur_display[s] || mesh != arm->cur_mesh[s]) {
-        /* a different mesh (or none) starts from an empty deform, as officially */
-        if (mesh != arm->cur_mesh[s]) {
+        /* a different mesh (or none) starts from an empty deform, as the 5.x reference does */
+        if (mesh != arm->cur_mesh[s] && !arm->data->v6) {
             arm->deform_len[s] = sinew__mesh_deform_len(mesh != SINEW_INVALID_INDEX ? &d->meshes[mesh] : NULL);
             if (sinew__deform_cap(arm, s)) {
                 memset(arm->deform + sinew__deform_first(arm, s), 0, sinew__deform_cap(arm, s) * sizeof(float));
@@ -995,11 +997,20 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
     arm->display_dirty[s] = 1;
 }
 
+int32_t sinew__slot_display_clamp(const arm_inst *arm, uint32_t slot, int32_t index) {
+    int32_t n = (int32_t)arm->list_count[slot];
+    return arm->data->v6 && index >= n ? n - 1 : index;
+}
+
 void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t slot, int32_t index) {
     arm_inst *arm = &inst->arms[ai];
     if (arm->display_index[slot] == index)
         return;
-    arm->display_index[slot] = index;
+    arm->display_index[slot] = sinew__slot_display_clamp(arm, slot, index);
+    if (arm->data->v6) { /* upstream: the display data is made in the slot update */
+        arm->display_dirty[slot] = DISPLAY_DATA_DIRTY;
+        return;
+    }
     sinew__slot_update_display_data(arm, slot);
 }
 
@@ -1111,7 +1122,18 @@ static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
     }
 }
 
-static void update_mesh(arm_inst *arm, uint32_t s) {
+/* The deform an unweighted 6.0 mesh (or shape) on a bone is drawn with: upstream makes a mesh's
+ * slot-space vertices only when its vertices are dirty (a dirty deform blend, a display change) and
+ * then only moves them with the slot, so a deform blended without marking them (weights alone, in
+ * the update a fade-in completes) shows from the next dirty update on. `fresh`: they are dirty now. */
+static const float *drawn_deform6(arm_inst *arm, uint32_t s, uint32_t n, bool fresh) {
+    float *drawn = arm->deform_drawn + sinew__deform_first(arm, s);
+    if (fresh)
+        memcpy(drawn, arm->deform + sinew__deform_first(arm, s), n * sizeof(float));
+    return drawn;
+}
+
+static void update_mesh(arm_inst *arm, uint32_t s, bool fresh) {
     const sinew_model_mesh *mesh = &arm->data->meshes[arm->cur_mesh[s]];
     const float *deform = arm->deform + sinew__deform_first(arm, s);
     float *out = arm->mesh_out + sinew__deform_first(arm, s);
@@ -1133,6 +1155,8 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
             return;
         }
         const float *m = arm->slot_world + (size_t)s * 6;
+        if (arm->deform_drawn)
+            deform = drawn_deform6(arm, s, 2 * vc, fresh);
         for (uint32_t i = 0; i < vc; ++i) {
             float x = mesh->vertices[2 * i] + deform[2 * i];
             float y = mesh->vertices[2 * i + 1] + deform[2 * i + 1];
@@ -1304,6 +1328,8 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     const uint32_t *cur_mesh = arm->cur_mesh;
     for (uint32_t s = 0; s < n; ++s) {
         if (display_dirty[s]) {
+            if (display_dirty[s] == DISPLAY_DATA_DIRTY) /* a 6.0 display switch, made now */
+                sinew__slot_update_display_data(arm, s);
             display_dirty[s] = 0;
             slot_update_display(inst, ai, s);
             arm = &inst->arms[ai];
@@ -1329,7 +1355,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
             const sinew_model_mesh *mesh = &arm->data->meshes[m];
             bool redo = deform_dirty[s] || own || (mesh->weighted ? mesh_bones_changed(arm, mesh) : moved);
             if (redo)
-                update_mesh(arm, s);
+                update_mesh(arm, s, deform_dirty[s] || own);
             deform_dirty[s] = 0;
         }
         if (deferred)

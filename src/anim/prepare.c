@@ -1026,6 +1026,8 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
         if (st != SINEW_OK)
             return st;
         st = prepare_slots(arena, arm, err);
+        if (st == SINEW_OK && arm->v6)
+            st = sinew__prepare_deform6(arena, arm, err);
         if (st != SINEW_OK)
             return st;
         arm->max_anim_timelines = 0;

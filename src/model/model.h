@@ -576,6 +576,15 @@ typedef struct sinew_model_armature {
                                   (index | 0x80000000) constraints in the official armature's constraint
                                   list order, the order a root bone runs them */
     bool run_has_masks;        /* some image or shape display is a mask (mask, mask_range > 0) */
+    /* Derived for a 6.0 armature (anim/deform6.c): its deforms kept per display frame and blended as
+     * upstream does. Per display, where its deform lives in an instance's display-frame pool (float
+     * offset, count: 2 per point of a mesh, shape or path geometry; 0 for other displays); per display
+     * and per slot the id of its name among the armature's display and slot names (the official
+     * blend states of deforms are keyed by those names). */
+    uint32_t *run_frame_deform; /* display_count x 2 */
+    uint32_t run_frame_deform_floats;
+    uint32_t *run_blend_key;   /* display_count + slot_count */
+    uint32_t run_blend_keys;   /* distinct names */
 } sinew_model_armature;
 
 /* One bone of the runtime's bone loop (derived by sinew__model_prepare). */
