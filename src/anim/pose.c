@@ -236,6 +236,25 @@ static inline void surface_cell(double x, double y, double lx, double ly, double
     m[5] = ay - (m[1] * x + m[3] * y);
 }
 
+enum { HULL_LEFT, HULL_RIGHT, HULL_UP, HULL_DOWN };
+
+/* The cache place (in cells) of a hull cell outside the lattice: the 5.x reference's indices
+ * (after sx (sy + 1) cells; the cells below keyed by row), or upstream's (a 6.0 file: after
+ * sx sy, below keyed by column). */
+static inline int64_t hull_cell(bool v6, int region, int64_t sx, int64_t sy, int64_t ix, int64_t iy, bool down) {
+    int64_t d = down ? 1 : 0, base = sx * (sy + 1), inner = sx * sy;
+    switch (region) {
+    case HULL_LEFT:
+        return ((v6 ? inner + sx + 2 * sy : base + 2 * sx + sy) + iy) * 2 + d;
+    case HULL_RIGHT:
+        return ((v6 ? inner : base) + sx + iy) * 2 + d;
+    case HULL_UP:
+        return v6 ? (inner + ix) * 2 + d : base + ix * 2 + d;
+    default:
+        return v6 ? (inner + sx + sy + ix) * 2 + d : (base + sx + sy + iy) * 2 + d;
+    }
+}
+
 /* The matrix surface bone b applies at (x, y) of its own space (the official
  * Surface._getGlobalTransformMatrix). The pointer is valid until the next call. */
 static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double y) {
@@ -257,7 +276,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
     }
     int64_t ix = (int64_t)fx, iy = (int64_t)fy;
     double pX = (double)ix * dX - lA, pY = (double)iy * dY - lA;
-    const int64_t base = segx * (segy + 1);
+    const bool v6 = arm->data->v6;
     int64_t cell, vi;
     bool down;
     /* the corner points of the triangle (a, b, c), its origin (ox, oy) and size (lx, ly) */
@@ -266,7 +285,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
         if (y < -lA || y >= lA)
             return global;
         down = y > sf->kx * (x + lA) + pY;
-        cell = ((base + 2 * segx + segy + iy) * 2 + (down ? 1 : 0));
+        cell = hull_cell(v6, HULL_LEFT, segx, segy, ix, iy, down);
         vi = iy * (sxd + 2);
         if (iy < 0 || iy >= segy)
             return global;
@@ -283,7 +302,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
         if (y < -lA || y >= lA)
             return global;
         down = y > sf->kx * (x - lB) + pY;
-        cell = ((base + segx + iy) * 2 + (down ? 1 : 0));
+        cell = hull_cell(v6, HULL_RIGHT, segx, segy, ix, iy, down);
         vi = (iy + 1) * (sxd + 2) - 2;
         if (iy < 0 || iy >= segy)
             return global;
@@ -300,7 +319,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
         if (x < -lA || x >= lA)
             return global;
         down = y > sf->ky * (x - pX - dX) - lB;
-        cell = base + ix * 2 + (down ? 1 : 0);
+        cell = hull_cell(v6, HULL_UP, segx, segy, ix, iy, down);
         vi = ix * 2;
         if (ix < 0 || ix >= segx)
             return global;
@@ -317,7 +336,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
         if (x < -lA || x >= lA)
             return global;
         down = y > sf->ky * (x - pX - dX) + lA;
-        cell = ((base + segx + segy + iy) * 2 + (down ? 1 : 0));
+        cell = hull_cell(v6, HULL_DOWN, segx, segy, ix, iy, down);
         vi = segy * (sxd + 2) + ix * 2;
         if (ix < 0 || ix >= segx)
             return global;
@@ -374,8 +393,8 @@ static void surface_update(arm_inst *arm, uint32_t b, bool global_from_cache) {
             v[i] = o[i] + dv[i];
     } else if (d->bones[parent].is_surface) {
         for (uint32_t i = 0; i + 1 < n; i += 2) {
-            /* the official lattice on a lattice offsets y by the x offset (its index slip) */
-            double x = o[i] + dv[i], y = o[i + 1] + dv[i];
+            /* the 5.x reference's lattice on a lattice offsets y by the x offset (its index slip) */
+            double x = o[i] + dv[i], y = o[i + 1] + dv[d->v6 ? i + 1 : i];
             const double *m = surface_matrix(arm, parent, x, y);
             v[i] = m[0] * x + m[2] * y + m[4];
             v[i + 1] = m[1] * x + m[3] * y + m[5];
@@ -422,6 +441,33 @@ static void surface_update(arm_inst *arm, uint32_t b, bool global_from_cache) {
     h[11] = m[1] * sf->dx + m[3] * 0.0;
 }
 
+/* The bone a surface hangs from: its nearest ancestor that is not a surface (the official
+ * Surface._bone), or INVALID for a surface chain at the root. */
+static uint32_t surface_owner(const sinew_model_armature *d, uint32_t surface) {
+    uint32_t p = d->bones[surface].parent;
+    while (p != SINEW_INVALID_INDEX && d->bones[p].is_surface)
+        p = d->bones[p].parent;
+    return p;
+}
+
+/* Upstream (6.0): a bone inheriting scale on a surface that hangs from a bone takes the surface's
+ * rotation (if it inherits rotation) and that bone's scale, and its position through the cell
+ * matrix; the cell's own scale and shear do not enter it (inheriting translation or not). */
+static void bone_on_surface6(arm_inst *arm, uint32_t b, uint32_t surface, uint32_t owner, const double *cell) {
+    double *g = arm->global + (size_t)b * 6;
+    if (arm->data->bones[b].inherit_rotation)
+        g[2] += bone_global(arm, surface)[2];
+    const double *og = bone_global(arm, owner);
+    g[4] *= og[4];
+    g[5] *= og[5];
+    double x = g[0], y = g[1];
+    g[0] = cell[0] * x + cell[2] * y + cell[4];
+    g[1] = cell[1] * x + cell[3] * y + cell[5];
+    tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], arm->world + (size_t)b * 6);
+    arm->global_valid[b] = 1;
+    arm->local_ok[b] = 0;
+}
+
 /* The official Bone._updateGlobalTransformMatrix(isCache). */
 static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     const sinew_model_bone *bd = &arm->data->bones[b];
@@ -447,11 +493,21 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     if (parent != SINEW_INVALID_INDEX) {
         const double *pm = arm->world + (size_t)parent * 6;
         double cell[6];
+        bool inherit_scale = bd->inherit_scale;
         if (arm->data->bones[parent].is_surface) { /* the surface's cell where the bone's origin lies */
             memcpy(cell, surface_matrix(arm, parent, g[0], g[1]), sizeof cell);
             pm = cell;
+            if (arm->data->v6 && inherit_scale) {
+                uint32_t owner = surface_owner(arm->data, parent);
+                if (owner != SINEW_INVALID_INDEX) {
+                    bone_on_surface6(arm, b, parent, owner, cell);
+                    store_world_f(arm, b);
+                    return;
+                }
+                inherit_scale = false; /* a surface chain at the root: as without inherited scale */
+            }
         }
-        if (bd->inherit_scale) {
+        if (inherit_scale) {
             double *local = arm->local + (size_t)b * 6;
             if (!bd->inherit_rotation) {
                 const double *pg = bone_global(arm, parent);

@@ -860,12 +860,22 @@ static sinew_status bone_timelines(db *d, const cJSON *list, const char *name) {
     return SINEW_OK;
 }
 
-/* Surface timelines (5.5). */
+/* Surface timelines (5.5). A 6.0 file's are not read, as the 6.0 runtime (upstream 5.7) reads
+ * surface timelines only from the generic `timeline` arrays (type 50). */
 static sinew_status surface_timelines(db *d, const cJSON *list, const char *name) {
     sinew_model_armature *A = d->arm;
     const cJSON *first;
     uint32_t n, i = 0;
     TRY(sinew__jarray(d->c, list, "surface", &first, &n));
+    if (A->v6) {
+        if (n && !d->warned_legacy_surface) {
+            d->warned_legacy_surface = true;
+            sinew__jwarn(d->c, "surface", SINEW_OK,
+                         "a 6.0 file's animation 'surface' arrays are not played, as the 6.0 runtime reads surface "
+                         "timelines only from 'timeline' entries of type 50 (reported once per file)");
+        }
+        return SINEW_OK;
+    }
     sinew__jpush_key(d->c, "surface");
     for (const cJSON *t = first; t; t = t->next, i++) {
         const cJSON *g[5];
