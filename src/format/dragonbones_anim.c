@@ -110,6 +110,8 @@ static sinew_status parse_tween(db *d, const cJSON *te, const cJSON *curve, sine
         if (d->curves_used + cn > N->curve_count)
             return sinew__jfail_key(d->c, "curve", SINEW_E_LAYOUT, "internal: curve pool overflow");
         TRY(sinew__jfloats(d->c, cf, "curve", N->curves + d->curves_used, cn));
+        if (N->curves_d)
+            TRY(sinew__jdoubles(d->c, cf, "curve", N->curves_d + d->curves_used, cn, DBL_MAX));
         k->tween = SINEW_TWEEN_CURVE;
         k->curve_first = d->curves_used;
         k->curve_count = cn;
@@ -1154,6 +1156,9 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     N->curve_count = (uint32_t)ncurves;
     ALLOC(N->keys, nkeys);
     ALLOC(N->curves, ncurves);
+    N->curves_d = NULL;
+    if (A->v6)
+        ALLOC(N->curves_d, ncurves);
     N->first_timeline = A->timeline_count;
     d->anim = N;
     d->keys_used = 0;

@@ -482,6 +482,8 @@ typedef struct sinew_model_animation {
     sinew_model_keyframe *keys;
     uint32_t curve_count;
     float *curves;       /* raw Bezier control points of all keys */
+    double *curves_d;          /* 6.0 files: the same as written, in double (the official parser samples
+                                  them as JS numbers; 0.3f is not 0.3); NULL for other files */
     uint32_t sample_count;
     float *samples;      /* precomputed easing samples of all CURVE keys */
     uint32_t action_frame_count;
