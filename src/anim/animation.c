@@ -1077,7 +1077,7 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
         if (!(cov[nb + s] & (COV_DISPLAY | COV_COLOR))) {
             bool any = false;
             for (uint32_t t = t0; t < t0 + tn && !any; ++t)
-                any = (d->timelines[t].run_kind == TLK_DEFORM || d->timelines[t].run_kind == TLK_PATH_DEFORM) &&
+                any = (is_deform_kind(d->timelines[t].run_kind) || d->timelines[t].run_kind == TLK_SLOT_ZINDEX) &&
                       d->timelines[t].target == s;
             if (!any)
                 continue;
@@ -1087,7 +1087,8 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
             if (T->target != s || T->key_count == 0)
                 continue;
             if (T->type == SINEW_TL_SLOT_DISPLAY || T->type == SINEW_TL_SLOT_COLOR ||
-                (T->run_kind == TLK_DEFORM && T->mesh < d->mesh_count) || T->run_kind == TLK_PATH_DEFORM)
+                (T->run_kind == TLK_DEFORM && T->mesh < d->mesh_count) || T->run_kind == TLK_PATH_DEFORM ||
+                T->run_kind == TLK_SLOT_ZINDEX)
                 push_tl(arm, st, T);
         }
     }
@@ -1394,7 +1395,7 @@ static void state_fade_out(const arm_inst *arm, anim_state *st, double t, bool p
     st->fade_time = st->fade_total_time * (1.0 - st->fade_progress);
 }
 
-/* 6.0: the blend state of a deform name key in namespace ns (0 deform, 1 shape, 2 path deform). */
+/* 6.0: the blend state of a name key in a slot blend namespace (SLOT_BLEND_*). */
 static inline blend_state *deform_blend6(arm_inst *arm, uint32_t ns, uint32_t key) {
     arm->deform_blend_touched = true;
     return &arm->deform_blend[ns * (size_t)arm->data->run_blend_keys + key];
@@ -1435,7 +1436,8 @@ static void deform_tl6(const tl_ctx *c, tl_state *t, double time) {
         if (changed)
             t->bits |= TLB_BLEND_DIRTY;
     }
-    uint32_t ns = T->type == SINEW_TL_SHAPE ? 1u : T->type == SINEW_TL_PATH_DEFORM ? 2u : 0u;
+    uint32_t ns = T->type == SINEW_TL_SHAPE ? SLOT_BLEND_SHAPE : T->type == SINEW_TL_PATH_DEFORM ? SLOT_BLEND_PATH
+                                                                                                 : SLOT_BLEND_DEFORM;
     blend_state *b = deform_blend6(arm, ns, arm->data->run_blend_key[disp]);
     int bs = blend_update(b, st->weight_result, st->layer);
     if (bs == 0)
@@ -1458,6 +1460,43 @@ static void deform_tl6(const tl_ctx *c, tl_state *t, double time) {
     deform_written6(arm, s, disp, dirty);
 }
 
+/* 6.0: a zIndex timeline (the official SlotZIndexTimelineState), a slot blend timeline: while its
+ * play state is at most 0 it updates and blends its value into the slot's zIndex by the slot's name;
+ * when dirty the draw order is sorted again. */
+static void zindex_tl6(const tl_ctx *c, tl_state *t, double time) {
+    const sinew_model_timeline *T = tl_T(c, t);
+    arm_inst *arm = c->arm;
+    anim_state *st = c->st;
+    if (t->play_state > 0)
+        return;
+    if (set_current_time(c, t, T, time)) {
+        bool changed = tl_seek(c, t, T);
+        if (changed)
+            tween_arrive(c, t, T);
+        if (tl_tween(t) != 0) {
+            tween_update_frame(c, t, T, t->current_time);
+            changed = true;
+        }
+        if (changed)
+            t->bits |= TLB_BLEND_DIRTY;
+    }
+    const sinew_model_armature *d = arm->data;
+    blend_state *b = deform_blend6(arm, SLOT_BLEND_ZINDEX, d->run_blend_key[d->display_count + T->target]);
+    int bs = blend_update(b, st->weight_result, st->layer);
+    if (bs == 0)
+        return;
+    double v = 0.0;
+    if (t->frame_index >= 0) {
+        double v0 = key_values(T, (uint32_t)t->frame_index)[0];
+        v = (t->bits & TLB_DELTA) ? v0 + (key_values(T, next_key(t, T))[0] - v0) * (double)t->progress : v0;
+    }
+    double *z = &arm->z_index[T->target];
+    *z = bs == 2 ? *z + v * b->blend_weight : v * b->blend_weight;
+    if (state_blend_dirty(st) || (t->bits & TLB_BLEND_DIRTY))
+        arm->zindex_dirty = true;
+    t->bits &= (uint8_t)~TLB_BLEND_DIRTY;
+}
+
 /* 6.0: the pose deform timelines of slot s (frames in `mask`): the first blender under the slot's
  * name sets the frame's deform to 0 (a shape's also under the shape namespace); `first`: their
  * arrival (dirty). */
@@ -1470,8 +1509,8 @@ static void pose_deforms6(const tl_ctx *c, uint32_t s, uint32_t mask, bool first
         uint32_t disp = arm->list_first[s] + i;
         if (!((mask >> i) & 1u) || disp >= d->display_count)
             continue;
-        for (uint32_t ns = 0; ns < 2; ++ns) {
-            if (ns == 1 && d->displays[disp].type != SINEW_DISPLAY_SHAPE)
+        for (uint32_t ns = SLOT_BLEND_DEFORM; ns <= SLOT_BLEND_SHAPE; ++ns) {
+            if (ns == SLOT_BLEND_SHAPE && d->displays[disp].type != SINEW_DISPLAY_SHAPE)
                 break;
             int bs = blend_update(deform_blend6(arm, ns, key), c->st->weight_result, c->st->layer);
             if (bs == 1) {
@@ -1499,8 +1538,13 @@ static void deforms_advance6(const tl_ctx *c, double time) {
     const uint32_t s1 = (uint32_t)st->bone_tl_count + st->slot_tl_count;
     for (uint32_t i = 0; i < arm->slot_count; ++i) {
         uint32_t s = arm->draw_order[i], g = per[s] >> 16;
-        for (uint32_t k = g; g != 0xffffu && k < s1 && tl_T(c, &st->tls[k])->target == s; ++k)
-            deform_tl6(c, &st->tls[k], time);
+        for (uint32_t k = g; g != 0xffffu && k < s1 && tl_T(c, &st->tls[k])->target == s; ++k) {
+            uint8_t kind = tl_T(c, &st->tls[k])->run_kind;
+            if (is_deform_kind(kind))
+                deform_tl6(c, &st->tls[k], time);
+            else if (kind == TLK_SLOT_ZINDEX)
+                zindex_tl6(c, &st->tls[k], time);
+        }
         if (pose_live && (per[s] & 0xffffu))
             pose_deforms6(c, s, per[s] & 0xffffu, first);
     }
@@ -1546,7 +1590,8 @@ void sinew__state_set_weight(arm_inst *arm, anim_state *st, double weight) {
         return;
     const sinew_model_timeline *base = state_timelines(arm->data, st->anim);
     for (uint32_t i = 0; i < (uint32_t)st->bone_tl_count + st->slot_tl_count; ++i)
-        if (i < st->bone_tl_count || is_deform_kind(base[st->tls[i].tl].run_kind))
+        if (i < st->bone_tl_count || is_deform_kind(base[st->tls[i].tl].run_kind) ||
+            base[st->tls[i].tl].run_kind == TLK_SLOT_ZINDEX)
             st->tls[i].bits |= TLB_BLEND_DIRTY;
 }
 
@@ -1674,7 +1719,8 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         uint32_t end = nb + st->slot_tl_count;
         for (uint32_t i = nb; i < end; ++i) {
             tl_state *t = &st->tls[i];
-            if (t->play_state <= 0 && !(v6 && is_deform_kind(c.tls_base[t->tl].run_kind)))
+            uint8_t kind = c.tls_base[t->tl].run_kind;
+            if (t->play_state <= 0 && !(v6 && (is_deform_kind(kind) || kind == TLK_SLOT_ZINDEX)))
                 slot_tl_update(&c, t, time);
         }
         if (st->pose_active)
@@ -1717,7 +1763,7 @@ static void remove_state(sinew_instance *inst, arm_inst *arm, uint32_t i) {
 static void animation_advance(sinew_instance *inst, uint32_t ai, double passed) {
     arm_inst *arm = &inst->arms[ai];
     if (arm->deform_blend_touched) { /* 6.0: the deform blend states start over each update */
-        memset(arm->deform_blend, 0, 3 * (size_t)arm->data->run_blend_keys * sizeof(blend_state));
+        memset(arm->deform_blend, 0, SLOT_BLEND_SPACES * (size_t)arm->data->run_blend_keys * sizeof(blend_state));
         arm->deform_blend_touched = false;
     }
     if (passed < 0.0)
@@ -1804,7 +1850,7 @@ void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt) {
     int32_t prev_cache_frame = arm->cache_frame_index;
     arm->cache_mode = CACHE_NONE;
     animation_advance(inst, ai, dt);
-    if (arm->slots_dirty) {
+    if (arm->slots_dirty || arm->zindex_dirty) {
         arm->slots_dirty = false;
         sinew__sort_draw_order(arm);
         if (arm->mask6) /* 6.0: a re-sort re-assigns the masks */

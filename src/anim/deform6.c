@@ -161,6 +161,6 @@ void sinew__deform6_reset(arm_inst *arm) {
     for (uint32_t s = 0; s < arm->slot_count; ++s)
         arm->frame_shown[s] = SINEW_INVALID_INDEX;
     if (d->run_blend_keys)
-        memset(arm->deform_blend, 0, 3 * (size_t)d->run_blend_keys * sizeof(blend_state));
+        memset(arm->deform_blend, 0, SLOT_BLEND_SPACES * (size_t)d->run_blend_keys * sizeof(blend_state));
     arm->deform_blend_touched = false;
 }

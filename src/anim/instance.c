@@ -144,6 +144,8 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->display_index = carve(cv, ns, sizeof(int32_t));
     a->anim_display_index = carve(cv, ns, sizeof(int32_t));
     a->zorder = carve(cv, ns, sizeof(int32_t));
+    a->z_index = d->v6 ? carve(cv, ns, sizeof(double)) : NULL;
+    a->sort_key = d->v6 ? carve(cv, ns, sizeof(double)) : NULL;
     a->draw_order = carve(cv, ns, sizeof(uint32_t));
     a->color = carve(cv, ns, sizeof(sinew_color_transform));
     a->list_first = carve(cv, ns, sizeof(uint32_t));
@@ -174,7 +176,7 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
         a->deform_drawn = carve(cv, d->run_deform_floats, sizeof(float));
         a->frame_deform_on = carve(cv, d->display_count, 1);
         a->frame_shown = carve(cv, ns, sizeof(uint32_t));
-        a->deform_blend = carve(cv, 3 * (size_t)d->run_blend_keys, sizeof(blend_state));
+        a->deform_blend = carve(cv, SLOT_BLEND_SPACES * (size_t)d->run_blend_keys, sizeof(blend_state));
     }
     a->deform_len = carve(cv, ns, sizeof(uint32_t));
     a->cur_child = carve(cv, ns, sizeof(uint32_t));
@@ -344,6 +346,11 @@ static void reset_arm(arm_inst *a) {
     a->inherit_time_scale = 1.0;
     a->zorder_dirty = false;
     a->slots_dirty = false;
+    a->zindex_dirty = false;
+    for (uint32_t s = 0; a->z_index && s < a->slot_count; ++s) { /* 6.0: the first update sorts by zIndex */
+        a->z_index[s] = d->slots[s].z_index;
+        a->slots_dirty |= a->z_index[s] != 0.0;
+    }
     a->lock_update = false;
 }
 

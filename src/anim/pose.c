@@ -903,11 +903,18 @@ void sinew__sort_zorder(arm_inst *arm, const float *order) {
  * they come out in is V8's TimSort's: runs found (a "descending" run, equal values included, is
  * reversed), extended by binary insertion to the minimum run length, and merged (a later run's
  * element goes before an equal earlier one). This reproduces that; with distinct z it is simply a
- * sort by z.
+ * sort by z. A 6.0 armature sorts by zIndex * 1000 + z order (its `key`, double), as upstream.
  */
-static bool z_less(const int32_t *z, uint32_t a, uint32_t b) { return !(z[a] > z[b]); } /* cmp(a,b) < 0 */
+typedef struct sort_keys {
+    const int32_t *z;          /* the z orders (5.x) */
+    const double *key;         /* or, when not NULL, these keys (6.0) */
+} sort_keys;
 
-static uint32_t make_run(const int32_t *z, uint32_t *o, uint32_t low, uint32_t high) {
+static bool z_less(const sort_keys *z, uint32_t a, uint32_t b) { /* cmp(a,b) < 0 */
+    return z->key ? !(z->key[a] > z->key[b]) : !(z->z[a] > z->z[b]);
+}
+
+static uint32_t make_run(const sort_keys *z, uint32_t *o, uint32_t low, uint32_t high) {
     if (high - low < 2)
         return high - low;
     uint32_t len = 2;
@@ -927,7 +934,7 @@ static uint32_t make_run(const int32_t *z, uint32_t *o, uint32_t low, uint32_t h
     return len;
 }
 
-static void binary_insertion(const int32_t *z, uint32_t *o, uint32_t low, uint32_t start, uint32_t high) {
+static void binary_insertion(const sort_keys *z, uint32_t *o, uint32_t low, uint32_t start, uint32_t high) {
     for (; start < high; ++start) {
         uint32_t pivot = o[start], left = low, right = start;
         while (left < right) {
@@ -944,7 +951,7 @@ static void binary_insertion(const int32_t *z, uint32_t *o, uint32_t low, uint32
 
 /* Merges the adjacent sorted runs [low, mid) and [mid, high) in place: an element of the second
  * run goes before the first-run elements it is "less" than (equal ones included). */
-static void merge_runs(const int32_t *z, uint32_t *o, uint32_t low, uint32_t mid, uint32_t high) {
+static void merge_runs(const sort_keys *z, uint32_t *o, uint32_t low, uint32_t mid, uint32_t high) {
     uint32_t a = low;
     for (uint32_t b = mid; b < high; ++b) {
         while (a < b && !z_less(z, o[b], o[a]))
@@ -959,9 +966,16 @@ static void merge_runs(const int32_t *z, uint32_t *o, uint32_t low, uint32_t mid
 
 void sinew__sort_draw_order(arm_inst *arm) {
     uint32_t n = arm->slot_count, *o = arm->draw_order;
-    const int32_t *z = arm->zorder;
-    if (n < 2)
+    sort_keys keys = {arm->zorder, NULL}, *z = &keys;
+    if (arm->z_index) { /* 6.0 */
+        for (uint32_t s = 0; s < n; ++s)
+            arm->sort_key[s] = arm->z_index[s] * 1000.0 + arm->zorder[s];
+        keys.key = arm->sort_key;
+    }
+    if (n < 2) {
+        arm->zindex_dirty = false;
         return;
+    }
     uint32_t min_run = n, r = 0;
     while (min_run >= 64) {
         r |= min_run & 1u;
@@ -982,6 +996,10 @@ void sinew__sort_draw_order(arm_inst *arm) {
             merge_runs(z, o, 0, low, low + len);
         low += len;
     }
+    if (arm->z_index && arm->zindex_dirty) /* a zIndex change: the z orders become the new places */
+        for (uint32_t i = 0; i < n; ++i)
+            arm->zorder[o[i]] = (int32_t)i;
+    arm->zindex_dirty = false;
 }
 
 /* ---- slots ----------------------------------------------------------------------------------- */

@@ -842,6 +842,9 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
     case SINEW_TL_PATH_DEFORM:
         T->run_kind = TLK_PATH_DEFORM;
         break;
+    case SINEW_TL_SLOT_ZINDEX:
+        T->run_kind = TLK_SLOT_ZINDEX;
+        break;
     case SINEW_TL_IK:
         T->run_kind = TLK_IK;
         break;

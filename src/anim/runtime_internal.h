@@ -36,6 +36,7 @@ enum {
     TLK_SURFACE,
     TLK_PATH_DEFORM,           /* 6.0: a path display's deform */
     TLK_PATH,                  /* 6.0: a path constraint's position, spacing or weights */
+    TLK_SLOT_ZINDEX,           /* 6.0: a slot's zIndex (a generic `timeline` of type 23) */
     TLK_KIND_COUNT
 };
 
@@ -302,6 +303,10 @@ typedef struct arm_inst {
     uint32_t slot_count;
     int32_t *display_index, *anim_display_index;
     int32_t *zorder;
+    double *z_index;           /* 6.0 armatures (NULL otherwise): per slot its zIndex (the data's, blended by
+                                  zIndex timelines); the draw order sorts by zIndex * 1000 + z order */
+    double *sort_key;          /* 6.0: per slot, that key while sorting */
+    bool zindex_dirty;         /* 6.0: a zIndex timeline changed a zIndex (the official _zIndexDirty) */
     uint32_t *draw_order;
     sinew_color_transform *color;
     uint32_t *list_first, *list_count; /* current display list (into data->displays) */
@@ -322,8 +327,8 @@ typedef struct arm_inst {
     /* 6.0 armatures (NULL otherwise): deforms per display frame, blended as upstream (deform6.c).
      * The pool holds every display's deform but the shown frames' (those are in `deform`); per
      * display whether its official deform array exists; per slot the display of the frame whose
-     * values its `deform` area holds; the blend states of the deform, shape and path deform
-     * namespaces (3 x run_blend_keys, by name key), reset at each animation update. */
+     * values its `deform` area holds; the slot blend states (deform, shape, path deform and zIndex
+     * namespaces: SLOT_BLEND_SPACES x run_blend_keys, by name key), reset at each animation update. */
     float *frame_deform;
     float *deform_drawn;       /* per slot as `deform`: what an unweighted mesh is drawn with (pose.c) */
     uint8_t *frame_deform_on;
@@ -564,6 +569,7 @@ void sinew__mask6_update(sinew_instance *inst, uint32_t ai);
  * INVALID: the official geometry offset, by which frames are bound); after a skin change, the frames no
  * slot lists forget their deform; the instance's initial state. */
 #define SINEW_POSE_FRAMES 16u
+enum { SLOT_BLEND_DEFORM, SLOT_BLEND_SHAPE, SLOT_BLEND_PATH, SLOT_BLEND_ZINDEX, SLOT_BLEND_SPACES };
 sinew_status sinew__prepare_deform6(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err);
 float *sinew__deform6_values(arm_inst *arm, uint32_t s, uint32_t disp, uint32_t *n);
 void sinew__deform6_show(arm_inst *arm, uint32_t s, uint32_t raw);

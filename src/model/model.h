@@ -96,6 +96,8 @@ typedef struct sinew_model_slot {
     sinew_color_transform color;
     int32_t z;                 /* 4.x `z` (defaults to the array index); slots are stored in
                                   setup draw order already */
+    double z_index;            /* 6.0 files: `zIndex` (default 0; the draw order sorts by zIndex * 1000 +
+                                  z order); 0 in other files (their runtime does not read it) */
     uint32_t first_action, action_count; /* into sinew_model_armature.actions */
     const char *user_data;
 } sinew_model_slot;
@@ -387,7 +389,8 @@ typedef enum sinew_timeline_type {
                                   FFD); target the slot, display the path display */
     SINEW_TL_PATH_POSITION,    /* a path constraint's position (target: the path constraint). 1 value */
     SINEW_TL_PATH_SPACING,     /* its spacing. 1 value */
-    SINEW_TL_PATH_WEIGHT       /* its rotate, x and y weights. 3 values */
+    SINEW_TL_PATH_WEIGHT,      /* its rotate, x and y weights. 3 values */
+    SINEW_TL_SLOT_ZINDEX       /* 6.0 files (a generic `timeline` of type 23): a slot's zIndex. 1 value */
 } sinew_timeline_type;
 
 typedef struct sinew_model_timeline {
