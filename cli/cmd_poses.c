@@ -15,8 +15,8 @@ const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference o
 
 const cli_help sinew_cmd_poses_usage = {
     "sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
-    "                   [--fps N] [--frames N] [--cache-fps N] [--precision N] [--random C|seed:N]\n"
-    "                   [--constraints] [--out FILE]\n"
+    "                   [--fps N] [--frames N] [--mode step|seek] [--cache-fps N] [--precision N]\n"
+    "                   [--random C|seed:N] [--constraints] [--out FILE]\n"
     "       sinew poses FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--precision N]\n"
     "                   [--max-states N] [--states] [--cache-fps N] [--random C|seed:N] [--constraints]\n"
     "                   [--out FILE]",
@@ -32,6 +32,8 @@ const cli_help sinew_cmd_poses_usage = {
     "                    the armatures that have it); an XML rig: the armature NAME@SKIN\n"
     "  --fps N           samples per second, (0, 1000] (default: the armature's frame rate)\n"
     "  --frames N        samples, 1..100000 (default: round(duration * fps) + 1)\n"
+    "  --mode step|seek  step: play, then one update of 1/fps per sample (default); seek: each\n"
+    "                    sample a goto_and_stop to its time, then a zero-time update (no events)\n"
     "  --cache-fps N     the official frame cache at N frames per second, shared by every\n"
     "                    instance of the run (poses match cacheFrameRate = N)\n"
     "  --precision N     significant digits of every number, 1..17 (default 17)\n"
@@ -343,6 +345,7 @@ typedef struct opts {
     double cache_fps;
     sinew_frame_cache *cache; /* made from cache_fps once the data is loaded */
     bool states;
+    bool seek;                /* --mode seek: each sample a gotoAndStop (tools/oracle's --mode seek) */
     bool drawlist;            /* --drawlist: each sample's draw list (not in the oracle schema) */
     bool constraints;         /* --constraints: each sample's constraint state (tools/oracle6's) */
     const char *random;       /* --random C|seed:N (6.0 physics; tools/oracle6's), NULL: 0.5 */
@@ -497,9 +500,18 @@ static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
     fputc(']', f);
 }
 
+/* A sample of the seek mode, as the oracles take it: gotoAndStopByTime, then a zero-time update of the
+ * armature and its children; seeking fires no events. */
+static void seek_sample(sinew_instance *inst, const char *anim, double t) {
+    sinew_instance_goto_and_stop(inst, 0, anim, SINEW_GOTO_TIME, t, NULL);
+    sinew_instance_update(inst, 0.0);
+    while (sinew_instance_poll_event(inst, NULL)) {
+    }
+}
+
 static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas) {
     out_ctx o = {f, op->precision, data, op->constraints};
-    put_input(&o, op, data, "step");
+    put_input(&o, op, data, op->seek ? "seek" : "step");
     sinew_data_info di;
     sinew_data_get_info(data, &di);
     bool first_arm = true;
@@ -561,7 +573,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                 cli_print_error(op->file, &err);
                 return cli_exit_code(err.code);
             }
-            if (sinew_instance_play(inst, ni.name, -1, &err) != SINEW_OK) {
+            if (!op->seek && sinew_instance_play(inst, ni.name, -1, &err) != SINEW_OK) {
                 cli_print_error(op->file, &err);
                 sinew_instance_destroy(inst);
                 return cli_exit_code(err.code);
@@ -575,7 +587,8 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
                     return cli_exit_code(err.code);
                 }
             }
-            sinew_instance_update(inst, 0.0);
+            if (!op->seek)
+                sinew_instance_update(inst, 0.0);
             if (!first_anim)
                 fputc(',', f);
             first_anim = false;
@@ -584,7 +597,9 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
             put_member(&o, "duration", duration);
             fprintf(f, ",\"frameCount\":%.0f,\"playTimes\":%d,\"samples\":[", frames_f, (int)ni.play_times);
             for (long k = 0; k < frames; ++k) {
-                if (k > 0)
+                if (op->seek)
+                    seek_sample(inst, ni.name, (double)k * dt);
+                else if (k > 0)
                     sinew_instance_update(inst, dt);
                 sinew_state_info si;
                 memset(&si, 0, sizeof si);
@@ -828,6 +843,12 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.replace_count++;
         } else if (strcmp(a, "--states") == 0)
             op.states = true;
+        else if (strcmp(a, "--mode") == 0 && has_val) {
+            const char *m = argv[++i];
+            if (strcmp(m, "step") != 0 && strcmp(m, "seek") != 0)
+                return cli_usage_error("poses", "--mode wants step or seek");
+            op.seek = strcmp(m, "seek") == 0;
+        }
         else if (strcmp(a, "--constraints") == 0)
             op.constraints = true;
         else if (strcmp(a, "--random") == 0 && has_val) {
@@ -866,6 +887,8 @@ int sinew_cmd_poses(int argc, char **argv) {
     }
     if (!op.file)
         return cli_usage_error("poses", "missing FILE");
+    if (op.seek && op.script)
+        return cli_usage_error("poses", "--mode seek goes with the sampled animations, not --script");
     if (op.drawlist && op.script)
         return cli_usage_error("poses", "--drawlist goes with the step mode, not --script");
     if (op.drawlist && !op.atlas)

@@ -1444,6 +1444,8 @@ static void deform_tl6(const tl_ctx *c, tl_state *t, double time) {
         return;
     uint32_t n;
     float *dv = sinew__deform6_values(arm, s, disp, &n);
+    if (n > T->values_per_key) /* the values it has (none for a generic deform of a weighted mesh) */
+        n = T->values_per_key;
     const float *v0 = NULL, *v1 = NULL;
     if (t->frame_index >= 0) {
         v0 = key_values(T, (uint32_t)t->frame_index);
@@ -1452,7 +1454,7 @@ static void deform_tl6(const tl_ctx *c, tl_state *t, double time) {
     }
     double p = t->progress, w = b->blend_weight;
     for (uint32_t i = 0; i < n; ++i) {
-        double r = v0 && i < T->values_per_key ? v0[i] + (v1 ? ((double)v1[i] - v0[i]) * p : 0.0) : 0.0;
+        double r = v0 ? v0[i] + (v1 ? ((double)v1[i] - v0[i]) * p : 0.0) : 0.0;
         dv[i] = (float)(bs == 2 ? dv[i] + r * w : r * w);
     }
     bool dirty = state_blend_dirty(st) || (t->bits & TLB_BLEND_DIRTY);
