@@ -21,8 +21,8 @@
 #                    127.0.0.1 (PORT=8080)
 #   make bench-web   sinew-wasm against the official JS runtime in node and headless Chromium
 #                    (needs ../shared)
-#   make fixtures    remake tests/fixtures/own and tests/fixtures/dbbin (the art and rigs, the
-#                    binaries, then the expected poses with the official DragonBones runtime; needs
+#   make fixtures    remake tests/fixtures/own, tests/fixtures/dbbin and tests/fixtures/v6 (the art and rigs, the
+#                    binaries, then the expected poses with the official DragonBones runtimes; needs
 #                    ../shared, or SHARED=PATH)
 
 BUILD       ?= build
@@ -138,6 +138,8 @@ fixtures:
 	@SINEW="$(abspath $(BUILD))/sinew" python3 tests/fixtures/dbbin/make_dbbin.py
 	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" SINEW="$(abspath $(BUILD))/sinew" \
 	  python3 tests/fixtures/own/make_expected.py
+	@python3 tests/fixtures/v6/make_fixtures.py
+	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" python3 tests/fixtures/v6/make_expected.py
 
 wasm:
 	@sh tools/deps.sh $(WASM_PACKAGES)

@@ -16,6 +16,14 @@
  *     the command's blend operator (the same quality rules as sinew's rasterizer); otherwise every
  *     triangle is drawn straight onto the target (what a naive cairo user would do: faster, but
  *     shared edges show faint seams).
+ * 6.0 (ref_cairo_draw_shapes):
+ *   - a mask command (SINEW_DRAW_MASK) becomes an alpha-only group: its triangles as above, the
+ *     texels' alpha only (or opaque when untextured), masked by its own mask; the commands it clips
+ *     are drawn into a group that is composited through it (cairo_mask);
+ *   - with an instance given, a vector shape's commands are not drawn from their triangles but from
+ *     the shape's outline (sinew_instance_shape): cubic Beziers as cairo paths in the shape's own
+ *     space, filled with the non-zero rule, stroked with butt caps, miter joins (limit 10) and the
+ *     width in that space; a shape mask is the union of its fills and strokes, opaque.
  */
 #ifndef SINEW_CAIRO_REF_H
 #define SINEW_CAIRO_REF_H
@@ -26,6 +34,7 @@
 #include <stdint.h>
 
 #include "sinew/drawlist.h"
+#include "sinew/instance.h"
 #include "sinew/render.h"
 
 /* The atlas pages as cairo surfaces (premultiplied ARGB32). */
@@ -52,6 +61,11 @@ void ref_cairo_free(ref_cairo *rc);
  * (NULL = identity). Leaves the operator at OVER. */
 void ref_cairo_draw(const ref_cairo *rc, cairo_t *cr, const sinew_drawlist *list, const sinew_affine *view,
                     bool seamless);
+
+/* The same, and shape commands drawn from the outlines `shapes` holds (the instance whose draw list
+ * `list` is; NULL: from their triangles, as ref_cairo_draw). */
+void ref_cairo_draw_shapes(const ref_cairo *rc, cairo_t *cr, const sinew_drawlist *list, const sinew_affine *view,
+                           bool seamless, const sinew_instance *shapes);
 
 /* PSNR in dB between two images of `bytes` bytes (8-bit channels); 99 if identical. */
 double ref_psnr(const uint8_t *a, const uint8_t *b, size_t bytes);

@@ -15,8 +15,8 @@ const char sinew_cmd_poses_help[] = "dump sampled poses as JSON (the reference o
 
 const cli_help sinew_cmd_poses_usage = {
     "sinew poses FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]\n"
-    "                   [--fps N] [--frames N] [--mode step|seek] [--cache-fps N] [--precision N]\n"
-    "                   [--random C|seed:N] [--constraints] [--out FILE]\n"
+    "                   [--fps N] [--frames N] [--cache-fps N] [--precision N] [--random C|seed:N]\n"
+    "                   [--mode step|seek] [--constraints] [--out FILE]\n"
     "       sinew poses FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--precision N]\n"
     "                   [--max-states N] [--states] [--cache-fps N] [--random C|seed:N] [--constraints]\n"
     "                   [--out FILE]",
@@ -32,14 +32,14 @@ const cli_help sinew_cmd_poses_usage = {
     "                    the armatures that have it); an XML rig: the armature NAME@SKIN\n"
     "  --fps N           samples per second, (0, 1000] (default: the armature's frame rate)\n"
     "  --frames N        samples, 1..100000 (default: round(duration * fps) + 1)\n"
-    "  --mode step|seek  step: play, then one update of 1/fps per sample (default); seek: each\n"
-    "                    sample a goto_and_stop to its time, then a zero-time update (no events)\n"
     "  --cache-fps N     the official frame cache at N frames per second, shared by every\n"
     "                    instance of the run (poses match cacheFrameRate = N)\n"
     "  --precision N     significant digits of every number, 1..17 (default 17)\n"
     "  --random C|seed:N the random source of DragonBones 6.0 physics: every draw the constant C in\n"
     "                    [0, 1), or mulberry32 seeded with N for each instance (default 0.5), as\n"
     "                    tools/oracle6's --random\n"
+    "  --mode seek       each sample a goto_and_stop at its time on one instance off the clock (no\n"
+    "                    6.0 physics), as the oracles' --mode seek (default step: one update per sample)\n"
     "  --constraints     each sample's constraint state (IK weights, path values, 6.0 transform and\n"
     "                    physics constraints), as tools/oracle6's --constraints\n"
     "  --out FILE        write the dump to FILE (atomically) instead of stdout\n"
@@ -51,8 +51,9 @@ const cli_help sinew_cmd_poses_usage = {
     "  --states          with --script: each sample's animation states (name, layer, times,\n"
     "                    weight, fade)\n"
     "  --drawlist        each sample's draw list (not in the oracle schema): per command its slot,\n"
-    "                    display, armature depth, blend mode, colour, world vertices and page UVs\n"
-    "                    (needs --atlas)\n"
+    "                    display, armature depth, blend mode, colour, world vertices and page UVs;\n"
+    "                    6.0 masks, shape fills and strokes and clipped commands also their flags,\n"
+    "                    shape path and mask command (needs --atlas)\n"
     "  --replace SLOT,SOURCE,DISPLAY[,INDEX[,ARMATURE]]\n"
     "                    after play, put the default skin's display DISPLAY of slot SOURCE into\n"
     "                    SLOT at INDEX (-1: the current one), as the official replaceSlotDisplay;\n"
@@ -345,9 +346,9 @@ typedef struct opts {
     double cache_fps;
     sinew_frame_cache *cache; /* made from cache_fps once the data is loaded */
     bool states;
-    bool seek;                /* --mode seek: each sample a gotoAndStop (tools/oracle's --mode seek) */
     bool drawlist;            /* --drawlist: each sample's draw list (not in the oracle schema) */
     bool constraints;         /* --constraints: each sample's constraint state (tools/oracle6's) */
+    bool seek;                /* --mode seek: each sample a goto_and_stop off the clock (the oracles') */
     const char *random;       /* --random C|seed:N (6.0 physics; tools/oracle6's), NULL: 0.5 */
     sinew_random_kind random_kind;
     double random_constant;
@@ -453,9 +454,10 @@ static bool arm_selected(const opts *op, const sinew_data *data, uint32_t a, con
 static void put_input(out_ctx *o, const opts *op, const sinew_data *data, const char *mode);
 
 /* ,"KEY":[...]: the instance's draw list (--drawlist; not in the oracle schema): per command
- * the slot and display it draws, its armature depth, blend mode, colour (r g b a multipliers, then
- * r g b a offsets), the world vertices (x, y pairs, armature
- * space, y down) and the page UVs, back to front. */
+ * the slot and display it draws, its armature depth, for a 6.0 armature's mask, shape or clipped
+ * command its flags ("mask", "fill", "stroke"), shape path (part) and mask command (-1: none), the
+ * blend mode, colour (r g b a multipliers, then r g b a offsets), the world vertices (x, y pairs,
+ * armature space, y down) and the page UVs, back to front. */
 static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
     FILE *f = o->f;
     sinew_drawlist dl;
@@ -473,7 +475,13 @@ static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
         put_str(o, found ? ss.name : "");
         fputs(",\"display\":", f);
         put_str(o, found && ss.display_name ? ss.display_name : "");
-        fprintf(f, ",\"depth\":%u,\"blend\":", cmd->depth);
+        fprintf(f, ",\"depth\":%u,", cmd->depth);
+        if (cmd->flags || cmd->mask) /* 6.0 only: a mask, a shape's fill or stroke, a clipped command */
+            fprintf(f, "\"flags\":[%s%s%s],\"part\":%u,\"mask\":%d,", cmd->flags & SINEW_DRAW_MASK ? "\"mask\"" : "",
+                    (cmd->flags & SINEW_DRAW_FILL) ? (cmd->flags & SINEW_DRAW_MASK ? ",\"fill\"" : "\"fill\"") : "",
+                    (cmd->flags & SINEW_DRAW_STROKE) ? (cmd->flags & (SINEW_DRAW_MASK | SINEW_DRAW_FILL) ? ",\"stroke\"" : "\"stroke\"") : "",
+                    cmd->part, cmd->mask ? (int)(cmd->mask - 1u) : -1);
+        fputs("\"blend\":", f);
         put_str(o, sinew_blend_mode_name(cmd->blend) ? sinew_blend_mode_name(cmd->blend) : "");
         fputs(",\"color\":[", f);
         const float col[8] = {cmd->color.r_mul, cmd->color.g_mul, cmd->color.b_mul, cmd->color.a_mul,
@@ -498,15 +506,6 @@ static void put_drawlist(out_ctx *o, sinew_instance *inst, const char *key) {
         fputs("]}", f);
     }
     fputc(']', f);
-}
-
-/* A sample of the seek mode, as the oracles take it: gotoAndStopByTime, then a zero-time update of the
- * armature and its children; seeking fires no events. */
-static void seek_sample(sinew_instance *inst, const char *anim, double t) {
-    sinew_instance_goto_and_stop(inst, 0, anim, SINEW_GOTO_TIME, t, NULL);
-    sinew_instance_update(inst, 0.0);
-    while (sinew_instance_poll_event(inst, NULL)) {
-    }
 }
 
 static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atlas *atlas) {
@@ -538,6 +537,7 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
         io.atlas = atlas;
         io.frame_cache = op->cache;
         io.max_events = POSES_MAX_EVENTS;
+        io.no_clock = op->seek; /* seeking: no armature on a clock (no 6.0 physics), as the oracles */
         set_random(op, &io);
         sinew_error err;
         memset(&err, 0, sizeof err);
@@ -597,10 +597,14 @@ static int run(const opts *op, FILE *f, const sinew_data *data, const sinew_atla
             put_member(&o, "duration", duration);
             fprintf(f, ",\"frameCount\":%.0f,\"playTimes\":%d,\"samples\":[", frames_f, (int)ni.play_times);
             for (long k = 0; k < frames; ++k) {
-                if (op->seek)
-                    seek_sample(inst, ni.name, (double)k * dt);
-                else if (k > 0)
+                if (op->seek) { /* the oracles' seek mode: gotoAndStopByTime, a zero-time update, no events */
+                    sinew_instance_goto_and_stop(inst, 0, ni.name, SINEW_GOTO_TIME, (double)k * dt, &err);
+                    sinew_instance_update(inst, 0.0);
+                    while (sinew_instance_poll_event(inst, NULL)) {
+                    }
+                } else if (k > 0) {
                     sinew_instance_update(inst, dt);
+                }
                 sinew_state_info si;
                 memset(&si, 0, sizeof si);
                 uint32_t sc = sinew_instance_state_count(inst, 0);
@@ -813,6 +817,29 @@ static int run_script(const opts *op, FILE *f, const sinew_data *data, const sin
     return SINEW_EXIT_OK;
 }
 
+/* The load's warnings, kept until it is known whether the file is a 6.0 one: those are printed
+ * (what the 6.0 runtime would make NaN, what sinew plays differently), a 5.x file's are not (its
+ * dumps and messages stay as they were). */
+typedef struct held_warnings {
+    sinew_error *items;
+    size_t count, cap;
+} held_warnings;
+
+static void hold_warning(void *user, sinew_log_level level, const sinew_error *where) {
+    held_warnings *h = user;
+    if (level != SINEW_LOG_WARNING || !where)
+        return;
+    if (h->count == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 16;
+        sinew_error *more = realloc(h->items, cap * sizeof *more);
+        if (!more)
+            return;
+        h->items = more;
+        h->cap = cap;
+    }
+    h->items[h->count++] = *where;
+}
+
 int sinew_cmd_poses(int argc, char **argv) {
     opts op;
     memset(&op, 0, sizeof op);
@@ -843,14 +870,14 @@ int sinew_cmd_poses(int argc, char **argv) {
             op.replace_count++;
         } else if (strcmp(a, "--states") == 0)
             op.states = true;
+        else if (strcmp(a, "--constraints") == 0)
+            op.constraints = true;
         else if (strcmp(a, "--mode") == 0 && has_val) {
             const char *m = argv[++i];
-            if (strcmp(m, "step") != 0 && strcmp(m, "seek") != 0)
+            if (strcmp(m, "seek") != 0 && strcmp(m, "step") != 0)
                 return cli_usage_error("poses", "--mode wants step or seek");
             op.seek = strcmp(m, "seek") == 0;
         }
-        else if (strcmp(a, "--constraints") == 0)
-            op.constraints = true;
         else if (strcmp(a, "--random") == 0 && has_val) {
             op.random = argv[++i];
             if (!parse_random(op.random, &op))
@@ -887,8 +914,6 @@ int sinew_cmd_poses(int argc, char **argv) {
     }
     if (!op.file)
         return cli_usage_error("poses", "missing FILE");
-    if (op.seek && op.script)
-        return cli_usage_error("poses", "--mode seek goes with the sampled animations, not --script");
     if (op.drawlist && op.script)
         return cli_usage_error("poses", "--drawlist goes with the step mode, not --script");
     if (op.drawlist && !op.atlas)
@@ -898,7 +923,20 @@ int sinew_cmd_poses(int argc, char **argv) {
     sinew_error err;
     memset(&err, 0, sizeof err);
     sinew_data *data = NULL;
-    if (sinew_data_load_file(op.file, NULL, &data, &err) != SINEW_OK) {
+    held_warnings held = {NULL, 0, 0};
+    sinew_load_options load;
+    memset(&load, 0, sizeof load);
+    load.log = hold_warning;
+    load.log_user = &held;
+    sinew_status lst = sinew_data_load_file(op.file, &load, &data, &err);
+    sinew_data_info li;
+    if (lst == SINEW_OK)
+        sinew_data_get_info(data, &li);
+    if (lst == SINEW_OK && li.v6)
+        for (size_t w = 0; w < held.count; ++w)
+            cli_print_warning(op.file, &held.items[w]);
+    free(held.items);
+    if (lst != SINEW_OK) {
         cli_print_error(op.file, &err);
         return cli_exit_code(err.code);
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes fuzz/corpus/runtime: seeds for fuzz/fuzz_runtime.c from the repository's own rigs
-(tests/fixtures, fuzz/corpus; never ../shared). Each seed is a rig, "\\0ATLAS\\0" and its atlas JSON
+(tests/fixtures, fuzz/corpus; never ../shared; run fuzz/make_v6_seeds.py first for the 6.0 ones). Each seed is a rig, "\\0ATLAS\\0" and its atlas JSON
 when it has one, then "\\0SCRIPT\\0" and one or more of the scripts below (the op codes of fuzz_runtime.c:
 op, armature, animation byte, then the op's own bytes).
 
@@ -35,7 +35,13 @@ RIGS = [
     ("dbbin_actions", "fuzz/corpus/dbbin/slot_actions.dbbin", None),
     ("xml_images", "fuzz/corpus/xml/images.xml", None),
     ("xml_tween", "fuzz/corpus/xml/tween.xml", None),
-]
+] + [  # DragonBones 6.0: the own fixtures (tests/fixtures/v6) and the extreme seeds (fuzz/make_v6_seeds.py)
+    ("v6_" + n, "tests/fixtures/v6/%s_ske.json" % n, "tests/fixtures/v6/v6_tex.json")
+    for n in ("transform_constraints", "physics_rotate", "physics_wind", "physics_sleep", "path_closed_bound", "shapes",
+              "masks", "timeline_config_constraints")
+] + [(n, "fuzz/corpus/skeleton/%s.json" % n, None)
+     for n in ("v6_physics_extreme", "v6_masks_huge", "v6_shapes_degenerate", "v6_timeline_config_extreme",
+               "v6_transform_extreme", "v6_path_extreme")]
 
 
 def fade(anim, c, e, w):

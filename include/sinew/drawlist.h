@@ -10,6 +10,30 @@
  * scale 1). UVs are normalised to the texture page (0..1 over the page's width and height).
  * Colours are straight (not premultiplied) transforms to apply to the premultiplied-or-not texel as
  * the renderer prefers: out = texel * mul + add / 255 per channel, clamped to 0..1.
+ *
+ * DragonBones 6.0 adds two things, both only in lists of 6.0 armatures (a 4.0-5.6 file's list has
+ * neither: every command's `mask`, `flags` and `part` are 0):
+ *
+ * - Vector shapes. A shape display becomes, per path of the shape, a stroke command then a fill
+ *   command (the official adapter strokes first, then fills the same outline on top), each
+ *   untextured (page SINEW_INVALID_INDEX) with the style's colour and opacity folded into its colour
+ *   transform: r_mul = colour.r * slot.r_mul, ..., a_mul = opacity * slot.a_mul, offsets the slot's.
+ *   An untextured command is an opaque white texel through its transform, so a renderer draws it
+ *   as it draws any untextured command. The triangles never overlap one another (a fill is
+ *   decomposed into trapezoids by the non-zero rule; a stroke is a strip of quads with miter or
+ *   bevel joins), so a renderer that blends every triangle once draws a translucent shape right.
+ *   Anti-aliasing is the renderer's: sinew's rasterizer computes exact pixel coverage; a GPU backend
+ *   needs multisampling for smooth edges. SINEW_DRAW_FILL / SINEW_DRAW_STROKE say which, and
+ *   `part` which path of the shape (sinew_instance_shape gives the outline itself, for a renderer
+ *   with a vector API of its own).
+ * - Masks. A slot showing a mask display (an image or shape with `mask` and `maskRange` > 0)
+ *   becomes one command flagged SINEW_DRAW_MASK, emitted before the commands it clips and never
+ *   drawn itself. Its value at a pixel is its coverage times its texel's alpha (an image: the colour
+ *   and the colour transform do not count, as the official adapter whitens a mask image) or its
+ *   coverage (a shape: the union of its fills and strokes at full strength, whatever their colours,
+ *   as the official adapter's stencil mask). A command whose `mask` names such a command (1 + its
+ *   index) is drawn with its coverage multiplied by that value; a mask command may itself have a `mask` (a chain:
+ *   the values multiply), e.g. a mask inside a child armature that a mask of the parent clips.
  */
 #ifndef SINEW_DRAWLIST_H
 #define SINEW_DRAWLIST_H
@@ -56,7 +80,21 @@ typedef struct sinew_draw_cmd {
     uint32_t slot;          /**< slot index in its armature, for debugging and picking */
     uint32_t depth;         /**< 0 for the top armature, 1 for a child armature, ... */
     uint32_t armature;      /**< the slot's armature in the instance (0 = the top one; see instance.h) */
+    /* 6.0 (always 0 for 4.0-5.6 armatures, so a zeroed command is a plain one): */
+    uint32_t mask;          /**< 1 + the index of the mask command clipping this one (an earlier
+                                 command with SINEW_DRAW_MASK); 0: none */
+    uint32_t flags;         /**< SINEW_DRAW_* bits */
+    uint32_t part;          /**< SINEW_DRAW_FILL / SINEW_DRAW_STROKE: the index of the path in the
+                                 slot's shape (sinew_instance_shape_path); 0 otherwise */
 } sinew_draw_cmd;
+
+/** sinew_draw_cmd.flags */
+enum {
+    SINEW_DRAW_MASK = 1u,   /**< a mask: not drawn; its coverage (times its texel's alpha) clips the
+                                 commands whose `mask` names it */
+    SINEW_DRAW_FILL = 2u,   /**< a vector shape's fill (of path `part`); with MASK: a shape mask */
+    SINEW_DRAW_STROKE = 4u  /**< a vector shape's stroke (of path `part`); with MASK: a shape mask */
+};
 
 /** A whole frame. The arrays belong to whoever built the list (see instance.h). */
 typedef struct sinew_drawlist {

@@ -560,6 +560,46 @@ SINEW_API sinew_status sinew_instance_replace_display_region(sinew_instance *ins
  */
 SINEW_API void sinew_instance_drawlist(sinew_instance *inst, sinew_drawlist *out);
 
+/** A 6.0 vector shape as a slot shows it now (sinew_instance_shape). */
+typedef struct sinew_shape_info {
+    uint32_t point_count;       /**< Bezier points: 6 floats each, in-control x y, anchor x y, out-control x y */
+    uint32_t path_count;
+    sinew_affine matrix;        /**< from the points' space to the draw list's: slot space placed by the
+                                     slot's matrix, or (a weighted shape) the armature's space; stroke
+                                     widths are measured in the points' space, as the official adapter
+                                     strokes */
+    bool mask;                  /**< a mask display (`mask` and `maskRange` > 0): it clips, it is not drawn */
+    double mask_range;          /**< `maskRange` as written */
+} sinew_shape_info;
+
+/** One path of a shape: move to the anchor of indexes[0], then a cubic to the anchor of each next
+ * index, from the previous point's out-control via this point's in-control; never closed (it
+ * ends where it began only by repeating its first index). Then stroke, then fill over it. */
+typedef struct sinew_shape_path {
+    const uint32_t *indexes;    /**< Bezier point indices */
+    uint32_t index_count;
+    bool fill, stroke;          /**< which the style has (a path with neither lends its outline to the
+                                     next path that has one, as the official adapter's Graphics path) */
+    uint32_t fill_color;        /**< 0xRRGGBB */
+    float fill_opacity;
+    uint32_t stroke_color;      /**< 0xRRGGBB */
+    float stroke_opacity;       /**< 0 when the file gives none (the official adapter's default) */
+    float stroke_width;         /**< in the points' space */
+} sinew_shape_path;
+
+/**
+ * The vector shape slot `slot` (its index in the armature data, as sinew_draw_cmd.slot) shows now,
+ * for a renderer that draws outlines itself instead of the draw list's triangles: false when the
+ * slot shows no shape. `points` (may be NULL) receives 6 * point_count floats when `capacity`
+ * (floats) is enough: the current control points (deformed, skinned) in the space `matrix` maps to
+ * the draw list's.
+ */
+SINEW_API bool sinew_instance_shape(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
+                                    sinew_shape_info *info, float *points, uint32_t capacity);
+/** Path `path` of the shape slot `slot` shows (see sinew_instance_shape). */
+SINEW_API bool sinew_instance_shape_path(const sinew_instance *inst, uint32_t armature_index, uint32_t slot,
+                                         uint32_t path, sinew_shape_path *out);
+
 /**
  * Allocates the draw list's storage now (see sinew_instance_drawlist), so that no draw list
  * allocates later: for an allocator that must not be called from the threads that build draw

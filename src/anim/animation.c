@@ -416,12 +416,13 @@ static void slot_tl_apply(const tl_ctx *c, tl_state *t, const sinew_model_timeli
     } else if (kind == TLK_DEFORM || kind == TLK_PATH_DEFORM) {
         /* a mesh's or vector shape's deform, or (6.0) a path display's: 2 values per point */
         const sinew_model_mesh *m = kind == TLK_DEFORM ? &arm->data->meshes[mesh] : NULL;
-        uint32_t n = m ? 2 * m->vertex_count : 2 * arm->data->paths[arm->data->displays[T->display].path_data].vertex_count;
+        uint32_t pd = T ? T->display : arm->cur_display[slot];
+        uint32_t n = m ? 2 * m->vertex_count : 2 * arm->data->paths[arm->data->displays[pd].path_data].vertex_count;
         if (n > sinew__deform_cap(arm, slot))
             n = sinew__deform_cap(arm, slot);
         if (kind == TLK_PATH_DEFORM)
             path_deformed6(arm, slot);
-        if (!T) { /* a pose timeline: the values its count reaches; writing, it grows the array */
+        if (!T && m) { /* a pose timeline: the values its count reaches; writing, it grows the array */
             uint32_t len = sinew__state_pose_deform(arm, c->st)[slot];
             uint32_t k = pose_deform_values(m, len);
             n = k < n ? k : n;
@@ -1147,10 +1148,27 @@ static bool deform_covered(const tl_ctx *c, uint32_t slot, uint32_t mesh) {
     uint32_t end = (uint32_t)st->bone_tl_count + st->slot_tl_count;
     for (uint32_t i = st->bone_tl_count; i < end; ++i) {
         const sinew_model_timeline *T = tl_T(c, &st->tls[i]);
-        if (T->run_kind == TLK_DEFORM && T->target == slot && T->mesh == mesh)
+        /* 6.0: a shape timeline does not count (the official builds a deform pose timeline for every
+           display with geometry whose offset no mesh deform timeline names: shapes and paths too) */
+        if (T->run_kind == TLK_DEFORM && T->target == slot && T->mesh == mesh && T->type != SINEW_TL_SHAPE)
             return true;
     }
     return false;
+}
+
+/* Whether the deform pose timeline drives slot s: a mesh or shape it shows that the state does not
+ * deform, or (6.0) a path display it shows; *kind is the deform kind. */
+static bool pose_deform_target(const tl_ctx *c, uint32_t s, uint8_t *kind) {
+    const arm_inst *arm = c->arm;
+    uint32_t m = arm->cur_mesh[s];
+    if (m != SINEW_INVALID_INDEX) {
+        *kind = TLK_DEFORM;
+        return !deform_covered(c, s, m);
+    }
+    uint32_t disp = arm->cur_display[s];
+    *kind = TLK_PATH_DEFORM;
+    return arm->data->v6 && disp < arm->data->display_count && arm->data->displays[disp].type == SINEW_DISPLAY_PATH &&
+           sinew__deform_cap(arm, s) > 0;
 }
 
 /* The pose timelines of a state that resets to the pose: while it fades in, the bones, slots and
@@ -1224,19 +1242,16 @@ static void pose_slots(const tl_ctx *c, double time) {
     t = &st->pose_tl[TLK_DEFORM];
     if (t->play_state <= 0 && !arm_v6(arm)) { /* 6.0: deforms_advance6 */
         uint32_t last = SINEW_INVALID_INDEX;
-        for (uint32_t s = 0; s < arm->slot_count; ++s) {
-            uint32_t m = arm->cur_mesh[s];
-            if (m != SINEW_INVALID_INDEX && !deform_covered(c, s, m))
+        uint8_t kind;
+        for (uint32_t s = 0; s < arm->slot_count; ++s)
+            if (pose_deform_target(c, s, &kind))
                 last = s;
-        }
         if (last == SINEW_INVALID_INDEX)
             return;
         pose_tween_step(c, t, time);
-        for (uint32_t s = 0; s <= last; ++s) {
-            uint32_t m = arm->cur_mesh[s];
-            if (m != SINEW_INVALID_INDEX && !deform_covered(c, s, m))
-                slot_tl_apply(c, t, NULL, TLK_DEFORM, s, m, s == last);
-        }
+        for (uint32_t s = 0; s <= last; ++s)
+            if (pose_deform_target(c, s, &kind))
+                slot_tl_apply(c, t, NULL, kind, s, arm->cur_mesh[s], s == last);
     }
 }
 
@@ -1637,6 +1652,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
             update_timelines = update_bone_timelines = false;
         } else {
             arm->cache_frame_index = idx;
+            arm->cache_anim = cache;
             arm->cache_values = cache->values + (size_t)idx * arm->bone_count * SINEW_CACHE_BONE_VALUES;
             if (cache->filled[idx]) {
                 update_bone_timelines = false;

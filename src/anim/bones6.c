@@ -140,12 +140,66 @@ static void root_constraints(arm_inst *arm, uint32_t b) {
     }
 }
 
+/* The official Bone.update's frame cache (a 6.0 armature on cache frame cf): per bone, the cache
+ * frame whose values it holds; a bone stored there is read back (its constraints then run on top, as
+ * they run after the store), one that did not move shares the values it has, one that moved is
+ * computed and stored. On a frame not stored yet its IK and path constraints also run before its
+ * update (the official keeps that older call in this branch). Returns the bone's dirty flag. */
+static bool bone_cache6(arm_inst *arm, const sinew_model_bone_step *sp, uint32_t cf) {
+    uint32_t b = sp->bone, parent = sp->parent, n = arm->bone_count;
+    const sinew_cache_animation *ca = arm->cache_anim;
+    uint32_t *src = ca->src + (size_t)cf * (n + arm->slot_count) + b;
+    uint8_t *dirty = arm->bone_dirty;
+    if (*src != SINEW_INVALID_INDEX && arm->bone_cfi[b] == *src)
+        return false;
+    if (*src != SINEW_INVALID_INDEX) {
+        arm->bone_cfi[b] = *src;
+        return true;
+    }
+    if (sp->ik_root)
+        root_constraints(arm, b);
+    if (dirty[b] || (parent < n && arm->bone_changed[parent])) {
+        arm->bone_cfi[b] = SINEW_INVALID_INDEX;
+        return true;
+    }
+    if (arm->bone_cfi[b] != SINEW_INVALID_INDEX) {
+        *src = arm->bone_cfi[b];
+        return false;
+    }
+    return true;
+}
+
+/* A dirty bone on cache frame cf: computed and stored, or read back from the frame it shares. */
+static void bone_cached_pose(arm_inst *arm, uint32_t b, uint32_t cf) {
+    const sinew_cache_animation *ca = arm->cache_anim;
+    uint32_t n = arm->bone_count;
+    double *v;
+    if (arm->bone_cfi[b] == SINEW_INVALID_INDEX) {
+        if (!arm->computed[b])
+            sinew__bone_compute6(arm, b, true);
+        v = ca->values + ((size_t)cf * n + b) * SINEW_CACHE_BONE_VALUES;
+        memcpy(v, arm->world + (size_t)b * 6, 6 * sizeof(double));
+        memcpy(v + 6, arm->global + (size_t)b * 6, 6 * sizeof(double));
+        v[12] = arm->global_valid[b] ? 1.0 : 0.0;
+        ca->src[(size_t)cf * (n + arm->slot_count) + b] = cf;
+        arm->bone_cfi[b] = cf;
+        return;
+    }
+    v = ca->values + ((size_t)arm->bone_cfi[b] * n + b) * SINEW_CACHE_BONE_VALUES;
+    memcpy(arm->world + (size_t)b * 6, v, 6 * sizeof(double));
+    memcpy(arm->global + (size_t)b * 6, v + 6, 6 * sizeof(double));
+    arm->global_valid[b] = v[12] != 0.0;
+    sinew__mat_to_float(v, arm->world_f + (size_t)b * 6);
+}
+
 void sinew__arm_update_bones6(sinew_instance *inst, arm_inst *arm) {
     const sinew_model_armature *d = arm->data;
     uint32_t n = arm->bone_count;
     const sinew_model_bone_step *steps = d->run_bone_steps;
     uint8_t *dirty = arm->bone_dirty, *changed = arm->bone_changed, *computed = arm->computed;
     const uint32_t *tc_of = d->run_tc_of, *phys_of = d->run_physics_of;
+    /* the cache frame the armature is on (the official _cacheFrameIndex), or none */
+    int64_t cf = arm->cache_mode != CACHE_NONE && arm->cache_anim && arm->cache_anim->src ? arm->cache_frame_index : -1;
     for (uint32_t i = 0; i < n; ++i) {
         const sinew_model_bone_step *sp = &steps[i];
         uint32_t b = sp->bone, parent = sp->parent;
@@ -154,10 +208,18 @@ void sinew__arm_update_bones6(sinew_instance *inst, arm_inst *arm) {
             dirty[b] = 1;
         if (ph != SINEW_INVALID_INDEX && !arm->physics[ph].sleeping)
             dirty[b] = 1;
-        if (dirty[b] || (parent < n && changed[parent])) {
+        if (cf >= 0) {
+            dirty[b] = bone_cache6(arm, sp, (uint32_t)cf);
+        } else if (dirty[b] || (parent < n && changed[parent])) {
+            dirty[b] = 1;
+            arm->bone_cfi[b] = SINEW_INVALID_INDEX;
+        }
+        if (dirty[b]) {
             dirty[b] = 0;
             changed[b] = 1;
-            if (!computed[b])
+            if (cf >= 0)
+                bone_cached_pose(arm, b, (uint32_t)cf);
+            else if (!computed[b])
                 sinew__bone_compute6(arm, b, false);
         } else {
             changed[b] = 0;
@@ -172,4 +234,49 @@ void sinew__arm_update_bones6(sinew_instance *inst, arm_inst *arm) {
             sinew__physics_update(inst, arm, ph);
         computed[b] = 0;
     }
+}
+
+/* The official Slot.update's frame cache for slot s of a 6.0 armature (its matrix), when the
+ * armature is on a cache frame: read back, shared or computed and stored, as bones are. `moved`:
+ * the slot's display changed or its bone moved. Returns false when the cache does not apply. */
+bool sinew__slot_cache6(arm_inst *arm, uint32_t s, bool own, bool moved, const double *bone_world) {
+    if (!arm->slot_cfi || arm->cache_mode == CACHE_NONE || !arm->cache_anim || !arm->cache_anim->src)
+        return false;
+    const sinew_cache_animation *ca = arm->cache_anim;
+    uint32_t cf = (uint32_t)arm->cache_frame_index, ns = arm->slot_count;
+    uint32_t *src = ca->src + (size_t)cf * (arm->bone_count + ns) + arm->bone_count + s;
+    uint32_t *cfi = &arm->slot_cfi[s];
+    bool dirty;
+    if (*src != SINEW_INVALID_INDEX && *cfi == *src) {
+        dirty = false;
+    } else if (*src != SINEW_INVALID_INDEX) {
+        dirty = true;
+        *cfi = *src;
+    } else if (own || moved) {
+        dirty = true;
+        *cfi = SINEW_INVALID_INDEX;
+    } else if (*cfi != SINEW_INVALID_INDEX) {
+        dirty = false;
+        *src = *cfi;
+    } else {
+        dirty = true;
+    }
+    if (!dirty)
+        return true;
+    float *w = arm->slot_world + (size_t)s * 6;
+    if (*cfi == SINEW_INVALID_INDEX) {
+        double m[6];
+        sinew__mat_concat(sinew__slot_local(arm, s), bone_world, m);
+        sinew__mat_to_float(m, w);
+        double *v = ca->slot_values + ((size_t)cf * ns + s) * 6;
+        for (int k = 0; k < 6; ++k)
+            v[k] = w[k];
+        *src = cf;
+        *cfi = cf;
+    } else {
+        const double *v = ca->slot_values + ((size_t)*cfi * ns + s) * 6;
+        for (int k = 0; k < 6; ++k)
+            w[k] = (float)v[k];
+    }
+    return true;
 }

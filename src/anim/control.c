@@ -21,7 +21,7 @@ bool sinew_instance_bounds(sinew_instance *inst, sinew_rect *out) {
     bool any = false;
     sinew_rect r = {INFINITY, INFINITY, -INFINITY, -INFINITY};
     for (uint32_t c = 0; c < dl.cmd_count; ++c)
-        for (uint32_t i = 0; i < dl.cmds[c].index_count; ++i) {
+        for (uint32_t i = 0; !(dl.cmds[c].flags & SINEW_DRAW_MASK) && i < dl.cmds[c].index_count; ++i) {
             const float *p = &dl.positions[2 * (size_t)dl.indices[dl.cmds[c].first_index + i]];
             r.x0 = fminf(r.x0, p[0]), r.y0 = fminf(r.y0, p[1]);
             r.x1 = fmaxf(r.x1, p[0]), r.y1 = fmaxf(r.y1, p[1]);
@@ -41,6 +41,18 @@ static bool in_triangle(const float *a, const float *b, const float *c, float x,
     return !(neg && pos);
 }
 
+/* Whether (x, y) lies in one of command c's triangles. */
+static bool in_command(const sinew_drawlist *dl, uint32_t c, float x, float y) {
+    const sinew_draw_cmd *cmd = &dl->cmds[c];
+    for (uint32_t i = 0; i + 2 < cmd->index_count; i += 3) {
+        const uint32_t *t = &dl->indices[cmd->first_index + i];
+        if (in_triangle(&dl->positions[2 * (size_t)t[0]], &dl->positions[2 * (size_t)t[1]],
+                        &dl->positions[2 * (size_t)t[2]], x, y))
+            return true;
+    }
+    return false;
+}
+
 bool sinew_instance_hit(sinew_instance *inst, float x, float y, uint32_t *armature_index, uint32_t *slot) {
     if (!inst)
         return false;
@@ -48,19 +60,19 @@ bool sinew_instance_hit(sinew_instance *inst, float x, float y, uint32_t *armatu
     sinew_instance_drawlist(inst, &dl);
     for (uint32_t c = dl.cmd_count; c-- > 0;) { /* front to back */
         const sinew_draw_cmd *cmd = &dl.cmds[c];
-        if (cmd->color.a_mul <= 0.0f)
+        if (cmd->color.a_mul <= 0.0f || (cmd->flags & SINEW_DRAW_MASK) || !in_command(&dl, c, x, y))
             continue;
-        for (uint32_t i = 0; i + 2 < cmd->index_count; i += 3) {
-            const uint32_t *t = &dl.indices[cmd->first_index + i];
-            if (in_triangle(&dl.positions[2 * (size_t)t[0]], &dl.positions[2 * (size_t)t[1]],
-                            &dl.positions[2 * (size_t)t[2]], x, y)) {
-                if (armature_index)
-                    *armature_index = cmd->armature;
-                if (slot)
-                    *slot = cmd->slot;
-                return true;
-            }
-        }
+        bool clipped = false; /* 6.0: outside its mask (or a mask of that) it is not seen (mask 0, none,
+                                 gives UINT32_MAX, past every command) */
+        for (uint32_t m = cmd->mask - 1u, lim = c; !clipped && m < lim; lim = m, m = dl.cmds[m].mask - 1u)
+            clipped = !in_command(&dl, m, x, y);
+        if (clipped)
+            continue;
+        if (armature_index)
+            *armature_index = cmd->armature;
+        if (slot)
+            *slot = cmd->slot;
+        return true;
     }
     return false;
 }

@@ -33,7 +33,7 @@ sinew_status sinew_frame_cache_create(const struct sinew_data *data, double fps,
     if (!(fps > 0.0) || fps > 1000.0)
         return sinew__fail(err, SINEW_E_ARG, NULL, "cache frame rate %g is outside (0, 1000]", fps);
     /* one block: the header, the armatures, the animations, the filled flags, the frames */
-    uint64_t anims = 0, flags = 0, values = 0;
+    uint64_t anims = 0, flags = 0, values = 0, src = 0;
     for (uint32_t a = 0; a < data->armature_count; ++a) {
         const sinew_model_armature *arm = &data->armatures[a];
         for (uint32_t k = 0; k < arm->animation_count; ++k) {
@@ -42,10 +42,14 @@ sinew_status sinew_frame_cache_create(const struct sinew_data *data, double fps,
             anims++;
             flags += frames;
             values += (uint64_t)frames * arm->bone_count * SINEW_CACHE_BONE_VALUES;
+            if (arm->v6) { /* the per-bone and per-slot indices, the slot matrices */
+                src += (uint64_t)frames * ((uint64_t)arm->bone_count + arm->slot_count);
+                values += (uint64_t)frames * arm->slot_count * 6;
+            }
         }
     }
     uint64_t size = sizeof(sinew_frame_cache) + data->armature_count * sizeof(sinew_cache_armature) +
-                    anims * sizeof(sinew_cache_animation) + values * sizeof(double) + flags;
+                    anims * sizeof(sinew_cache_animation) + values * sizeof(double) + src * sizeof(uint32_t) + flags;
     if (size > ((uint64_t)1 << 34))
         return sinew__fail(err, SINEW_E_LIMIT, NULL, "the frame cache would take %llu bytes",
                            (unsigned long long)size);
@@ -66,6 +70,9 @@ sinew_status sinew_frame_cache_create(const struct sinew_data *data, double fps,
     off += anims * sizeof(sinew_cache_animation);
     double *vals = (double *)(void *)(block + off);
     off += values * sizeof(double);
+    uint32_t *srcs = (uint32_t *)(void *)(block + off);
+    off += src * sizeof(uint32_t);
+    memset(srcs, 0xff, src * sizeof(uint32_t)); /* SINEW_INVALID_INDEX: nothing stored */
     uint8_t *fl = block + off;
     for (uint32_t a = 0; a < data->armature_count; ++a) {
         const sinew_model_armature *arm = &data->armatures[a];
@@ -76,6 +83,12 @@ sinew_status sinew_frame_cache_create(const struct sinew_data *data, double fps,
             an->values = vals;
             fl += an->frames;
             vals += (size_t)an->frames * arm->bone_count * SINEW_CACHE_BONE_VALUES;
+            if (arm->v6) {
+                an->src = srcs;
+                srcs += (size_t)an->frames * (arm->bone_count + arm->slot_count);
+                an->slot_values = vals;
+                vals += (size_t)an->frames * arm->slot_count * 6;
+            }
         }
     }
     *out = c;

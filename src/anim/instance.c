@@ -61,6 +61,7 @@ typedef struct layout_ctx {
     arm_inst *arms;            /* NULL while planning */
     uint32_t next;
     uint32_t dl_vertices, dl_indices, dl_cmds;
+    uint32_t dl_shape_points, dl_shape_contours, dl_shape_ctrl, dl_mask_slots; /* 6.0: the draw list's scratch */
 } layout_ctx;
 
 /* Whether the armature has actions besides its defaultActions (which run at creation) that may
@@ -137,6 +138,8 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
         a->tc_dirty = carve(cv, nb, 1);
         a->physics = carve(cv, d->physics_count, sizeof(physics_rt));
         a->path6 = carve(cv, d->path_constraint_count, sizeof(path_values6));
+        a->bone_cfi = carve(cv, (size_t)nb + ns, sizeof(uint32_t));
+        a->slot_cfi = a->bone_cfi ? a->bone_cfi + nb : NULL;
     }
     double *path_scratch = carve(cv, sinew__path_scratch_size(d), sizeof(double));
     if (a->paths && path_scratch)
@@ -188,7 +191,15 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->slot_deform = d->run_slot_deform;
     lc->dl_vertices += d->run_dl_vertices;
     lc->dl_indices += d->run_dl_indices;
-    lc->dl_cmds += ns;
+    lc->dl_cmds += d->run_dl_cmds;
+    if (d->run_shape_points > lc->dl_shape_points)
+        lc->dl_shape_points = d->run_shape_points;
+    if (d->run_shape_contours > lc->dl_shape_contours)
+        lc->dl_shape_contours = d->run_shape_contours;
+    if (d->run_shape_ctrl > lc->dl_shape_ctrl)
+        lc->dl_shape_ctrl = d->run_shape_ctrl;
+    if (d->v6)
+        lc->dl_mask_slots += ns;
     a->deform = carve(cv, d->run_deform_floats, sizeof(float));
     a->mesh_out = carve(cv, d->run_deform_floats, sizeof(float));
     a->display_child = carve(cv, d->display_count, sizeof(uint32_t));
@@ -289,6 +300,7 @@ static void reset_arm(arm_inst *a) {
         /* the official constraints as created: transform constraints dirty, physics awake and
            resetting at its first update, path values from the data */
         memset(a->tc_dirty, 1, a->bone_count);
+        memset(a->bone_cfi, 0xff, ((size_t)a->bone_count + a->slot_count) * sizeof(uint32_t));
         for (uint32_t c = 0; c < d->physics_count; ++c) {
             memset(&a->physics[c], 0, sizeof(physics_rt));
             a->physics[c].reset = 1;
@@ -524,7 +536,7 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         uint32_t reserve = opt && opt->reserved_states ? opt->reserved_states : SINEW_STATE_RESERVE;
         if (reserve > cap)
             reserve = cap;
-        layout_ctx lc = {data, c, cap, reserve, arms, 0, 0, 0, 0};
+        layout_ctx lc = {data, c, cap, reserve, arms, 0, 0, 0, 0, 0, 0, 0, 0};
         layout_arm(&lc, ai, SINEW_INVALID_INDEX, 0);
         uint32_t ecap = opt && opt->max_events
                             ? opt->max_events
@@ -558,6 +570,10 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
         inst->random_state = opt ? opt->random_seed : 0;
         inst->random_fn = opt ? opt->random_fn : NULL;
         inst->random_user = opt ? opt->random_user : NULL;
+        inst->dl_shape_points = lc.dl_shape_points;
+        inst->dl_shape_contours = lc.dl_shape_contours;
+        inst->dl_shape_ctrl = lc.dl_shape_ctrl;
+        inst->dl_mask_slots = lc.dl_mask_slots;
         sinew_frame_cache *fc = opt ? opt->frame_cache : NULL;
         for (uint32_t i = 0; i < inst->arm_count; ++i) {
             /* the atlas region of each display, looked up once for the draw list */
@@ -571,9 +587,7 @@ sinew_status sinew_instance_create(const struct sinew_data *data, const sinew_in
             arms[i].skin = i == 0 ? skin : SINEW_INVALID_INDEX;
             reset_arm(&arms[i]);
             arms[i].active = false;
-            /* a 6.0 armature plays uncached (docs/runtime.md "DragonBones 6.0": its constraints,
-               physics above all, run every update) */
-            arms[i].cache = fc && !arms[i].data->v6 ? &fc->armatures[arms[i].data_index] : NULL;
+            arms[i].cache = fc ? &fc->armatures[arms[i].data_index] : NULL;
             arms[i].cache_frame_index = -1;
         }
         /* The official build order: children first (setup pose), then the top armature; a

@@ -716,6 +716,10 @@ static void update_bones(sinew_instance *inst, uint32_t ai);
 
 void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai) {
     arm_inst *arm = &inst->arms[ai];
+    if (arm->data->v6) { /* 6.0: the bone loop, with the per-bone frame cache of 6.0 (bones6.c) */
+        update_bones(inst, ai);
+        return;
+    }
     if (arm->cache_mode == CACHE_READ) {
         if (arm->blend_touched) {
             for (uint32_t b = 0; b < arm->bone_count; ++b)
@@ -1388,7 +1392,25 @@ static inline bool slot_follows_bone(const arm_inst *arm, uint32_t s) {
     if (!arm->data->v6 || arm->cur_child[s] != SINEW_INVALID_INDEX)
         return true;
     uint32_t disp = arm->cur_display[s];
-    return disp == SINEW_INVALID_INDEX || sinew__arm_display(arm, disp)->type != SINEW_DISPLAY_ARMATURE;
+    if (disp == SINEW_INVALID_INDEX) /* hidden: nothing reads its matrix before it shows again */
+        return true;
+    /* no display object either: a child armature display without its armature, a boundingBox or a
+       path display (a path slot's matrix stays as it was when its display was set, officially) */
+    sinew_display_type t = sinew__arm_display(arm, disp)->type;
+    return t != SINEW_DISPLAY_ARMATURE && t != SINEW_DISPLAY_BOUNDING_BOX && t != SINEW_DISPLAY_PATH;
+}
+
+/* Whether the official 6.0 slot update reaches its frame cache for slot s: it shows a display (not
+ * empty, a boundingBox or a path) that is not skinned. */
+static bool slot_cacheable6(const arm_inst *arm, uint32_t s) {
+    uint32_t disp = arm->cur_display[s];
+    if (disp == SINEW_INVALID_INDEX)
+        return false;
+    const sinew_model_display *dd = sinew__arm_display(arm, disp);
+    if (dd->type == SINEW_DISPLAY_IMAGE || dd->type == SINEW_DISPLAY_ARMATURE)
+        return true;
+    return (dd->type == SINEW_DISPLAY_MESH || dd->type == SINEW_DISPLAY_SHAPE) && dd->mesh < arm->data->mesh_count &&
+           !arm->data->meshes[dd->mesh].weighted;
 }
 
 void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
@@ -1400,6 +1422,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     uint8_t *deform_dirty = arm->deform_dirty;
     const uint8_t *bone_changed = arm->bone_changed;
     const uint32_t *cur_mesh = arm->cur_mesh;
+    const bool cached6 = arm->slot_cfi && arm->cache_mode != CACHE_NONE;
     for (uint32_t s = 0; s < n; ++s) {
         if (display_dirty[s]) {
             if (display_dirty[s] == DISPLAY_DATA_DIRTY) /* a 6.0 display switch, made now */
@@ -1419,6 +1442,9 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
                 slot_on_surface(arm, s, bone);
             else
                 deferred = true;
+        } else if (cached6 && bone < nb && slot_cacheable6(arm, s) &&
+                   sinew__slot_cache6(arm, s, own, moved, arm->world + (size_t)bone * 6)) {
+            /* 6.0 on a cache frame: the slot's matrix as the official frame cache gives it */
         } else if (moved && bone < nb) {
             double w[6];
             mat_concat(sinew__slot_local(arm, s), arm->world + (size_t)bone * 6, w);

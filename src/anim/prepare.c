@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "anim/runtime_internal.h"
+#include "anim/shape_tess.h"
 #include "base/error.h"
 
 
@@ -930,12 +931,36 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
     return SINEW_OK;
 }
 
+/* A 6.0 shape display's share of the draw list (the slot's largest display counts): its commands,
+ * vertices and indices, and the armature's largest tessellation scratch. */
+static void shape_bound(sinew_model_armature *arm, const sinew_model_display *d, uint32_t *cmds, uint64_t *v,
+                        uint64_t *ix) {
+    const sinew_model_shape *sh = &arm->shapes[d->shape];
+    uint32_t points, contours;
+    uint64_t sv, si;
+    sinew__shape_bounds(sh, &points, &contours, &sv, &si);
+    uint32_t c = d->mask && d->mask_range > 0 ? 1 : 2 * sh->path_count;
+    if (c > *cmds)
+        *cmds = c;
+    if (sv > *v)
+        *v = sv;
+    if (si > *ix)
+        *ix = si;
+    if (points > arm->run_shape_points)
+        arm->run_shape_points = points;
+    if (contours > arm->run_shape_contours)
+        arm->run_shape_contours = contours;
+    if (sh->point_count > arm->run_shape_ctrl)
+        arm->run_shape_ctrl = sh->point_count;
+}
+
 /* Per display its matrix; per slot where its deform and mesh vertices go in an instance and how
  * many (the largest mesh any skin gives it); the largest draw list the armature can make. */
 static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err) {
     arm->run_display_matrix = NULL;
     arm->run_slot_deform = NULL;
-    arm->run_deform_floats = arm->run_dl_vertices = arm->run_dl_indices = 0;
+    arm->run_deform_floats = arm->run_dl_vertices = arm->run_dl_indices = arm->run_dl_cmds = 0;
+    arm->run_shape_points = arm->run_shape_contours = arm->run_shape_ctrl = 0;
     if (arm->display_count) {
         double *m = sinew__arena_array(arena, (size_t)arm->display_count * 6, sizeof(double));
         if (!m)
@@ -949,9 +974,10 @@ static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm,
     uint32_t *sd = sinew__arena_array(arena, (size_t)arm->slot_count * 2, sizeof(uint32_t));
     if (!sd)
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory");
-    uint64_t total = 0, vertices = 0, indices = 0;
+    uint64_t total = 0, vertices = 0, indices = 0, cmds = 0;
     for (uint32_t s = 0; s < arm->slot_count; ++s) {
-        uint32_t cap = 0, tris = 2;
+        uint32_t cap = 0, tris = 2, slot_cmds = 1;
+        uint64_t shape_v = 0, shape_i = 0;
         for (uint32_t k = 0; k < arm->skin_slot_count; ++k) {
             const sinew_model_skin_slot *ss = &arm->skin_slots[k];
             if (ss->slot != s)
@@ -964,6 +990,8 @@ static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm,
                     cap = pc > cap ? pc : cap;
                     continue;
                 }
+                if (d->type == SINEW_DISPLAY_SHAPE && d->shape < arm->shape_count)
+                    shape_bound(arm, d, &slot_cmds, &shape_v, &shape_i);
                 if ((d->type != SINEW_DISPLAY_MESH && d->type != SINEW_DISPLAY_SHAPE) || d->mesh >= arm->mesh_count)
                     continue; /* a 6.0 shape's control points are a mesh geometry, deformed as meshes are */
                 const sinew_model_mesh *mesh = &arm->meshes[d->mesh];
@@ -976,15 +1004,18 @@ static sinew_status prepare_slots(sinew_arena *arena, sinew_model_armature *arm,
         sd[2 * s] = (uint32_t)total;
         sd[2 * s + 1] = cap;
         total += cap;
-        vertices += cap / 2 > 4 ? cap / 2 : 4;
-        indices += 3 * (uint64_t)tris;
+        uint64_t v = cap / 2 > 4 ? cap / 2 : 4, ix = 3 * (uint64_t)tris;
+        vertices += v > shape_v ? v : shape_v;
+        indices += ix > shape_i ? ix : shape_i;
+        cmds += slot_cmds;
     }
-    if (total > UINT32_MAX || vertices > UINT32_MAX || indices > UINT32_MAX)
+    if (total > UINT32_MAX || vertices > UINT32_MAX || indices > UINT32_MAX || cmds > UINT32_MAX)
         return sinew__fail(err, SINEW_E_LIMIT, NULL, "armature '%s': too many mesh vertices", arm->name);
     arm->run_slot_deform = sd;
     arm->run_deform_floats = (uint32_t)total;
     arm->run_dl_vertices = (uint32_t)vertices;
     arm->run_dl_indices = (uint32_t)indices;
+    arm->run_dl_cmds = (uint32_t)cmds;
     return SINEW_OK;
 }
 

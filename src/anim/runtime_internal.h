@@ -172,6 +172,12 @@ typedef struct sinew_cache_animation {
     uint32_t frames;           /* cache frames it holds */
     uint8_t *filled;           /* per frame: its bones are stored */
     double *values;            /* frames x bones x SINEW_CACHE_BONE_VALUES */
+    /* 6.0 armatures (NULL otherwise; bones6.c): the official per-bone and per-slot cache indices.
+     * Per frame, per bone then per slot: the frame whose stored values it shares (a bone or slot that
+     * did not move shares the previous frame's), or INVALID when not stored yet; and per frame and
+     * slot its world matrix */
+    uint32_t *src;             /* frames x (bones + slots) */
+    double *slot_values;       /* frames x slots x 6 */
 } sinew_cache_animation;
 
 typedef struct sinew_cache_armature {
@@ -261,6 +267,9 @@ typedef struct arm_inst {
     int32_t cache_frame_index;
     uint8_t cache_mode;
     double *cache_values;
+    const sinew_cache_animation *cache_anim; /* the animation being cached this update (6.0) */
+    uint32_t *bone_cfi, *slot_cfi; /* 6.0: per bone, then per slot, the cache frame whose values it
+                                  holds (the official _cachedFrameIndex), or INVALID */
     uint32_t skin;             /* overlay skin index or INVALID */
     uint32_t default_skin;     /* index of the "" skin or INVALID */
 
@@ -426,6 +435,12 @@ struct sinew_instance {
     struct dl_entry *dl_entries;
     uint32_t dl_vertex_cap, dl_index_cap, dl_cmd_cap;
     uint32_t dl_valid;
+    /* 6.0 (all 0 / NULL for 4.0-5.6 data): the shapes' tessellation scratch (the largest shape's
+     * flattened points, contours and Bezier points), and per slot of each 6.0 armature the mask command it made in
+     * the list being built (dl_mask_first: each armature's first entry in dl_mask_cmd) */
+    uint32_t dl_shape_points, dl_shape_contours, dl_shape_ctrl, dl_mask_slots;
+    void *dl_tess;
+    uint32_t *dl_mask_cmd, *dl_mask_first;
 };
 
 /* What the draw list wrote at a command's place: which slot's display, from which first vertex
@@ -544,6 +559,7 @@ void sinew__image_pivot(const arm_inst *a, uint32_t s, const sinew_model_display
  * or driven by it gets dirty, its physics wakes) and the 6.0 updateByConstraint (which also makes the
  * global from the matrix when stale) */
 void sinew__arm_update_bones6(sinew_instance *inst, arm_inst *arm);
+bool sinew__slot_cache6(arm_inst *arm, uint32_t s, bool own, bool moved, const double *bone_world);
 void sinew__bone_compute6(arm_inst *arm, uint32_t b, bool is_cache);
 void sinew__bone_by_constraint6(arm_inst *arm, uint32_t b);
 /* path6.c: a 6.0 path constraint (at its root's turn); a path display's points in armature space

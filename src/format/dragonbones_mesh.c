@@ -784,7 +784,13 @@ static sinew_status display_mask(db *d, const cJSON *const *f, sinew_model_displ
     if (D->type != SINEW_DISPLAY_IMAGE && D->type != SINEW_DISPLAY_SHAPE)
         return SINEW_OK; /* not read on other displays */
     TRY(sinew__jbool(d->c, f[D_MASK], "mask", false, &D->mask));
-    return sinew__jnum(d->c, f[D_MASKRANGE], "maskRange", 0.0, &D->mask_range);
+    TRY(sinew__jnum(d->c, f[D_MASKRANGE], "maskRange", 0.0, &D->mask_range));
+    if (D->mask && D->mask_range > 1e6)
+        sinew__jwarn(d->c, "maskRange", SINEW_E_RANGE,
+                     "maskRange %g: the official 6.0 adapters take that many steps each time they assign the mask "
+                     "(they hang on a huge one); sinew stops at the last display of the armature (docs/runtime.md)",
+                     D->mask_range);
+    return SINEW_OK;
 }
 
 static sinew_status build_display(db *d, const cJSON *v, sinew_model_display *D, uint32_t slot) {

@@ -164,13 +164,16 @@ static sinew_status build_transform(db *d, const cJSON *v, void *rec, bool *kept
 
 /* ---- physics constraints --------------------------------------------------------------------- */
 
+/* The stretch factor's key is `scX` (the official parser's SCALE_X); a `scaleX` key is not read by the
+ * official runtime (said in a warning). */
 enum {
     P_NAME, P_BONE, P_X, P_Y, P_ROTATE, P_SHEARX, P_SCALEX, P_LIMIT, P_FPS, P_INERTIA, P_STRENGTH, P_DAMPING,
-    P_MASS, P_WIND, P_WINDDIST, P_GRAVITY, P_WEIGHT, P_COUNT
+    P_MASS, P_WIND, P_WINDDIST, P_GRAVITY, P_WEIGHT, P_SCALEX_UNREAD, P_COUNT
 };
 static const char *const ph_keys[P_COUNT] = {"name",    "bone",     "x",       "y",       "rotate",  "shearX",
-                                             "scaleX",  "limit",    "fps",     "inertia", "strength", "damping",
-                                             "mass",    "wind",     "windDisturbance", "gravity", "weight"};
+                                             "scX",     "limit",    "fps",     "inertia", "strength", "damping",
+                                             "mass",    "wind",     "windDisturbance", "gravity", "weight",
+                                             "scaleX"};
 static const sinew_jkeys ph_table = SINEW_JKEYS(ph_keys, "physics constraint");
 
 static sinew_status build_physics(db *d, const cJSON *v, void *rec, bool *kept) {
@@ -190,8 +193,12 @@ static sinew_status build_physics(db *d, const cJSON *v, void *rec, bool *kept) 
     double *const dst[] = {&P->x,        &P->y,    &P->rotate,   &P->shear_x, &P->scale_x, &P->limit,
                            &P->fps,      &P->inertia, &P->strength, &P->damping, &P->mass, &P->wind,
                            &P->wind_disturbance, &P->gravity, &P->weight};
-    for (uint32_t k = P_X; k < P_COUNT; k++)
+    for (uint32_t k = P_X; k < P_SCALEX_UNREAD; k++)
         TRY(sinew__jnum(d->c, f[k], ph_keys[k], k == P_FPS ? 1.0 : 0.0, dst[k - P_X]));
+    if (f[P_SCALEX_UNREAD])
+        sinew__jwarn(d->c, "scaleX", SINEW_E_UNSUPPORTED,
+                     "physics constraint '%s': the official runtime reads the stretch factor from 'scX' and ignores "
+                     "'scaleX' (so does sinew)", name);
     if (sinew__dbj_constraint_name_taken(d->arm, name)) {
         dropped(d, "name", "physics constraint", name, "an earlier constraint has this name");
         return SINEW_OK;
@@ -203,7 +210,8 @@ static sinew_status build_physics(db *d, const cJSON *v, void *rec, bool *kept) 
                      "leaves the bone where its animation puts it (docs/runtime.md)", name);
     if (!(P->fps > 0.0))
         sinew__jwarn(d->c, "fps", SINEW_E_RANGE,
-                     "physics constraint '%s': 'fps' %g is not positive: the simulation never steps", name, P->fps);
+                     "physics constraint '%s': 'fps' %g is not positive: the simulation never steps (the official 6.0 "
+                     "runtime never steps at 0 and loops forever below 0; docs/runtime.md)", name, P->fps);
     TRY(sinew__dbj_dup_str(d, name, &P->name));
     *kept = true;
     return SINEW_OK;

@@ -568,7 +568,12 @@ typedef struct sinew_model_armature {
     uint32_t run_deform_floats; /* the sum of those capacities */
     uint32_t run_dl_vertices, run_dl_indices; /* the most vertices and indices one draw list of the
                                   armature's slots can hold (4 and 6 per image, its vertices and
-                                  3 per triangle per mesh: the largest display of each slot) */
+                                  3 per triangle per mesh, a 6.0 shape's tessellation bound
+                                  (anim/shape_tess.h): the largest display of each slot) */
+    uint32_t run_dl_cmds;      /* the most draw commands its slots can make (1 per slot; a 6.0 shape
+                                  that is not a mask: a stroke and a fill per path) */
+    uint32_t run_shape_points, run_shape_contours, run_shape_ctrl; /* the largest shape: flattened
+                                  points, contours and Bezier points (the draw list's scratch) */
     /* Derived by sinew__model_prepare for a 6.0 armature (v6), NULL otherwise (anim/prepare6.c): */
     uint32_t *run_tc_of;       /* per bone: the transform constraint attached to it (the official
                                   bone's _transformConstraint: the last one created for it), or INVALID */

@@ -19,7 +19,8 @@ bool sinew_drawlist_bounds(const sinew_drawlist *list, sinew_rect *bounds, bool 
     sinew_rect r = sinew_rect_empty();
     for (uint32_t i = 0; i < list->cmd_count; i++) {
         const sinew_draw_cmd *c = &list->cmds[i];
-        if (c->first_index > list->index_count || c->index_count > list->index_count - c->first_index) continue;
+        if (c->first_index > list->index_count || c->index_count > list->index_count - c->first_index ||
+            (c->flags & SINEW_DRAW_MASK)) continue; /* a mask is not drawn */
         for (uint32_t k = 0; k < c->index_count; k++) {
             uint32_t v = list->indices[c->first_index + k];
             if (v >= list->vertex_count) continue;

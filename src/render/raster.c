@@ -11,6 +11,9 @@
  *      the pixel centre, or else any triangle touching the pixel square (edge pixels).
  *   3. Shading. Bilinear sample inside the atlas region (clamped to its edge texels), colour
  *      transform, times coverage, blended into the premultiplied framebuffer.
+ * A mask command (6.0, SINEW_DRAW_MASK) is not shaded: its coverage times its texel's alpha (times
+ * its own mask's value) goes into a plane of bytes over its box, and the commands it clips multiply
+ * their coverage by that plane.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +34,12 @@ typedef struct tri_map {
     float va, vb, vc;
 } tri_map;
 
+/* A mask command's plane: its box in the framebuffer and where its bytes are in `planes`. */
+typedef struct mask_rec {
+    int32_t x0, y0, w, h;      /* w == 0: covers nothing */
+    size_t off;
+} mask_rec;
+
 struct sinew_renderer {
     const sinew_allocator *allocator;
     sinew_log_fn log;
@@ -47,6 +56,10 @@ struct sinew_renderer {
     size_t rows_cap;      /* int32 elements in rows */
     tri_map *tris;
     size_t tris_cap;
+    uint8_t *planes;      /* the masks' values, 0..255, each over its box */
+    size_t planes_cap;
+    mask_rec *masks;      /* per command of the list (masks only are set) */
+    size_t masks_cap;
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -88,6 +101,8 @@ void sinew_renderer_destroy(sinew_renderer *r) {
     if (r->owner) sinew__free(a, r->owner, r->owner_cap * sizeof(uint32_t));
     if (r->rows) sinew__free(a, r->rows, r->rows_cap * sizeof(int32_t));
     if (r->tris) sinew__free(a, r->tris, r->tris_cap * sizeof(tri_map));
+    if (r->planes) sinew__free(a, r->planes, r->planes_cap);
+    if (r->masks) sinew__free(a, r->masks, r->masks_cap * sizeof(mask_rec));
     sinew__free(a, r, sizeof *r);
 }
 
@@ -100,7 +115,8 @@ void sinew_renderer_set_log(sinew_renderer *r, sinew_log_fn log, void *user) {
 size_t sinew_renderer_scratch_bytes(const sinew_renderer *r) {
     if (!r) return 0;
     return r->xy_cap * sizeof(float) + r->acc_cap * sizeof(float) + r->owner_cap * sizeof(uint32_t) +
-           r->rows_cap * sizeof(int32_t) + r->tris_cap * sizeof(tri_map);
+           r->rows_cap * sizeof(int32_t) + r->tris_cap * sizeof(tri_map) + r->planes_cap +
+           r->masks_cap * sizeof(mask_rec);
 }
 
 static bool grow_rows(sinew_renderer *r, size_t rows) {
@@ -539,6 +555,9 @@ static sinew_status validate(const sinew_drawlist *list, const sinew_texture_set
                 return sinew__fail(err, SINEW_E_RANGE, NULL, "draw command %u: texture page %u does not exist", i, c->page);
             if (!list->uvs) return sinew__fail(err, SINEW_E_ARG, NULL, "draw list: no uvs");
         }
+        if (c->mask && (c->mask - 1u >= i || !(list->cmds[c->mask - 1u].flags & SINEW_DRAW_MASK)))
+            return sinew__fail(err, SINEW_E_RANGE, NULL, "draw command %u: mask %u is not an earlier mask command", i,
+                               c->mask - 1u);
         for (uint32_t k = 0; k < c->index_count; k++)
             if (list->indices[c->first_index + k] >= list->vertex_count)
                 return sinew__fail(err, SINEW_E_RANGE, NULL, "draw command %u: vertex index %u out of range", i,
@@ -705,8 +724,18 @@ static void assign_owners(sinew_renderer *r, const uint32_t *idx, uint32_t ntri,
 
 /* 3. Shading: each row's running coverage, the owner's texel, the colour transform and the blend
  * into the framebuffer; the accumulator is left zeroed for the next command. */
+/* The row of a mask's plane at framebuffer row fy, and the box's columns it spans ([*x0, *x1],
+ * box-relative); NULL where the mask covers nothing. */
+static const uint8_t *mask_row(const sinew_renderer *r, const mask_rec *mk, const cmd_box *box, int32_t fy, int32_t *x0,
+                               int32_t *x1) {
+    if (!mk->w || fy < mk->y0 || fy >= mk->y0 + mk->h) return NULL;
+    *x0 = mk->x0 - box->x0;
+    *x1 = *x0 + mk->w - 1;
+    return r->planes + mk->off + (size_t)(fy - mk->y0) * (size_t)mk->w;
+}
+
 static void shade_rows(sinew_renderer *r, const sinew_draw_cmd *cmd, bool textured, const sampler *smp,
-                       const cmd_box *box, sinew_framebuffer *fb) {
+                       const cmd_box *box, const mask_rec *mk, sinew_framebuffer *fb) {
     int32_t bw = box->w, bh = box->h, bx0 = box->x0, by0 = box->y0;
     shade sh;
     setup_shade(r, cmd, textured, &sh);
@@ -722,11 +751,16 @@ static void shade_rows(sinew_renderer *r, const sinew_draw_cmd *cmd, bool textur
         float yc = (float)y + 0.5f;
         float sum = 0.0f;
         int32_t end = hi < bw - 1 ? hi : bw - 1;
+        int32_t mx0 = 0, mx1 = -1;
+        const uint8_t *mrow = mk ? mask_row(r, mk, box, y + by0, &mx0, &mx1) : NULL;
         for (int32_t x = lo; x <= end; x++) {
             sum += acc[x];
             acc[x] = 0.0f;
             float cov = fabsf(sum);
             uint32_t icov = !(cov < 1.0f) ? 256u : (uint32_t)(cov * 256.0f + 0.5f);
+            if (mk) { /* clipped: the coverage times the mask's value */
+                icov = mrow && x >= mx0 && x <= mx1 ? (icov * mrow[x - mx0] + 127u) / 255u : 0u;
+            }
             if (icov == 0) continue;
             uint32_t texel = 0xffffffffu;
             if (textured) {
@@ -758,13 +792,56 @@ static void shade_rows(sinew_renderer *r, const sinew_draw_cmd *cmd, bool textur
     }
 }
 
-static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, const sinew_draw_cmd *cmd,
-                             const sinew_texture_set *tex, sinew_framebuffer *fb, sinew_error *err) {
+/* A mask command's plane: its coverage, times its texel's alpha when textured (its colour does not
+ * count), times the value of the mask clipping it; the accumulator is left zeroed. */
+static void plane_rows(sinew_renderer *r, bool textured, const sampler *smp, const cmd_box *box, const mask_rec *me,
+                       const mask_rec *outer) {
+    int32_t bw = box->w, bh = box->h;
+    size_t stride = (size_t)bw + 2u;
+    uint8_t *plane = r->planes + me->off;
+    memset(plane, 0, (size_t)bw * (size_t)bh);
+    for (int32_t y = 0; y < bh; y++) {
+        int32_t lo = r->row_lo[y], hi = r->row_hi[y];
+        if (hi < lo) continue;
+        float *acc = r->acc + (size_t)y * stride;
+        const uint32_t *o = r->owner + (size_t)y * (size_t)bw;
+        float yc = (float)y + 0.5f, sum = 0.0f;
+        int32_t end = hi < bw - 1 ? hi : bw - 1, mx0 = 0, mx1 = -1;
+        const uint8_t *mrow = outer ? mask_row(r, outer, box, y + box->y0, &mx0, &mx1) : NULL;
+        for (int32_t x = lo; x <= end; x++) {
+            sum += acc[x];
+            acc[x] = 0.0f;
+            float cov = fabsf(sum);
+            uint32_t v = !(cov < 1.0f) ? 255u : (uint32_t)(cov * 255.0f + 0.5f);
+            if (textured && v) {
+                uint32_t t = o[x];
+                float xc = (float)x + 0.5f;
+                const tri_map *m = t == OWNER_NONE ? NULL : &r->tris[t];
+                v = m ? div255(v * alpha_of(sample(smp, m->ua * xc + m->ub * yc + m->uc, m->va * xc + m->vb * yc + m->vc)))
+                      : 0u;
+            }
+            if (outer) v = mrow && x >= mx0 && x <= mx1 ? div255(v * mrow[x - mx0]) : 0u;
+            plane[(size_t)y * (size_t)bw + (size_t)x] = (uint8_t)v;
+        }
+        for (int32_t x = end + 1; x <= hi; x++) acc[x] = 0.0f;
+    }
+}
+
+static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, uint32_t ci, const sinew_texture_set *tex,
+                             sinew_framebuffer *fb, sinew_error *err) {
+    const sinew_draw_cmd *cmd = &list->cmds[ci];
     const uint32_t *idx = list->indices + cmd->first_index;
     uint32_t ntri = cmd->index_count / 3u;
-    if (ntri == 0) return SINEW_OK;
+    bool is_mask = (cmd->flags & SINEW_DRAW_MASK) != 0;
+    const mask_rec *outer = cmd->mask ? &r->masks[cmd->mask - 1u] : NULL;
+    if (ntri == 0 || (outer && !outer->w)) return SINEW_OK;
     cmd_box box = {0};
-    if (!command_box(r->xy, idx, cmd->index_count, fb, &box)) return SINEW_OK;
+    if (is_mask) {
+        box = (cmd_box){r->masks[ci].x0, r->masks[ci].y0, r->masks[ci].w, r->masks[ci].h};
+        if (!box.w) return SINEW_OK;
+    } else if (!command_box(r->xy, idx, cmd->index_count, fb, &box)) {
+        return SINEW_OK;
+    }
     if (!command_scratch(r, box.w, box.h, ntri))
         return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (rasterizer scratch)");
     bool textured = cmd->page != SINEW_INVALID_INDEX;
@@ -778,7 +855,35 @@ static sinew_status draw_cmd(sinew_renderer *r, const sinew_drawlist *list, cons
     float ox = (float)box.x0, oy = (float)box.y0;
     cover_triangles(r, list, idx, ntri, textured, tw, th, ox, oy, box.w, box.h);
     if (textured) assign_owners(r, idx, ntri, ox, oy, box.w, box.h);
-    shade_rows(r, cmd, textured, &smp, &box, fb);
+    if (is_mask)
+        plane_rows(r, textured, &smp, &box, &r->masks[ci], outer);
+    else
+        shade_rows(r, cmd, textured, &smp, &box, outer, fb);
+    return SINEW_OK;
+}
+
+/* Each mask command's box and the room for its plane, before anything is drawn. */
+static sinew_status plan_masks(sinew_renderer *r, const sinew_drawlist *list, const sinew_framebuffer *fb,
+                               sinew_error *err) {
+    size_t total = 0;
+    bool any = false;
+    for (uint32_t i = 0; i < list->cmd_count && !any; i++) any = (list->cmds[i].flags & SINEW_DRAW_MASK) != 0;
+    if (!any) return SINEW_OK;
+    if (!grow(r->allocator, (void **)&r->masks, &r->masks_cap, list->cmd_count, sizeof(mask_rec), false))
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (rasterizer masks)");
+    for (uint32_t i = 0; i < list->cmd_count; i++) {
+        const sinew_draw_cmd *c = &list->cmds[i];
+        mask_rec *m = &r->masks[i];
+        memset(m, 0, sizeof *m);
+        cmd_box box;
+        if (!(c->flags & SINEW_DRAW_MASK) || c->index_count < 3 ||
+            !command_box(r->xy, list->indices + c->first_index, c->index_count, fb, &box))
+            continue;
+        *m = (mask_rec){box.x0, box.y0, box.w, box.h, total};
+        total += (size_t)box.w * (size_t)box.h;
+    }
+    if (total && !grow(r->allocator, (void **)&r->planes, &r->planes_cap, total, 1, false))
+        return sinew__fail(err, SINEW_E_NOMEM, NULL, "out of memory (rasterizer masks)");
     return SINEW_OK;
 }
 
@@ -804,8 +909,9 @@ sinew_status sinew_renderer_draw(sinew_renderer *r, const sinew_drawlist *list,
         r->xy[2 * i] = px;
         r->xy[2 * i + 1] = py;
     }
+    if ((st = plan_masks(r, list, fb, err)) != SINEW_OK) return st;
     for (uint32_t i = 0; i < list->cmd_count; i++) {
-        st = draw_cmd(r, list, &list->cmds[i], textures, fb, err);
+        st = draw_cmd(r, list, i, textures, fb, err);
         if (st) return st;
     }
     return SINEW_OK;

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mask_rule.h"
 #include "sinew/data.h"
+#include "sinew/export.h"
 #include "sinew/instance.h"
 #include "sinew/render.h"
 #include "test_characters.h"
@@ -28,6 +30,9 @@ static const backend_set backend_own_sets[] = {
     {"fixtures/own/Pip_4.0", "pip.json", "texture.json", "pip", {"hop", "idle"}},
     {"fixtures/own/Pip_5.0", "pip_ske.json", "pip_tex.json", "pip", {"hop", "idle"}},
     {"../examples/demo", "demo_ske.json", "demo_tex.json", "Bolt", {"walk", "wave"}},
+    /* 6.0 masks and vector shapes (one floor row for both: their folder) */
+    {"fixtures/render6", "masks6_ske.json", "render6_tex.json", "masks", {"move", "zorder"}},
+    {"fixtures/render6", "shapes6_ske.json", "render6_tex.json", "shapes", {"wave", "bend"}},
 };
 enum { BACKEND_MAX_SIDE = 256, BACKEND_FRAMES = 4 };
 static const sinew_rgba8 BACKEND_GREY = {128, 128, 128, 255};
@@ -86,6 +91,18 @@ static inline size_t backend_drawn(const uint8_t *img, size_t px) {
     size_t n = 0;
     for (size_t i = 0; i < px; i++) n += memcmp(img + 4 * i, &BACKEND_GREY, 3) != 0;
     return n;
+}
+
+/* With SINEW_DUMP_DIR=DIR, writes an opaque RGBA8 frame as DIR/NAME_WHAT.png (spaces and slashes of
+ * the name as '_'): the screenshots of a backend test, beside sinew's own. */
+static inline void backend_dump(const char *name, const char *what, const uint8_t *rgba, uint32_t w, uint32_t h) {
+    const char *dir = getenv("SINEW_DUMP_DIR");
+    if (!dir || !*dir) return;
+    char path[1024];
+    int n = snprintf(path, sizeof path, "%s/", dir);
+    for (const char *c = name; *c && n < (int)sizeof path - 64; c++) path[n++] = *c == ' ' || *c == '/' || *c == '#' ? '_' : *c;
+    snprintf(path + n, sizeof path - (size_t)n, "_%s.png", what);
+    if (sinew_png_write(path, rgba, w, h, (size_t)w * 4, NULL, 0, NULL) != SINEW_OK) printf("  cannot write %s\n", path);
 }
 
 /* A backend allocates through this counter, so a test sees that it frees all it takes (SDL's and
@@ -177,6 +194,7 @@ static inline void backend_run_set(const char *root, const backend_set *s, backe
         uint32_t at = 0;
         for (uint32_t k = 0; k < BACKEND_FRAMES; k++) { /* frames 0, n/4, n/2, 3n/4 of one pass */
             for (uint32_t want = k * n / BACKEND_FRAMES; at < want; at++) sinew_instance_update(inst, 1.0 / fps);
+            test_set_masks(inst); /* until the runtime does (mask_rule.h) */
             sinew_drawlist dl;
             sinew_instance_drawlist(inst, &dl);
             char name[256];

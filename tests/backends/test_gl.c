@@ -24,6 +24,7 @@
 static const backend_floor floors[] = {
     {"fixtures/own/Pip_4.0", {37.0, 37.0}, {39.26, 39.04}},
     {"fixtures/own/Pip_5.0", {36.5, 36.5}, {38.86, 38.65}},
+    {"fixtures/render6", {29.0, 29.0}, {31.50, 31.43}},
     {"../examples/demo", {51.5, 42.0}, {53.63, 44.14}},
     {"CoreElement_4.5", {47.0, 40.5}, {49.47, 42.89}},
     {"Knight_4.5", {32.5, 32.0}, {34.56, 34.39}},
@@ -131,6 +132,8 @@ static void compare(void *user, const backend_frame *f) {
         printf("  %-44s %3ux%-3u %s PSNR %6.2f dB, %u draw calls for %u commands%s\n", f->name, fr->width, fr->height,
                gles ? "gles" : "gl", p, calls, f->dl->cmd_count, p >= floor_db ? "" : " (under its floor)");
         CHECK(fl != NULL && p >= floor_db);
+        backend_dump(f->name, gles ? "gles" : "gl", mine, fr->width, fr->height);
+        backend_dump(f->name, "sinew", f->reference->pixels, fr->width, fr->height);
         if (p < worst) worst = p;
         frames_compared++;
         sinew_affine v = fr->view;
@@ -214,6 +217,51 @@ static void test_batching_and_errors(void) {
     sinew_gl_destroy(g);
 }
 
+/* 6.0 masks: a white quad clipped by a mask over its left half (the mask itself is not drawn),
+ * a second client through a chain (a mask clipped by that mask), a bad mask index refused. */
+static void test_masks(void) {
+    float pos[32], uv[32];
+    uint32_t idx[24];
+    const float quads[4][4] = {{0, 0, 16, 16}, {0, 0, 48, 16}, {8, 0, 48, 16}, {0, 0, 48, 16}};
+    sinew_draw_cmd cmds[4];
+    memset(cmds, 0, sizeof cmds);
+    for (uint32_t q = 0; q < 4; q++) {
+        const float *b = quads[q];
+        float p[8] = {b[0], b[1], b[2], b[1], b[2], b[3], b[0], b[3]};
+        memcpy(pos + 8 * q, p, sizeof p);
+        memset(uv + 8 * q, 0, 8 * sizeof(float));
+        uint32_t v = 4 * q, t[6] = {v, v + 1, v + 2, v, v + 2, v + 3};
+        memcpy(idx + 6 * q, t, sizeof t);
+        cmds[q].page = SINEW_INVALID_INDEX;
+        cmds[q].color = (sinew_color_transform){1, 1, 1, 1, 0, 0, 0, 0};
+        cmds[q].first_vertex = 4 * q;
+        cmds[q].vertex_count = 4;
+        cmds[q].first_index = 6 * q;
+        cmds[q].index_count = 6;
+    }
+    cmds[0].flags = SINEW_DRAW_MASK;     /* x 0..16 */
+    cmds[1].mask = 1;                    /* white, clipped to x 0..16 */
+    cmds[2].flags = SINEW_DRAW_MASK;     /* x 8..48, clipped by mask 0: x 8..16 */
+    cmds[2].mask = 1;
+    cmds[3].mask = 3;                    /* red, clipped to x 8..16 */
+    cmds[3].color = (sinew_color_transform){1, 1, 0, 0, 0, 0, 0, 0};
+    sinew_drawlist dl = {pos, uv, idx, cmds, 16, 24, 4};
+    sinew_gl_options o = {&backend_counting, NULL, NULL, gles};
+    sinew_gl *g = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_gl_create(loader, NULL, &o, &g, &err) == SINEW_OK);
+    if (!g) return;
+    uint8_t out[48 * 16 * 4];
+    CHECK(gl_draw(g, &dl, NULL, 48, 16, out));
+    const uint8_t *white = out + (8 * 48 + 4) * 4, *red = out + (8 * 48 + 12) * 4, *grey = out + (8 * 48 + 30) * 4;
+    CHECK(white[0] == 255 && white[1] == 255 && white[2] == 255);
+    CHECK(red[0] == 255 && red[1] == 0 && red[2] == 0);
+    CHECK(grey[0] == BACKEND_GREY.r && grey[1] == BACKEND_GREY.g); /* nothing drawn past the masks */
+    cmds[3].mask = 4; /* itself */
+    CHECK(sinew_gl_draw(g, &dl, NULL, 48, 16, &err) == SINEW_E_ARG);
+    sinew_gl_destroy(g);
+}
+
 int main(void) {
     setenv("SDL_VIDEODRIVER", "offscreen", 0);
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
@@ -226,6 +274,7 @@ int main(void) {
         CHECK(ok);
         if (ok) {
             RUN(test_batching_and_errors);
+            RUN(test_masks);
             RUN(test_own);
             RUN(test_shared);
         }

@@ -29,7 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from testkit import (BUILD, OWN_DIR, SHARED, SRC, check, finish, have_shared, own_expected,  # noqa: E402
-                     own_manifest, own_path, read_png, skip)
+                     own_manifest, own_path, same_generated, skip)
 import posecmp  # noqa: E402
 
 manifest = own_manifest()
@@ -63,19 +63,8 @@ if check(r.returncode == 0, "make_fixtures.py runs: " + r.stderr[-500:]):
         theirs += [os.path.normpath(os.path.join(os.path.relpath(root, regen), f)) for f in files]
     check(sorted(theirs) == mine, f"the generator writes exactly the committed files "
                                   f"(missing {sorted(set(theirs) - set(mine))}, extra {sorted(set(mine) - set(theirs))})")
-    stale = []
-    for f in sorted(set(mine) & set(theirs)):
-        a, b = os.path.join(OWN_DIR, f), os.path.join(regen, f)
-        if f.endswith(".json"):
-            same = load(a) == load(b)
-        elif f.endswith(".png"):
-            wa, ha, pa = read_png(a, colour_types=(6,))
-            wb, hb, pb = read_png(b, colour_types=(6,))
-            same = (wa, ha) == (wb, hb) and max((abs(x - y) for x, y in zip(pa, pb)), default=0) <= 1
-        else:
-            same = open(a, "rb").read() == open(b, "rb").read()
-        if not same:
-            stale.append(f)
+    stale = [f for f in sorted(set(mine) & set(theirs))
+             if not same_generated(os.path.join(OWN_DIR, f), os.path.join(regen, f))]
     check(not stale, f"the committed fixtures are what make_fixtures.py writes (differ: {stale}); "
                      "run python3 tests/fixtures/own/make_fixtures.py, then `make fixtures`")
 

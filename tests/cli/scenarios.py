@@ -26,144 +26,11 @@ shared characters. A script that differs is kept in $BUILD/scenarios/ to rerun.
 import concurrent.futures
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import BUILD, SHARED, SRC, check, run_cached, finish, have_shared, need_oracle, own_expected, run_sinew, skip  # noqa: E402
-
-CHUNK = 10  # seeds per script
-
-
-def find_files(folder):
-    files = sorted(f for f in os.listdir(folder) if f.endswith(".json"))
-    ske = [f for f in files if f.endswith("_ske.json")]
-    tex = [f for f in files if f.endswith("_tex.json")]
-    if not ske:  # 4.x demo naming: NAME.json + texture.json / NAME_texture_1.json
-        tex = [f for f in files if "texture" in f]
-        ske = [f for f in files if f not in tex]
-    return (os.path.join(folder, ske[0]) if ske else None), (os.path.join(folder, tex[0]) if tex else None)
-
-
-POSECMP = os.environ.get("POSECMP", os.path.join(BUILD, "tests", "posecmp"))
-
-
-def compare(expected, actual, label):
-    """Every scenario of EXPECTED against ACTUAL with tests/tools/posecmp (posediff's checks at its
-    default tolerances, plus the events in order); one check per scenario. Returns the counts."""
-    r = subprocess.run([POSECMP, expected, actual, "--quiet"], capture_output=True, text=True)
-    lines = r.stdout.splitlines()
-    if not check(bool(lines) and lines[-1].startswith("posecmp:"),
-                 f"{label}: posecmp failed ({r.returncode}): {(r.stderr or r.stdout).strip()[:400]}"):
-        return 0, 1
-    return compare_lines(lines, label)
-
-
-def compare_lines(lines, label):
-    """One check per scenario of a posecmp --quiet output; returns (matched, differing)."""
-    block = []
-    for line in lines[:-1] + ["FAIL"]:
-        if line.startswith(("FAIL", "ok")):
-            if block:
-                check(False, f"{label} " + "\n".join(block))
-            block = [line] if line.startswith("FAIL ") else []
-        elif block:
-            block.append(line)
-    words = lines[-1].split()
-    ok, bad = int(words[1]), int(words[3])
-    for _ in range(ok):
-        check(True, "")
-    return ok, bad
-
-
-def run_batch(odir, gen, chunk, last, char):
-    """One batch (seeds chunk..last-1 of a character) through both sides, in a worker thread.
-    Returns (errors, posecmp output lines or None); the checks are made by the caller."""
-    name, ske, tex = char
-    out_dir = os.path.join(BUILD, "scenarios")
-    os.makedirs(out_dir, exist_ok=True)
-    tmp = os.path.join(out_dir, f"{name}.{chunk}.gen.json")
-    scenarios, errors = [], []
-    for seed in range(chunk, last):
-        r = subprocess.run([sys.executable, gen, ske, tmp, str(seed)], capture_output=True, text=True)
-        if r.returncode != 0:
-            errors.append(f"{name}: scenario_gen.py seed {seed} failed: {r.stderr.strip()[:300]}")
-            continue
-        for s in json.load(open(tmp))["scenarios"]:
-            s["name"] = f"seed{seed}:{s['name']}"
-            scenarios.append(s)
-    if os.path.exists(tmp):
-        os.remove(tmp)
-    if not scenarios:
-        return errors, None
-    err, lines = compare_scenarios(odir, ske, tex, scenarios, f"{name}.{chunk}")
-    return errors + err, lines
-
-
-def compare_scenarios(odir, ske, tex, scenarios, tag):
-    """Both sides on SCENARIOS (one script); returns (errors, posecmp --quiet lines or None). When
-    the official side cannot hold the dump in one string (node's limit, ~512 MB, reached by large
-    characters), the scenarios are split in halves and run again."""
-    out_dir = os.path.join(BUILD, "scenarios")
-    script = os.path.join(out_dir, f"{tag}.script.json")
-    json.dump({"scenarios": scenarios}, open(script, "w"))
-    pair, err = run_pair_quiet(odir, ske, tex, script, tag)
-    if not pair:
-        if "Invalid string length" in err and len(scenarios) > 1:
-            os.remove(script)
-            half = len(scenarios) // 2
-            e1, l1 = compare_scenarios(odir, ske, tex, scenarios[:half], tag + "a")
-            e2, l2 = compare_scenarios(odir, ske, tex, scenarios[half:], tag + "b")
-            if l1 is None or l2 is None:
-                return e1 + e2, None
-            ok = int(l1[-1].split()[1]) + int(l2[-1].split()[1])
-            bad = int(l1[-1].split()[3]) + int(l2[-1].split()[3])
-            return e1 + e2, l1[:-1] + l2[:-1] + [f"posecmp: {ok} passed, {bad} failed"]
-        return [err], None
-    r = subprocess.run([POSECMP, *pair, "--quiet"], capture_output=True, text=True)
-    for p in pair:
-        os.remove(p)
-    lines = r.stdout.splitlines()
-    if not lines or not lines[-1].startswith("posecmp:"):
-        return [f"{tag}: posecmp failed ({r.returncode}): {(r.stderr or r.stdout).strip()[:400]}"], None
-    if lines[-1].split()[3] == "0":
-        os.remove(script)
-    return [], lines
-
-
-def run_scenario(odir, ske, script, atlas, exp):
-    """The official runtime's dump of a script (cached: testkit.run_cached) -> (ok, stderr)."""
-    return run_cached(["node", os.path.join(odir, "scenario.mjs"), ske, script, *atlas, "--precision", "9",
-                       "--out", exp], exp, extra_inputs=[os.path.join(odir, "package-lock.json")])
-
-
-def run_pair_quiet(odir, ske, tex, script, tag):
-    """run_pair for a worker thread: ((expected, actual), None) or (None, error)."""
-    out_dir = os.path.join(BUILD, "scenarios")
-    exp, act = os.path.join(out_dir, tag + ".expected.json"), os.path.join(out_dir, tag + ".sinew.json")
-    atlas = ["--atlas", tex] if tex else []
-    ok, err = run_scenario(odir, ske, script, atlas, exp)
-    if not ok:
-        return None, f"{tag}: scenario.mjs failed: {err.strip()[:400]}"
-    r = run_sinew("poses", ske, "--script", script, *atlas, "--precision", "9", "--out", act)
-    if r.returncode != 0:
-        return None, f"{tag}: sinew poses --script exited {r.returncode}: {r.stderr.strip()[:400]}"
-    return (exp, act), None
-
-
-def run_pair(odir, ske, tex, script, tag):
-    """Runs a script through scenario.mjs and sinew; returns the two dump paths or None."""
-    out_dir = os.path.join(BUILD, "scenarios")
-    os.makedirs(out_dir, exist_ok=True)
-    exp, act = os.path.join(out_dir, tag + ".expected.json"), os.path.join(out_dir, tag + ".sinew.json")
-    atlas = ["--atlas", tex] if tex else []
-    ok, err = run_scenario(odir, ske, script, atlas, exp)
-    if not check(ok, f"{tag}: scenario.mjs failed: {err.strip()[:400]}"):
-        return None
-    r = run_sinew("poses", ske, "--script", script, *atlas, "--precision", "9", "--out", act)
-    if not check(r.returncode == 0, f"{tag}: sinew poses --script exited {r.returncode}: {r.stderr.strip()[:400]}"):
-        return None
-    return exp, act
+from testkit import BUILD, SHARED, SRC, check, finish, have_shared, need_oracle, own_expected, run_sinew, skip  # noqa: E402
+from scenariokit import CHUNK, compare, compare_lines, find_files, oracle5, run_batch, run_pair  # noqa: E402
 
 
 def main(argv):
@@ -225,13 +92,13 @@ def main(argv):
              "scenario_gen.py's random ones on every shared character)")
         print(f"scenarios: {total_ok} match the official runtime, {total_bad} differ")
         finish()
-    odir = need_oracle()
+    side = oracle5(need_oracle())
     gen = os.path.join(SHARED, "tools", "oracle", "scenario_gen.py")
     # hand-written scenarios on the shared characters
     for fn in shared_hand:
         spec = json.load(open(os.path.join(hand_dir, fn)))
         ske, tex = find_files(os.path.join(root, spec["character"]))
-        pair = run_pair(odir, ske, tex, os.path.join(hand_dir, fn), "hand-" + fn[:-5])
+        pair = run_pair(side, ske, tex, os.path.join(hand_dir, fn), "hand-" + fn[:-5])
         if pair:
             ok, bad = compare(*pair, fn)
             print(f"hand-written {fn}: {ok} scenarios match, {bad} differ", flush=True)
@@ -250,7 +117,7 @@ def main(argv):
                for c in chars]
     per_char = {c[0]: [0, 0] for c in chars}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for (chunk, last, (name, _, _)), res in zip(batches, pool.map(lambda b: run_batch(odir, gen, *b), batches)):
+        for (chunk, last, (name, _, _)), res in zip(batches, pool.map(lambda b: run_batch(side, gen, *b), batches)):
             errors, lines = res
             for e in errors:
                 check(False, e)

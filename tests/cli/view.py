@@ -3,7 +3,8 @@
 
 - --screenshot draws render's frame through the GL backend: for the same options it matches
   `sinew render ... --out x.png` (PSNR >= 30 dB, composited over grey; same size) on the demo and
-  the own Pip, with --size/--origin, --scale/--padding, --background, --skin and --frame;
+  the own Pip, with --size/--origin, --scale/--padding, --background, --skin and --frame, and on
+  the 6.0 rigs of tests/fixtures/render6 (vector shapes, masks);
 - the window, under Xvfb (xvfb-run; SDL's offscreen driver when Xvfb is not installed), paused,
   captured when it closes (--capture): a rig edited on disk while it runs is reloaded (the picture
   changes, stderr says so); a broken edit keeps the old picture and prints file:line:col: error;
@@ -28,6 +29,8 @@ from testkit import SINEW, SRC, check, finish, read_png, run_sinew, skip  # noqa
 os.environ["ASAN_OPTIONS"] = os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
 DEMO = os.path.join(SRC, "examples", "demo", "demo_ske.json")
 PIP = os.path.join(SRC, "tests", "fixtures", "own", "Pip_5.0", "pip_ske.json")
+R6 = os.path.join(SRC, "tests", "fixtures", "render6")
+SHAPES6, MASKS6, TEX6 = (os.path.join(R6, f) for f in ("shapes6_ske.json", "masks6_ske.json", "render6_tex.json"))
 tmp = tempfile.mkdtemp(prefix="sinew_view_")
 
 probe = run_sinew("view", DEMO, "--screenshot", os.path.join(tmp, "probe.png"))
@@ -61,6 +64,11 @@ CASES = [
     (DEMO, ["--animation", "idle", "--skin", "copper", "--scale", "0.5", "--padding", "10"]),
     (DEMO, ["--animation", "walk", "--frame", "3", "--background", "#336699"]),
     (PIP, ["--animation", "hop", "--frame", "8", "--size", "256x256"]),
+    # 6.0 vector shapes (the GPU does not anti-alias them: 32.6-32.7 dB when added) and masks
+    (SHAPES6, ["--atlas", TEX6, "--animation", "wave", "--frame", "6"]),
+    (SHAPES6, ["--atlas", TEX6, "--animation", "bend", "--frame", "8"]),
+    (MASKS6, ["--atlas", TEX6, "--animation", "move", "--frame", "6"]),
+    (MASKS6, ["--atlas", TEX6, "--animation", "zorder", "--frame", "18"]),
 ]
 for rig, opts in CASES:
     v, r = os.path.join(tmp, "v.png"), os.path.join(tmp, "r.png")

@@ -14,12 +14,21 @@ Compared, with the default tolerances of ../shared/tools/posediff.py:
 - bone and slot matrices: a, b, c, d within --tol-axis (1e-4), tx, ty within --tol-pos (0.01);
   a slot's matrix only while it shows an image or child armature (a mesh is drawn from its
   vertices, and a weighted mesh's slot matrix is not used by the runtime);
-- mesh vertices (armature space) within --tol-pos;
+- mesh vertices (armature space) within --tol-pos; so are a DragonBones 6.0 dump's vector-shape
+  and path vertices (`shape`, `path`: tools/oracle6), and a slot showing a vector shape has no
+  matrix compared (as a mesh);
 - when both dumps were made with an atlas (`input.atlas`), the pivot of each shown image (slot
   space, where the image sits on its slot) within --tol-pos;
 - slot colour: multipliers within --tol-color (1e-3), offsets / 255 within --tol-color;
 - exactly: sample count, displayIndex, drawIndex (the draw order), the shown display's name and
-  type, visible, blendMode, a child armature's animation (and its pose, recursively);
+  type, visible, blendMode, a child armature's animation (and its pose, recursively); the 6.0
+  masks: a slot's `mask` (its maskRange while it shows a mask) and `maskedBy` (the mask slot
+  clipping it), present or absent on both sides;
+- the constraint state, when the expected sample has one (`constraints`, oracle6 --constraints),
+  matched by type, name and bone: IK weight and path position, spacing and weights within 1e-4;
+  physics `sleeping` and `reset` exactly, `remaining` and `lastTime` within 1e-6 s, translation
+  offsets and velocities within 0.01, rotation and stretch offsets and velocities within 1e-4
+  (each tolerance times max(1, |expected|)); a transform constraint's target exactly;
 - events, exactly as a multiset per sample: type, name, armature, animation, bone, and the time
   within 1e-6 s. Not compared: event user data (ints, floats, strings; `sinew poses` does not
   dump it) and the slot of an event (the official parser tags an event of a 4.x bone frame with
@@ -36,6 +45,16 @@ import sys
 DEFAULTS = {"pos": 0.01, "axis": 1e-4, "color": 1e-3}
 MULS = ("aM", "rM", "gM", "bM")
 OFFS = ("aO", "rO", "gO", "bO")
+# the constraint state (oracle6 --constraints): per field its tolerance (times max(1, |expected|));
+# a field listed as None is compared exactly
+STATE = {
+    "ik": {"weight": 1e-4, "bendPositive": None},
+    "path": {"position": 1e-4, "spacing": 1e-4, "rotateWeight": 1e-4, "xWeight": 1e-4, "yWeight": 1e-4},
+    "transform": {"target": None},
+    "physics": {"sleeping": None, "reset": None, "remaining": 1e-6, "lastTime": 1e-6, "xOffset": 0.01,
+                "xVelocity": 0.01, "yOffset": 0.01, "yVelocity": 0.01, "rotateOffset": 1e-4, "rotateVelocity": 1e-4,
+                "scaleOffset": 1e-4, "scaleVelocity": 1e-4},
+}
 
 
 class Unit:
@@ -43,7 +62,7 @@ class Unit:
 
     def __init__(self, label):
         self.label = label
-        self.worst = {"pos": (0.0, ""), "axis": (0.0, ""), "color": (0.0, "")}
+        self.worst = {"pos": (0.0, ""), "axis": (0.0, ""), "color": (0.0, ""), "state": (0.0, "")}
         self.mismatches = []
         self.mismatch_count = 0
 
@@ -62,8 +81,20 @@ class Unit:
         if len(self.mismatches) < 4:
             self.mismatches.append(text)
 
+    def state(self, e, a, tol, where):
+        """A constraint state value: its error as a multiple of its tolerance (worst "state")."""
+        if e is None or a is None or isinstance(a, bool) or not isinstance(a, (int, float)):
+            if e != a:
+                self.mismatch(f"{where}: expected {e!r}, got {a!r}")
+            return
+        d = abs(float(e) - float(a)) / (tol * max(1.0, abs(float(e))))
+        if math.isnan(d):
+            d = math.inf
+        if d > self.worst["state"][0]:
+            self.worst["state"] = (d, f"{where}: expected {e:.9g}, got {a:.9g}")
+
     def ok(self, tol):
-        return not self.mismatch_count and all(self.worst[k][0] <= tol[k] for k in tol)
+        return not self.mismatch_count and all(self.worst[k][0] <= tol[k] for k in tol) and self.worst["state"][0] <= 1
 
     def describe(self, tol):
         """A few lines saying what differs."""
@@ -72,6 +103,9 @@ class Unit:
             d, where = self.worst[kind]
             if d > tol[kind]:
                 out.append(f"{kind} error {d:.3g}{unit} > {tol[kind]:g} at {where}")
+        d, where = self.worst["state"]
+        if d > 1:
+            out.append(f"constraint state error {d:.3g} times its tolerance at {where}")
         out += self.mismatches
         if self.mismatch_count > len(self.mismatches):
             out.append(f"... {self.mismatch_count - len(self.mismatches)} more mismatches")
@@ -102,8 +136,9 @@ class Report:
             if good and not verbose:
                 continue
             w = u.worst
+            state = f" state {w['state'][0]:.3g}" if w["state"][1] else ""
             out.append(f"{'ok  ' if good else 'FAIL'} {u.label}: worst pos {w['pos'][0]:.3g} axis {w['axis'][0]:.3g} "
-                       f"colour {w['color'][0]:.3g}")
+                       f"colour {w['color'][0]:.3g}{state}")
             if not good:
                 out += ["     " + line for line in u.describe(self.tol)]
         if not self.units:
@@ -156,6 +191,9 @@ def compare_pose(u, where, exp, act, opts):
         for key in ("displayIndex", "drawIndex", "visible", "blendMode"):
             if key in s and s[key] != a.get(key):
                 u.mismatch(f"{w}: {key} {a.get(key)!r}, expected {s[key]!r}")
+        for key in ("mask", "maskedBy"):  # 6.0 masks: on both sides or on neither
+            if s.get(key) != a.get(key):
+                u.mismatch(f"{w}: {key} {a.get(key)!r}, expected {s.get(key)!r}")
         ed, ad = s.get("display"), a.get("display")
         if (ed is None) != (ad is None):
             u.mismatch(f"{w}: display {ad!r}, expected {ed!r}")
@@ -170,7 +208,7 @@ def compare_pose(u, where, exp, act, opts):
             e_, a_ = ec.get(key, 0), ac.get(key)
             u.err("color", e_ / 255.0, None if a_ is None else a_ / 255.0, f"{w} colour {key}/255")
         shown = s.get("displayIndex", 0) >= 0 and ed is not None
-        if shown and ed.get("type") != "mesh":
+        if shown and ed.get("type") not in ("mesh", "shape"):
             compare_matrix(u, w, s["matrix"], a.get("matrix"))
         if opts["pivots"] and shown and ed.get("type") == "image" and len(s.get("pivot") or []) == 2:
             ap = a.get("pivot")
@@ -180,13 +218,11 @@ def compare_pose(u, where, exp, act, opts):
                 for i in range(2):
                     u.err("pos", s["pivot"][i], ap[i], f"{w} pivot {'xy'[i]}")
         if opts["mesh"] and shown and "mesh" in s:
-            ev = s["mesh"]["vertices"]
-            av = (a.get("mesh") or {}).get("vertices")
-            if not isinstance(av, list) or len(av) != len(ev):
-                u.mismatch(f"{w}: mesh vertices missing or of another length")
-            else:
-                for i, (x, y) in enumerate(zip(ev, av)):
-                    u.err("pos", x, y, f"{w} mesh vertex {i // 2} {'xy'[i % 2]}")
+            compare_vertices(u, w, "mesh", s["mesh"]["vertices"], (a.get("mesh") or {}).get("vertices"))
+        for key in ("shape", "path") if opts["mesh"] and shown else ():  # 6.0: on both sides or on neither
+            ev, av = (s.get(key) or {}).get("vertices"), (a.get(key) or {}).get("vertices")
+            if ev is not None or av is not None:
+                compare_vertices(u, w, key, ev, av)
         if s.get("childArmature"):
             ca = a.get("childArmature")
             if not ca:
@@ -196,6 +232,42 @@ def compare_pose(u, where, exp, act, opts):
             if "animation" in ec_ and ec_["animation"] != ca.get("animation"):
                 u.mismatch(f"{w}: child armature plays {ca.get('animation')!r}, expected {ec_['animation']!r}")
             compare_pose(u, w + " child", ec_.get("pose", {}), ca.get("pose") or {}, opts)
+
+
+def compare_vertices(u, where, what, ev, av):
+    if not isinstance(ev, list) or not isinstance(av, list) or len(av) != len(ev):
+        u.mismatch(f"{where}: {what} vertices missing or of another length")
+        return
+    for i, (x, y) in enumerate(zip(ev, av)):
+        u.err("pos", x, y, f"{where} {what} vertex {i // 2} {'xy'[i % 2]}")
+
+
+def constraint_key(c):
+    return (c.get("type"), c.get("name"), c.get("bone"))
+
+
+def compare_constraints(u, where, exp, act):
+    """The constraint state of a sample (oracle6 --constraints) against the actual one."""
+    if not isinstance(act, list):
+        u.mismatch(f"{where}: constraint state missing")
+        return
+    rest = list(act)
+    for e in exp:
+        k = constraint_key(e)
+        a = next((x for x in rest if constraint_key(x) == k), None)
+        label = f"{where} {e.get('type')} constraint '{e.get('name')}'" + (f" on '{e['bone']}'" if e.get("bone") else "")
+        if a is None:
+            u.mismatch(f"{label} missing")
+            continue
+        rest.remove(a)
+        for field, tol in STATE.get(e.get("type"), {}).items():
+            if tol is None:
+                if e.get(field) != a.get(field):
+                    u.mismatch(f"{label}: {field} {a.get(field)!r}, expected {e.get(field)!r}")
+            else:
+                u.state(e.get(field), a.get(field), tol, f"{label} {field}")
+    for a in rest:
+        u.mismatch(f"{where}: unexpected {a.get('type')} constraint '{a.get('name')}'")
 
 
 EVENT_KEYS = ("type", "name", "armature", "animation", "bone")
@@ -252,6 +324,8 @@ def compare(expected, actual, pos=None, axis=None, color=None, events=True, mesh
                 u.mismatch(f"{len(as_)} samples, expected {len(es)}")
             for i, (se, sa) in enumerate(zip(es, as_)):
                 compare_pose(u, f"sample {i}", se, sa, opts)
+                if "constraints" in se:
+                    compare_constraints(u, f"sample {i}", se["constraints"], sa.get("constraints"))
                 if events:
                     compare_events(u, f"sample {i}", se.get("events", []), sa.get("events", []))
     return rep

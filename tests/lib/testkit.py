@@ -286,6 +286,20 @@ def read_png(path, colour_types=(2, 6)):
     return w, h, bytes(out)
 
 
+def same_generated(a, b):
+    """Whether a committed fixture file and the one its generator writes now are the same: JSON
+    equal as data, PNG pixels within 1 level (libm differences), other files byte for byte."""
+    if a.endswith(".json"):
+        with open(a, encoding="utf-8") as fa, open(b, encoding="utf-8") as fb:
+            return json.load(fa) == json.load(fb)
+    if a.endswith(".png"):
+        wa, ha, pa = read_png(a, colour_types=(6,))
+        wb, hb, pb = read_png(b, colour_types=(6,))
+        return (wa, ha) == (wb, hb) and max((abs(x - y) for x, y in zip(pa, pb)), default=0) <= 1
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
 # ---- the oracle (official DragonBones runtime) and posediff --------------------------------------
 
 def oracle_dir():

@@ -10,6 +10,11 @@
  * `visible` and `blendMode` exactly; no bone or slot in the actual pose that the expected one lacks
  * (the same counts: a by-name lookup alone lets an extra or a duplicated one pass); and, when both
  * dumps were made with an atlas, the pivot of each visible image (tolerance 0.01, as positions).
+ * DragonBones 6.0 dumps (tools/oracle6) add, as tests/lib/posecmp.py compares them: a slot's
+ * `mask` and `maskedBy` exactly (on both sides or on neither), vector-shape and path vertices
+ * (`shape`, `path`) as mesh vertices (a slot showing a shape has no matrix compared), and, when
+ * the expected sample has it, the constraint state (`constraints`, matched by type, name and bone;
+ * tolerances in `state_fields`, times max(1, |expected|)).
  * One line per animation ("ok" or "FAIL" with its worst errors and the first mismatches), then
  * `posecmp: N passed, M failed`. Exit 0 only when all passed.
  *
@@ -32,7 +37,7 @@
 #define MAX_PROBLEMS 4
 
 typedef struct diff {
-    double pos, axis, color;
+    double pos, axis, color, state; /* state: the worst constraint-state error over its tolerance */
     int problems;
     char text[MAX_PROBLEMS][256];
 } diff;
@@ -116,6 +121,29 @@ static int int_of(const cJSON *o, const char *k, int def) {
 
 static const char *str_or(const cJSON *o, const char *k);
 
+/* mesh, shape or path vertices: the same count, each within the position tolerance */
+static void cmp_vertices(diff *d, const char *where, const char *what, const cJSON *e, const cJSON *a) {
+    const cJSON *ev = cJSON_GetObjectItemCaseSensitive(e, "vertices"), *av = cJSON_GetObjectItemCaseSensitive(a, "vertices");
+    if (!cJSON_IsArray(ev) || !cJSON_IsArray(av) || cJSON_GetArraySize(av) != cJSON_GetArraySize(ev)) {
+        problem(d, "%s: %s vertices missing or of another length", where, what);
+        return;
+    }
+    for (const cJSON *x = ev->child, *y = av->child; x && y; x = x->next, y = y->next)
+        d->pos = fmax(d->pos, delta(x, y));
+}
+
+/* a 6.0 mask field (maskRange or mask slot name) present on both sides with the same value, or on neither */
+static void cmp_mask_field(diff *d, const char *where, const char *key, const cJSON *e, const cJSON *a) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, key), *y = cJSON_GetObjectItemCaseSensitive(a, key);
+    bool same = (!x && !y) || (x && y && cJSON_Compare(x, y, true));
+    if (!same) {
+        char *xs = x ? cJSON_PrintUnformatted(x) : NULL, *ys = y ? cJSON_PrintUnformatted(y) : NULL;
+        problem(d, "%s: %s %s, expected %s", where, key, ys ? ys : "absent", xs ? xs : "absent");
+        free(xs);
+        free(ys);
+    }
+}
+
 /* Image pivots are compared when both dumps were made with an atlas (the oracle writes them then;
  * sinew poses writes them only then). */
 static bool pivots;
@@ -173,10 +201,12 @@ static void cmp_pose(diff *d, const char *where, const cJSON *e, const cJSON *a)
             av = num_or(ac, off[i], 0, &p);
             d->color = fmax(d->color, p ? fabs(num_or(ec, off[i], 0, NULL) - av) / 255.0 : INFINITY);
         }
+        cmp_mask_field(d, w, "mask", s, t);
+        cmp_mask_field(d, w, "maskedBy", s, t);
         const cJSON *disp = cJSON_GetObjectItemCaseSensitive(s, "display");
         bool visible = edi >= 0 && cJSON_IsObject(disp);
         const cJSON *type = visible ? cJSON_GetObjectItemCaseSensitive(disp, "type") : NULL;
-        bool is_mesh = cJSON_IsString(type) && strcmp(type->valuestring, "mesh") == 0;
+        bool is_mesh = cJSON_IsString(type) && (strcmp(type->valuestring, "mesh") == 0 || strcmp(type->valuestring, "shape") == 0);
         if (visible && !is_mesh)
             cmp_matrix(d, w, cJSON_GetObjectItemCaseSensitive(s, "matrix"), cJSON_GetObjectItemCaseSensitive(t, "matrix"));
         if (visible) { /* which display: its name and kind */
@@ -196,15 +226,13 @@ static void cmp_pose(diff *d, const char *where, const cJSON *e, const cJSON *a)
                 d->pos = fmax(d->pos, fmax(delta(ep->child, ap->child), delta(ep->child->next, ap->child->next)));
         }
         const cJSON *em = cJSON_GetObjectItemCaseSensitive(s, "mesh");
-        if (visible && em) {
-            const cJSON *ev = cJSON_GetObjectItemCaseSensitive(em, "vertices");
-            const cJSON *av = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "mesh"), "vertices");
-            if (!cJSON_IsArray(av) || cJSON_GetArraySize(av) != cJSON_GetArraySize(ev)) {
-                problem(d, "%s: mesh vertices missing or of another length", w);
-            } else {
-                for (const cJSON *x = ev->child, *y = av->child; x && y; x = x->next, y = y->next)
-                    d->pos = fmax(d->pos, delta(x, y));
-            }
+        if (visible && em)
+            cmp_vertices(d, w, "mesh", em, cJSON_GetObjectItemCaseSensitive(t, "mesh"));
+        static const char *const geo[] = {"shape", "path"}; /* 6.0: on both sides or on neither */
+        for (int i = 0; visible && i < 2; ++i) {
+            const cJSON *eg = cJSON_GetObjectItemCaseSensitive(s, geo[i]), *ag = cJSON_GetObjectItemCaseSensitive(t, geo[i]);
+            if (eg || ag)
+                cmp_vertices(d, w, geo[i], eg, ag);
         }
         const cJSON *eca = cJSON_GetObjectItemCaseSensitive(s, "childArmature");
         if (cJSON_IsObject(eca)) {
@@ -226,6 +254,78 @@ static void cmp_pose(diff *d, const char *where, const cJSON *e, const cJSON *a)
 static const char *str_or(const cJSON *o, const char *k) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
     return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* The constraint state fields (oracle6 --constraints) per constraint type: a tolerance (times
+ * max(1, |expected|)), or 0 for an exact comparison. */
+typedef struct state_field {
+    const char *type, *field;
+    double tol;
+} state_field;
+static const state_field state_fields[] = {
+    {"ik", "weight", 1e-4},          {"ik", "bendPositive", 0},         {"path", "position", 1e-4},
+    {"path", "spacing", 1e-4},       {"path", "rotateWeight", 1e-4},    {"path", "xWeight", 1e-4},
+    {"path", "yWeight", 1e-4},       {"transform", "target", 0},        {"physics", "sleeping", 0},
+    {"physics", "reset", 0},         {"physics", "remaining", 1e-6},    {"physics", "lastTime", 1e-6},
+    {"physics", "xOffset", 0.01},    {"physics", "xVelocity", 0.01},    {"physics", "yOffset", 0.01},
+    {"physics", "yVelocity", 0.01},  {"physics", "rotateOffset", 1e-4}, {"physics", "rotateVelocity", 1e-4},
+    {"physics", "scaleOffset", 1e-4}, {"physics", "scaleVelocity", 1e-4},
+};
+
+static bool same_constraint(const cJSON *x, const cJSON *y) {
+    return strcmp(str_or(x, "type"), str_or(y, "type")) == 0 && strcmp(name_of(x), name_of(y)) == 0 &&
+           strcmp(str_or(x, "bone"), str_or(y, "bone")) == 0;
+}
+
+static void cmp_constraint(diff *d, const char *where, const cJSON *e, const cJSON *a) {
+    for (size_t i = 0; i < sizeof state_fields / sizeof state_fields[0]; ++i) {
+        const state_field *f = &state_fields[i];
+        if (strcmp(str_or(e, "type"), f->type) != 0)
+            continue;
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, f->field), *y = cJSON_GetObjectItemCaseSensitive(a, f->field);
+        if (f->tol == 0 || !cJSON_IsNumber(x)) {
+            if (!(x && y && cJSON_Compare(x, y, true)) && (x || y))
+                problem(d, "%s: %s differs", where, f->field);
+            continue;
+        }
+        double v = delta(x, y) / (f->tol * fmax(1.0, fabs(x->valuedouble)));
+        d->state = fmax(d->state, v);
+    }
+}
+
+/* Every expected constraint found once in the actual state (by type, name and bone), none extra. */
+static void cmp_constraints(diff *d, int k, const cJSON *e, const cJSON *a) {
+    if (!cJSON_IsArray(a)) {
+        problem(d, "frame %d: constraint state missing", k);
+        return;
+    }
+    int n = cJSON_GetArraySize(a), used_n = 0;
+    bool *used = calloc((size_t)n + 1, sizeof *used);
+    if (!used) {
+        problem(d, "frame %d: out of memory", k);
+        return;
+    }
+    const cJSON *x;
+    cJSON_ArrayForEach(x, e) {
+        char where[200];
+        snprintf(where, sizeof where, "frame %d %s constraint '%s'%s%s", k, str_or(x, "type"), name_of(x),
+                 *str_or(x, "bone") ? " on " : "", str_or(x, "bone"));
+        int i = 0;
+        const cJSON *y = a->child;
+        for (; y; y = y->next, ++i)
+            if (!used[i] && same_constraint(x, y))
+                break;
+        if (!y) {
+            problem(d, "%s missing", where);
+            continue;
+        }
+        used[i] = true;
+        used_n++;
+        cmp_constraint(d, where, x, y);
+    }
+    if (used_n != n)
+        problem(d, "frame %d: %d constraints not in the expected state", k, n - used_n);
+    free(used);
 }
 
 static bool same_event(const cJSON *x, const cJSON *y) {
@@ -311,15 +411,21 @@ int main(int argc, char **argv) {
                     char where[32];
                     snprintf(where, sizeof where, "frame %d", k);
                     cmp_pose(&d, where, x, y);
+                    const cJSON *ec = cJSON_GetObjectItemCaseSensitive(x, "constraints");
+                    if (ec)
+                        cmp_constraints(&d, k, ec, cJSON_GetObjectItemCaseSensitive(y, "constraints"));
                     cmp_events(&d, k, x, y);
                 }
             }
-            bool ok = d.problems == 0 && d.pos <= TOL_POS && d.axis <= TOL_AXIS && d.color <= TOL_COLOR;
+            bool ok = d.problems == 0 && d.pos <= TOL_POS && d.axis <= TOL_AXIS && d.color <= TOL_COLOR && d.state <= 1.0;
             passed += ok;
             failed += !ok;
             if (!ok || !quiet) {
-                printf("%s %s/%s: pos %.3g axis %.3g color %.3g\n", ok ? "ok  " : "FAIL", name_of(arm), name_of(an), d.pos,
+                printf("%s %s/%s: pos %.3g axis %.3g color %.3g", ok ? "ok  " : "FAIL", name_of(arm), name_of(an), d.pos,
                        d.axis, d.color);
+                if (d.state > 0)
+                    printf(" state %.3g (times its tolerance)", d.state);
+                printf("\n");
                 for (int i = 0; i < d.problems && i < MAX_PROBLEMS; ++i)
                     printf("       %s\n", d.text[i]);
                 if (d.problems > MAX_PROBLEMS)

@@ -26,6 +26,24 @@ typedef struct ref_scene {
     uint32_t page_w, page_h;
 } ref_scene;
 
+/* PSNR over the pixels that either premultiplied RGBA image draws (alpha > 0), and how many they
+ * are (drawn may be NULL); 99 if identical. */
+static inline double ref_psnr_drawn(const uint8_t *a, const uint8_t *b, size_t px, size_t *drawn) {
+    double se = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < px; i++) {
+        if (a[4 * i + 3] == 0 && b[4 * i + 3] == 0) continue;
+        for (int c = 0; c < 4; c++) {
+            double d = (double)a[4 * i + (size_t)c] - (double)b[4 * i + (size_t)c];
+            se += d * d;
+        }
+        n += 4;
+    }
+    if (drawn) *drawn = n / 4;
+    if (se == 0 || n == 0) return 99.0;
+    return 10.0 * log10(255.0 * 255.0 / (se / (double)n));
+}
+
 static inline uint32_t ref_rand(uint32_t *s) {
     *s ^= *s << 13;
     *s ^= *s >> 17;

@@ -2,7 +2,8 @@
  * and sinew_instance_drawlist per instance on one thread give: bone world matrices, slot states,
  * events and whole draw lists (positions, UVs, indices, commands), through cross-fades started
  * between ticks, for a crowd of an odd size (uneven blocks and parts), on several thread counts.
- * Rigs: the repository's own fixtures (surfaces, slot actions on child armatures), and with
+ * Rigs: the repository's own fixtures (surfaces, slot actions on child armatures, 6.0 physics,
+ * masks, shapes and paths), and with
  * ../shared the real characters with their atlases (meshes, child armatures, frame events). Also:
  * a NULL entry gets an empty draw list, and a draw list that cannot be allocated is reported. */
 #include <math.h>
@@ -26,6 +27,8 @@ static sinew_instance *make(const sinew_data *data, const sinew_atlas *atlas, co
     memset(&o, 0, sizeof o);
     o.armature = armature;
     o.atlas = atlas;
+    o.random = SINEW_RANDOM_SEED; /* 6.0 physics: each instance its own generator, the same seed */
+    o.random_seed = 7;
     sinew_instance *inst = NULL;
     CHECK(sinew_instance_create(data, &o, &inst, NULL) == SINEW_OK);
     return inst;
@@ -188,6 +191,13 @@ static void test_crowd_own_fixtures(void) {
         {"fixtures/oracle/surface_ske.json", NULL, NULL},
         {"fixtures/oracle/slot_actions_ske.json", NULL, NULL},
         {"fixtures/oracle/path_ske.json", NULL, NULL},
+        /* DragonBones 6.0: physics (the clock and the random source per instance), masks, shapes,
+           6.0 path constraints */
+        {"fixtures/v6/physics_wind_ske.json", "fixtures/v6/v6_tex.json", NULL},
+        {"fixtures/v6/physics_sleep_ske.json", "fixtures/v6/v6_tex.json", NULL},
+        {"fixtures/v6/masks_ske.json", "fixtures/v6/v6_tex.json", NULL},
+        {"fixtures/v6/shapes_ske.json", "fixtures/v6/v6_tex.json", NULL},
+        {"fixtures/v6/path_closed_bound_ske.json", "fixtures/v6/v6_tex.json", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         crowd_case(&cases[i]);

@@ -70,23 +70,6 @@ static void test_floor_table(void) {
     }
 }
 
-/* PSNR over the pixels that either premultiplied RGBA image draws (alpha > 0); 99 if identical. */
-static double psnr_drawn(const uint8_t *a, const uint8_t *b, size_t px, size_t *drawn) {
-    double se = 0;
-    size_t n = 0;
-    for (size_t i = 0; i < px; i++) {
-        if (a[4 * i + 3] == 0 && b[4 * i + 3] == 0) continue;
-        for (int c = 0; c < 4; c++) {
-            double d = (double)a[4 * i + (size_t)c] - (double)b[4 * i + (size_t)c];
-            se += d * d;
-        }
-        n += 4;
-    }
-    *drawn = n / 4;
-    if (se == 0 || n == 0) return 99.0;
-    return 10.0 * log10(255.0 * 255.0 / (se / (double)n));
-}
-
 static void dump(const char *name, const char *what, cairo_surface_t *s) {
     const char *dir = getenv("SINEW_DUMP_DIR");
     if (!dir || !*dir) return;
@@ -139,7 +122,7 @@ static void compare_frame(const sinew_drawlist *dl, const sinew_texture_set *tex
     CHECK(opaque_c * 50 >= px);
 
     size_t drawn = 0;
-    double full = ref_psnr(fb.pixels, ref, px * 4), part = psnr_drawn(fb.pixels, ref, px, &drawn);
+    double full = ref_psnr(fb.pixels, ref, px * 4), part = ref_psnr_drawn(fb.pixels, ref, px, &drawn);
     bool ok = full >= fl->full && part >= fl->drawn;
     printf("  %-40s %3ux%-3u  PSNR %6.2f dB (drawn pixels %6.2f dB, %zu px)%s\n", name, fr.width, fr.height, full,
            part, drawn, ok ? "" : "  FAIL: under the floors");
@@ -166,7 +149,7 @@ static void compare_frame(const sinew_drawlist *dl, const sinew_texture_set *tex
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
         ref_cairo_draw(rc, cr, dl, &v, true);
         ref_surface_to_rgba(surf, ref);
-        double f2 = ref_psnr(fb.pixels, ref, px * 4), p2 = psnr_drawn(fb.pixels, ref, px, &drawn);
+        double f2 = ref_psnr(fb.pixels, ref, px * 4), p2 = ref_psnr_drawn(fb.pixels, ref, px, &drawn);
         CHECK(f2 < fl->full || p2 < fl->drawn);
     }
     cairo_destroy(cr);
