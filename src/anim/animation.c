@@ -1050,6 +1050,13 @@ static void build_deforms6(arm_inst *arm, anim_state *st) {
             if (arm->frame_deform_on[disp] && geo != SINEW_INVALID_INDEX && !animated)
                 mask |= 1u << i;
         }
+        /* the official pose shape timelines compare the shape's unset offset (0) with the geometry
+         * offsets the state's shape timelines of the slot bound: none when one of them deforms the
+         * file's first geometry */
+        for (uint32_t k = g; g != 0xffffu && k < s1 && base[st->tls[k].tl].target == s; ++k)
+            if (base[st->tls[k].tl].type == SINEW_TL_SHAPE && base[st->tls[k].tl].mesh == arm->data->run_shape_geom0 &&
+                sinew__deform6_frame(arm, base + st->tls[k].tl) >= 0)
+                mask |= SINEW_POSE_NO_SHAPES;
         per[s] |= mask;
     }
 }
@@ -1522,12 +1529,12 @@ static void pose_deforms6(const tl_ctx *c, uint32_t s, uint32_t mask, bool first
     const sinew_model_armature *d = arm->data;
     uint32_t key = d->run_blend_key[d->display_count + s];
     bool dirty = first || state_blend_dirty(c->st);
-    for (uint32_t i = 0; mask >> i; ++i) {
+    for (uint32_t i = 0; i < SINEW_POSE_FRAMES && (mask & ((1u << SINEW_POSE_FRAMES) - 1)) >> i; ++i) {
         uint32_t disp = arm->list_first[s] + i;
         if (!((mask >> i) & 1u) || disp >= d->display_count)
             continue;
         for (uint32_t ns = SLOT_BLEND_DEFORM; ns <= SLOT_BLEND_SHAPE; ++ns) {
-            if (ns == SLOT_BLEND_SHAPE && d->displays[disp].type != SINEW_DISPLAY_SHAPE)
+            if (ns == SLOT_BLEND_SHAPE && (d->displays[disp].type != SINEW_DISPLAY_SHAPE || (mask & SINEW_POSE_NO_SHAPES)))
                 break;
             int bs = blend_update(deform_blend6(arm, ns, key), c->st->weight_result, c->st->layer);
             if (bs == 1) {

@@ -68,6 +68,52 @@ sinew_status sinew__prepare_deform6(sinew_arena *arena, sinew_model_armature *ar
     return SINEW_OK;
 }
 
+/* The first geometry of an armature in the official parse order (surface bones in file order, then
+ * the mesh, path and shape displays of the skins in file order), as (display or bone index, is_bone);
+ * false when it has none. */
+static bool first_geometry(const sinew_model_armature *arm, uint32_t *index, bool *is_bone) {
+    uint32_t best = SINEW_INVALID_INDEX;
+    for (uint32_t b = 0; b < arm->bone_count; ++b)
+        if (arm->bones[b].is_surface && (best == SINEW_INVALID_INDEX || arm->bones[b].file_index < arm->bones[best].file_index))
+            best = b;
+    if (best != SINEW_INVALID_INDEX) {
+        *index = best;
+        *is_bone = true;
+        return true;
+    }
+    for (uint32_t order = 0; order < arm->skin_count; ++order)
+        for (uint32_t k = 0; k < arm->skin_count; ++k) {
+            const sinew_model_skin *K = &arm->skins[k];
+            if (K->source_index != order)
+                continue;
+            for (uint32_t i = 0; i < K->slot_count; ++i) {
+                const sinew_model_skin_slot *ss = &arm->skin_slots[K->first_slot + i];
+                for (uint32_t j = 0; j < ss->display_count; ++j)
+                    if (display_deform_len(arm, &arm->displays[ss->first_display + j])) {
+                        *index = ss->first_display + j;
+                        *is_bone = false;
+                        return true;
+                    }
+            }
+        }
+    return false;
+}
+
+void sinew__deform6_first_geometry(struct sinew_data *data) {
+    bool found = false;
+    for (uint32_t a = 0; a < data->armature_count; ++a) {
+        sinew_model_armature *arm = &data->armatures[a];
+        uint32_t index;
+        bool is_bone;
+        arm->run_shape_geom0 = SINEW_INVALID_INDEX;
+        if (found || !first_geometry(arm, &index, &is_bone))
+            continue;
+        found = true;
+        if (!is_bone && arm->displays[index].type == SINEW_DISPLAY_SHAPE)
+            arm->run_shape_geom0 = arm->displays[index].mesh;
+    }
+}
+
 /* The values of display `disp`'s frame and how many: the slot's own area when it is the frame slot
  * s shows, else its place in the pool. */
 float *sinew__deform6_values(arm_inst *arm, uint32_t s, uint32_t disp, uint32_t *n) {

@@ -1051,6 +1051,8 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
     if (!data)
         return sinew__fail(err, SINEW_E_ARG, NULL, "no data");
     sinew_arena *arena = &data->arena;
+    if (data->v6)
+        sinew__deform6_first_geometry(data);
     for (uint32_t a = 0; a < data->armature_count; ++a) {
         sinew_model_armature *arm = &data->armatures[a];
         sinew_status st = arm->v6 ? sinew__prepare_v6(arena, arm, err) : prepare_bone_order(arena, arm, err);

@@ -584,7 +584,8 @@ void sinew__mask6_update(sinew_instance *inst, uint32_t ai);
  * geometry a display deforms (a mesh's or shape's mesh index, a path's index | 0x80000000, or
  * INVALID: the official geometry offset, by which frames are bound); after a skin change, the frames no
  * slot lists forget their deform; the instance's initial state. */
-#define SINEW_POSE_FRAMES 16u
+#define SINEW_POSE_FRAMES 15u
+#define SINEW_POSE_NO_SHAPES 0x8000u /* the slot's shape frames get no pose shape timelines (animation.c) */
 enum { SLOT_BLEND_DEFORM, SLOT_BLEND_SHAPE, SLOT_BLEND_PATH, SLOT_BLEND_ZINDEX, SLOT_BLEND_SPACES };
 sinew_status sinew__prepare_deform6(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err);
 float *sinew__deform6_values(arm_inst *arm, uint32_t s, uint32_t disp, uint32_t *n);
@@ -593,6 +594,8 @@ int32_t sinew__deform6_frame(const arm_inst *arm, const sinew_model_timeline *T)
 uint32_t sinew__deform6_geometry(const sinew_model_armature *arm, uint32_t disp);
 void sinew__deform6_forget_unlisted(arm_inst *arm);
 void sinew__deform6_reset(arm_inst *arm);
+/* deform6.c, for a 6.0 file: each armature's run_shape_geom0 */
+void sinew__deform6_first_geometry(struct sinew_data *data);
 
 /* prepare6.c: the derived tables of a 6.0 armature (bone order, constraints per bone) */
 sinew_status sinew__prepare_v6(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err);

@@ -595,6 +595,9 @@ typedef struct sinew_model_armature {
     uint32_t run_frame_deform_floats;
     uint32_t *run_blend_key;   /* display_count + slot_count */
     uint32_t run_blend_keys;   /* distinct names */
+    uint32_t run_shape_geom0;  /* the mesh (geometry) of the shape display whose geometry the official
+                                  parser wrote first in the file (offset 0, what its shape pose timelines
+                                  compare with), or INVALID */
 } sinew_model_armature;
 
 /* One bone of the runtime's bone loop (derived by sinew__model_prepare). */
