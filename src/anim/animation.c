@@ -1011,11 +1011,54 @@ static void push_tl(arm_inst *arm, anim_state *st, const sinew_model_timeline *T
         st->slot_tl_count++;
 }
 
+/* A deform timeline: of a mesh or vector shape (TLK_DEFORM), or of a 6.0 path display. */
+static inline bool is_deform_kind(uint8_t kind) { return kind == TLK_DEFORM || kind == TLK_PATH_DEFORM; }
+
 /* An animation's timelines in the armature's list; NULL for an armature without timelines (no
  * offset from NULL: undefined behaviour, which fuzz_runtime's regress_empty_action seed reaches). */
 static const sinew_model_timeline *state_timelines(const sinew_model_armature *d,
                                                    const sinew_model_animation *anim) {
     return d->timelines ? d->timelines + anim->first_timeline : NULL;
+}
+
+/* 6.0 (upstream 5.7 / 6.0.2 deform blending, deform6.c): per slot, the state's first timeline of it
+ * (top 16 bits; 0xffff none) and the display frames its pose deform timelines drive (low 16 bits:
+ * the frames that have a deform array when the state begins, but for those whose mesh a deform timeline
+ * of the state animates); the frames the state's deform timelines bind get their deform arrays first
+ * (the official updateDeformVertices). In sinew__state_pose_deform's per-slot word. */
+static void build_deforms6(arm_inst *arm, anim_state *st) {
+    uint32_t *per = sinew__state_pose_deform(arm, st);
+    const sinew_model_timeline *base = state_timelines(arm->data, st->anim);
+    uint32_t s0 = st->bone_tl_count, s1 = s0 + st->slot_tl_count;
+    for (uint32_t s = 0; s < arm->slot_count; ++s)
+        per[s] = 0xffff0000u;
+    for (uint32_t k = s0; k < s1; ++k) {
+        const sinew_model_timeline *T = base + st->tls[k].tl;
+        if ((per[T->target] >> 16) == 0xffffu)
+            per[T->target] = (uint32_t)k << 16;
+        int32_t fi = is_deform_kind(T->run_kind) ? sinew__deform6_frame(arm, T) : -1;
+        if (fi >= 0)
+            arm->frame_deform_on[arm->list_first[T->target] + (uint32_t)fi] = 1;
+    }
+    for (uint32_t s = 0; st->reset_to_pose && s < arm->slot_count; ++s) {
+        uint32_t mask = 0, g = per[s] >> 16;
+        for (uint32_t i = 0; i < arm->list_count[s] && i < SINEW_POSE_FRAMES; ++i) {
+            uint32_t disp = arm->list_first[s] + i, geo = sinew__deform6_geometry(arm->data, disp);
+            bool animated = false;
+            for (uint32_t k = g; g != 0xffffu && k < s1 && base[st->tls[k].tl].target == s && !animated; ++k)
+                animated = base[st->tls[k].tl].type == SINEW_TL_FFD && base[st->tls[k].tl].mesh == geo;
+            if (arm->frame_deform_on[disp] && geo != SINEW_INVALID_INDEX && !animated)
+                mask |= 1u << i;
+        }
+        /* the official pose shape timelines compare the shape's unset offset (0) with the geometry
+         * offsets the state's shape timelines of the slot bound: none when one of them deforms the
+         * file's first geometry */
+        for (uint32_t k = g; g != 0xffffu && k < s1 && base[st->tls[k].tl].target == s; ++k)
+            if (base[st->tls[k].tl].type == SINEW_TL_SHAPE && base[st->tls[k].tl].mesh == arm->data->run_shape_geom0 &&
+                sinew__deform6_frame(arm, base + st->tls[k].tl) >= 0)
+                mask |= SINEW_POSE_NO_SHAPES;
+        per[s] |= mask;
+    }
 }
 
 static void build_timelines(arm_inst *arm, anim_state *st) {
@@ -1042,7 +1085,7 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
         if (!(cov[nb + s] & (COV_DISPLAY | COV_COLOR))) {
             bool any = false;
             for (uint32_t t = t0; t < t0 + tn && !any; ++t)
-                any = (d->timelines[t].run_kind == TLK_DEFORM || d->timelines[t].run_kind == TLK_PATH_DEFORM) &&
+                any = (is_deform_kind(d->timelines[t].run_kind) || d->timelines[t].run_kind == TLK_SLOT_ZINDEX) &&
                       d->timelines[t].target == s;
             if (!any)
                 continue;
@@ -1052,7 +1095,8 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
             if (T->target != s || T->key_count == 0)
                 continue;
             if (T->type == SINEW_TL_SLOT_DISPLAY || T->type == SINEW_TL_SLOT_COLOR ||
-                (T->run_kind == TLK_DEFORM && T->mesh < d->mesh_count) || T->run_kind == TLK_PATH_DEFORM)
+                (T->run_kind == TLK_DEFORM && T->mesh < d->mesh_count) || T->run_kind == TLK_PATH_DEFORM ||
+                T->run_kind == TLK_SLOT_ZINDEX)
                 push_tl(arm, st, T);
         }
     }
@@ -1096,7 +1140,10 @@ static void build_timelines(arm_inst *arm, anim_state *st) {
     st->bone_clock.play_times = initial_play_times(arm);
     st->bone_clock.play_state = -1;
     st->pose_active = st->reset_to_pose;
-    memcpy(sinew__state_pose_deform(arm, st), arm->deform_len, ns * sizeof(uint32_t));
+    if (arm_v6(arm))
+        build_deforms6(arm, st);
+    else
+        memcpy(sinew__state_pose_deform(arm, st), arm->deform_len, ns * sizeof(uint32_t));
     for (uint8_t k = 0; k <= TLK_IK; ++k)
         tl_start(arm, &st->pose_tl[k], TL_NONE);
     tl_start(arm, &st->pose_surface_tl, TL_NONE);
@@ -1134,6 +1181,12 @@ static bool pose_deform_target(const tl_ctx *c, uint32_t s, uint8_t *kind) {
 /* The pose timelines of a state that resets to the pose: while it fades in, the bones, slots and
  * IK constraints it does not animate are driven back to their setup values. They share one
  * timeline record per kind (their timing is the same). */
+/* 6.0: whether the pose bone timelines (sharing pose_tl[TLK_BONE]) arrive at their key now. */
+static bool pose_bones_arrive6(const tl_ctx *c) {
+    tl_state *t = &c->st->pose_tl[TLK_BONE];
+    return t->play_state <= 0 && set_current_time(c, t, NULL, c->st->time) && tl_seek(c, t, NULL);
+}
+
 static void pose_bones(const tl_ctx *c) {
     arm_inst *arm = c->arm;
     anim_state *st = c->st;
@@ -1143,8 +1196,9 @@ static void pose_bones(const tl_ctx *c) {
      * dirty whatever the blend gives), and blend only while the state fades in (dirty again) */
     bool first = !st->pose_bones_started;
     st->pose_bones_started = true;
-    /* upstream (6.0): marked on arrival or when the state's blend is dirty, when blended */
-    const bool v6 = arm_v6(arm), mark = !v6 || first || state_blend_dirty(st);
+    /* upstream (6.0): marked when blended on arriving at their key (the first update, and again when
+     * the state's playhead starts) or when the state's blend is dirty */
+    const bool v6 = arm_v6(arm), mark = !v6 || pose_bones_arrive6(c) || state_blend_dirty(st);
     for (uint32_t i = 0; i < arm->bone_count; ++i) {
         uint32_t b = d->bone_order ? d->bone_order[i] : i;
         if ((st->covered[b] & COV_BONE) || d->bones[b].is_surface)
@@ -1193,7 +1247,7 @@ static void pose_slots(const tl_ctx *c, double time) {
                 slot_tl_apply(c, t, NULL, TLK_SLOT_COLOR, s, SINEW_INVALID_INDEX, s == last);
     }
     t = &st->pose_tl[TLK_DEFORM];
-    if (t->play_state <= 0) {
+    if (t->play_state <= 0 && !arm_v6(arm)) { /* 6.0: deforms_advance6 */
         uint32_t last = SINEW_INVALID_INDEX;
         uint8_t kind;
         for (uint32_t s = 0; s < arm->slot_count; ++s)
@@ -1346,10 +1400,13 @@ static void state_fade_out(const arm_inst *arm, anim_state *st, double t, bool p
             st->fade_progress = 0.000001;
         const sinew_model_timeline *base = state_timelines(arm->data, st->anim);
         uint32_t total = (uint32_t)st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
-        for (uint32_t i = st->bone_tl_count; i < total; ++i) {
+        const bool v6 = arm_v6(arm);
+        for (uint32_t i = v6 ? 0u : st->bone_tl_count; i < total; ++i) {
             tl_state *tl = &st->tls[i];
             uint8_t kind = base[tl->tl].run_kind;
-            if (kind == TLK_SLOT_COLOR || kind == TLK_DEFORM)
+            if (v6 && (i < st->bone_tl_count || is_deform_kind(kind))) /* upstream fadeOut: dirty = false */
+                tl->bits &= (uint8_t)~TLB_BLEND_DIRTY;
+            else if (kind == TLK_SLOT_COLOR || kind == TLK_DEFORM)
                 tl->bits &= (uint8_t)~(TLB_TWEEN | TLB_DIRTY);
         }
         for (int k = TLK_SLOT_COLOR; k <= TLK_DEFORM; ++k)
@@ -1358,6 +1415,163 @@ static void state_fade_out(const arm_inst *arm, anim_state *st, double t, bool p
     st->display_control = false;
     st->fade_total_time = st->fade_progress > 0.000001 ? t / st->fade_progress : 0.0;
     st->fade_time = st->fade_total_time * (1.0 - st->fade_progress);
+}
+
+/* 6.0: the blend state of a name key in a slot blend namespace (SLOT_BLEND_*). */
+static inline blend_state *deform_blend6(arm_inst *arm, uint32_t ns, uint32_t key) {
+    arm->deform_blend_touched = true;
+    return &arm->deform_blend[ns * (size_t)arm->data->run_blend_keys + key];
+}
+
+/* 6.0: values were blended into display frame `disp` of slot s; when it is the frame the slot shows,
+ * its vertices are redone if the blend was dirty (the official slot._verticesDirty). */
+static void deform_written6(arm_inst *arm, uint32_t s, uint32_t disp, bool dirty) {
+    if (disp != arm->frame_shown[s])
+        return;
+    arm->deform_nz[s] = 1;
+    if (!dirty)
+        return;
+    arm->deform_dirty[s] = 1;
+    if (arm->data->displays[disp].type == SINEW_DISPLAY_PATH)
+        path_deformed6(arm, s);
+}
+
+/* 6.0: one deform timeline (the official DeformTimelineState, or its Shape and Path twins), a slot
+ * blend timeline: while its play state is at most 0 it updates and blends into the display frame
+ * it is bound to, by the frame display's name: the first blender sets (v * w), later ones add. */
+static void deform_tl6(const tl_ctx *c, tl_state *t, double time) {
+    const sinew_model_timeline *T = tl_T(c, t);
+    arm_inst *arm = c->arm;
+    anim_state *st = c->st;
+    int32_t fi = t->play_state <= 0 && is_deform_kind(T->run_kind) ? sinew__deform6_frame(arm, T) : -1;
+    if (fi < 0)
+        return;
+    uint32_t s = T->target, disp = arm->list_first[s] + (uint32_t)fi;
+    if (set_current_time(c, t, T, time)) {
+        bool changed = tl_seek(c, t, T);
+        if (changed)
+            tween_arrive(c, t, T);
+        if (tl_tween(t) != 0) {
+            tween_update_frame(c, t, T, t->current_time);
+            changed = true;
+        }
+        if (changed)
+            t->bits |= TLB_BLEND_DIRTY;
+    }
+    uint32_t ns = T->type == SINEW_TL_SHAPE ? SLOT_BLEND_SHAPE : T->type == SINEW_TL_PATH_DEFORM ? SLOT_BLEND_PATH
+                                                                                                 : SLOT_BLEND_DEFORM;
+    blend_state *b = deform_blend6(arm, ns, arm->data->run_blend_key[disp]);
+    int bs = blend_update(b, st->weight_result, st->layer);
+    if (bs == 0)
+        return;
+    uint32_t n;
+    float *dv = sinew__deform6_values(arm, s, disp, &n);
+    if (n > T->values_per_key) /* the values it has (none for a generic deform of a weighted mesh) */
+        n = T->values_per_key;
+    const float *v0 = NULL, *v1 = NULL;
+    if (t->frame_index >= 0) {
+        v0 = key_values(T, (uint32_t)t->frame_index);
+        if (t->bits & TLB_DELTA)
+            v1 = key_values(T, next_key(t, T));
+    }
+    double p = t->progress, w = b->blend_weight;
+    for (uint32_t i = 0; i < n; ++i) {
+        double r = v0 ? v0[i] + (v1 ? ((double)v1[i] - v0[i]) * p : 0.0) : 0.0;
+        dv[i] = (float)(bs == 2 ? dv[i] + r * w : r * w);
+    }
+    bool dirty = state_blend_dirty(st) || (t->bits & TLB_BLEND_DIRTY);
+    t->bits &= (uint8_t)~TLB_BLEND_DIRTY;
+    deform_written6(arm, s, disp, dirty);
+}
+
+/* 6.0: a zIndex timeline (the official SlotZIndexTimelineState), a slot blend timeline: while its
+ * play state is at most 0 it updates and blends its value into the slot's zIndex by the slot's name;
+ * when dirty the draw order is sorted again. */
+static void zindex_tl6(const tl_ctx *c, tl_state *t, double time) {
+    const sinew_model_timeline *T = tl_T(c, t);
+    arm_inst *arm = c->arm;
+    anim_state *st = c->st;
+    if (t->play_state > 0)
+        return;
+    if (set_current_time(c, t, T, time)) {
+        bool changed = tl_seek(c, t, T);
+        if (changed)
+            tween_arrive(c, t, T);
+        if (tl_tween(t) != 0) {
+            tween_update_frame(c, t, T, t->current_time);
+            changed = true;
+        }
+        if (changed)
+            t->bits |= TLB_BLEND_DIRTY;
+    }
+    const sinew_model_armature *d = arm->data;
+    blend_state *b = deform_blend6(arm, SLOT_BLEND_ZINDEX, d->run_blend_key[d->display_count + T->target]);
+    int bs = blend_update(b, st->weight_result, st->layer);
+    if (bs == 0)
+        return;
+    double v = 0.0;
+    if (t->frame_index >= 0) {
+        double v0 = key_values(T, (uint32_t)t->frame_index)[0];
+        v = (t->bits & TLB_DELTA) ? v0 + (key_values(T, next_key(t, T))[0] - v0) * (double)t->progress : v0;
+    }
+    double *z = &arm->z_index[T->target];
+    *z = bs == 2 ? *z + v * b->blend_weight : v * b->blend_weight;
+    if (state_blend_dirty(st) || (t->bits & TLB_BLEND_DIRTY))
+        arm->zindex_dirty = true;
+    t->bits &= (uint8_t)~TLB_BLEND_DIRTY;
+}
+
+/* 6.0: the pose deform timelines of slot s (frames in `mask`): the first blender under the slot's
+ * name sets the frame's deform to 0 (a shape's also under the shape namespace); `first`: their
+ * arrival (dirty). */
+static void pose_deforms6(const tl_ctx *c, uint32_t s, uint32_t mask, bool first) {
+    arm_inst *arm = c->arm;
+    const sinew_model_armature *d = arm->data;
+    uint32_t key = d->run_blend_key[d->display_count + s];
+    bool dirty = first || state_blend_dirty(c->st);
+    for (uint32_t i = 0; i < SINEW_POSE_FRAMES && (mask & ((1u << SINEW_POSE_FRAMES) - 1)) >> i; ++i) {
+        uint32_t disp = arm->list_first[s] + i;
+        if (!((mask >> i) & 1u) || disp >= d->display_count)
+            continue;
+        for (uint32_t ns = SLOT_BLEND_DEFORM; ns <= SLOT_BLEND_SHAPE; ++ns) {
+            if (ns == SLOT_BLEND_SHAPE && (d->displays[disp].type != SINEW_DISPLAY_SHAPE || (mask & SINEW_POSE_NO_SHAPES)))
+                break;
+            int bs = blend_update(deform_blend6(arm, ns, key), c->st->weight_result, c->st->layer);
+            if (bs == 1) {
+                uint32_t n;
+                float *dv = sinew__deform6_values(arm, s, disp, &n);
+                memset(dv, 0, n * sizeof(float));
+            }
+            if (bs != 0)
+                deform_written6(arm, s, disp, dirty);
+        }
+    }
+}
+
+/* 6.0: the state's deform timelines and, while it resets to the pose, its pose deform timelines,
+ * slot by slot in draw order (each slot's own after its animated ones), as upstream's slot blend
+ * timelines run. */
+static void deforms_advance6(const tl_ctx *c, double time) {
+    arm_inst *arm = c->arm;
+    anim_state *st = c->st;
+    const uint32_t *per = sinew__state_pose_deform(arm, st);
+    tl_state *pose = &st->pose_tl[TLK_DEFORM];
+    bool pose_live = st->pose_active && pose->play_state <= 0, first = false;
+    if (pose_live && set_current_time(c, pose, NULL, time))
+        first = tl_seek(c, pose, NULL);
+    const uint32_t s1 = (uint32_t)st->bone_tl_count + st->slot_tl_count;
+    for (uint32_t i = 0; i < arm->slot_count; ++i) {
+        uint32_t s = arm->draw_order[i], g = per[s] >> 16;
+        for (uint32_t k = g; g != 0xffffu && k < s1 && tl_T(c, &st->tls[k])->target == s; ++k) {
+            uint8_t kind = tl_T(c, &st->tls[k])->run_kind;
+            if (is_deform_kind(kind))
+                deform_tl6(c, &st->tls[k], time);
+            else if (kind == TLK_SLOT_ZINDEX)
+                zindex_tl6(c, &st->tls[k], time);
+        }
+        if (pose_live && (per[s] & 0xffffu))
+            pose_deforms6(c, s, per[s] & 0xffffu, first);
+    }
 }
 
 /* When a blended bone is recomputed (its _transformDirty). The 5.x reference marks a bone whose
@@ -1398,8 +1612,11 @@ void sinew__state_set_weight(arm_inst *arm, anim_state *st, double weight) {
     st->weight = weight;
     if (!arm_v6(arm) || st->timeline_dirty)
         return;
-    for (uint32_t i = 0; i < st->bone_tl_count; ++i)
-        st->tls[i].bits |= TLB_BLEND_DIRTY;
+    const sinew_model_timeline *base = state_timelines(arm->data, st->anim);
+    for (uint32_t i = 0; i < (uint32_t)st->bone_tl_count + st->slot_tl_count; ++i)
+        if (i < st->bone_tl_count || is_deform_kind(base[st->tls[i].tl].run_kind) ||
+            base[st->tls[i].tl].run_kind == TLK_SLOT_ZINDEX)
+            st->tls[i].bits |= TLB_BLEND_DIRTY;
 }
 
 static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, double passed,
@@ -1527,12 +1744,15 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
         uint32_t end = nb + st->slot_tl_count;
         for (uint32_t i = nb; i < end; ++i) {
             tl_state *t = &st->tls[i];
-            if (t->play_state <= 0)
+            uint8_t kind = c.tls_base[t->tl].run_kind;
+            if (t->play_state <= 0 && !(v6 && (is_deform_kind(kind) || kind == TLK_SLOT_ZINDEX)))
                 slot_tl_update(&c, t, time);
         }
         if (st->pose_active)
             pose_slots(&c, time);
     }
+    if (v6) /* upstream blends deforms whether or not the state controls the displays */
+        deforms_advance6(&c, time);
     surfaces_advance(&c, time);
     uint32_t ik0 = nb + st->slot_tl_count, ik1 = ik0 + st->ik_tl_count;
     for (uint32_t i = ik0; i < ik1; ++i)
@@ -1567,6 +1787,10 @@ static void remove_state(sinew_instance *inst, arm_inst *arm, uint32_t i) {
 
 static void animation_advance(sinew_instance *inst, uint32_t ai, double passed) {
     arm_inst *arm = &inst->arms[ai];
+    if (arm->deform_blend_touched) { /* 6.0: the deform blend states start over each update */
+        memset(arm->deform_blend, 0, SLOT_BLEND_SPACES * (size_t)arm->data->run_blend_keys * sizeof(blend_state));
+        arm->deform_blend_touched = false;
+    }
     if (passed < 0.0)
         passed = -passed;
     if (arm->parent_arm != SINEW_INVALID_INDEX)
@@ -1651,7 +1875,7 @@ void sinew__arm_advance(sinew_instance *inst, uint32_t ai, double dt) {
     int32_t prev_cache_frame = arm->cache_frame_index;
     arm->cache_mode = CACHE_NONE;
     animation_advance(inst, ai, dt);
-    if (arm->slots_dirty) {
+    if (arm->slots_dirty || arm->zindex_dirty) {
         arm->slots_dirty = false;
         sinew__sort_draw_order(arm);
         if (arm->mask6) /* 6.0: a re-sort re-assigns the masks */

@@ -378,6 +378,8 @@ sinew_status sinew_instance_set_slot_skin(sinew_instance *inst, uint32_t armatur
     a->list_first[s] = ss->first_display;
     a->list_count[s] = ss->display_count;
     sinew__slot_update_display_data(a, s);
+    if (d->v6)
+        sinew__deform6_forget_unlisted(a);
     return SINEW_OK;
 }
 

@@ -163,6 +163,8 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->display_index = carve(cv, ns, sizeof(int32_t));
     a->anim_display_index = carve(cv, ns, sizeof(int32_t));
     a->zorder = carve(cv, ns, sizeof(int32_t));
+    a->z_index = d->v6 ? carve(cv, ns, sizeof(double)) : NULL;
+    a->sort_key = d->v6 ? carve(cv, ns, sizeof(double)) : NULL;
     a->draw_order = carve(cv, ns, sizeof(uint32_t));
     a->color = carve(cv, ns, sizeof(sinew_color_transform));
     a->list_first = carve(cv, ns, sizeof(uint32_t));
@@ -188,6 +190,13 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
         }
     }
     a->cur_mesh = carve(cv, ns, sizeof(uint32_t));
+    if (d->v6) { /* deforms per display frame (deform6.c) */
+        a->frame_deform = carve(cv, d->run_frame_deform_floats, sizeof(float));
+        a->deform_drawn = carve(cv, d->run_deform_floats, sizeof(float));
+        a->frame_deform_on = carve(cv, d->display_count, 1);
+        a->frame_shown = carve(cv, ns, sizeof(uint32_t));
+        a->deform_blend = carve(cv, SLOT_BLEND_SPACES * (size_t)d->run_blend_keys, sizeof(blend_state));
+    }
     a->deform_len = carve(cv, ns, sizeof(uint32_t));
     a->cur_child = carve(cv, ns, sizeof(uint32_t));
     a->display_dirty = carve(cv, ns, 1);
@@ -316,6 +325,8 @@ static void reset_arm(arm_inst *a) {
     a->default_skin = find_skin(d, "");
     if (a->default_skin == SINEW_INVALID_INDEX && d->skin_count > 0)
         a->default_skin = 0;
+    if (d->v6)
+        sinew__deform6_reset(a);
     apply_skin_lists(a);
     for (uint32_t s = 0; s < a->slot_count; ++s) {
         const sinew_model_slot *sd = &d->slots[s];
@@ -341,7 +352,7 @@ static void reset_arm(arm_inst *a) {
         a->deform_nz[s] = 0;
         /* the official build: _setDisplayIndex(setup, true) */
         a->anim_display_index[s] = sd->display_index;
-        a->display_index[s] = sd->display_index;
+        a->display_index[s] = sinew__slot_display_clamp(a, s, sd->display_index);
         sinew__slot_update_display_data(a, s);
     }
     a->proxy_mask = SINEW_INVALID_INDEX;
@@ -353,6 +364,11 @@ static void reset_arm(arm_inst *a) {
     a->inherit_time_scale = 1.0;
     a->zorder_dirty = false;
     a->slots_dirty = false;
+    a->zindex_dirty = false;
+    for (uint32_t s = 0; a->z_index && s < a->slot_count; ++s) { /* 6.0: the first update sorts by zIndex */
+        a->z_index[s] = d->slots[s].z_index;
+        a->slots_dirty |= a->z_index[s] != 0.0;
+    }
     a->lock_update = false;
 }
 
@@ -655,6 +671,8 @@ sinew_status sinew_instance_set_skin(sinew_instance *inst, const char *skin, sin
     apply_skin_lists(a);
     for (uint32_t s = 0; s < a->slot_count; ++s)
         sinew__slot_update_display_data(a, s);
+    if (a->data->v6)
+        sinew__deform6_forget_unlisted(a);
     return SINEW_OK;
 }
 

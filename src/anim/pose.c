@@ -236,6 +236,25 @@ static inline void surface_cell(double x, double y, double lx, double ly, double
     m[5] = ay - (m[1] * x + m[3] * y);
 }
 
+enum { HULL_LEFT, HULL_RIGHT, HULL_UP, HULL_DOWN };
+
+/* The cache place (in cells) of a hull cell outside the lattice: the 5.x reference's indices
+ * (after sx (sy + 1) cells; the cells below keyed by row), or upstream's (a 6.0 file: after
+ * sx sy, below keyed by column). */
+static inline int64_t hull_cell(bool v6, int region, int64_t sx, int64_t sy, int64_t ix, int64_t iy, bool down) {
+    int64_t d = down ? 1 : 0, base = sx * (sy + 1), inner = sx * sy;
+    switch (region) {
+    case HULL_LEFT:
+        return ((v6 ? inner + sx + 2 * sy : base + 2 * sx + sy) + iy) * 2 + d;
+    case HULL_RIGHT:
+        return ((v6 ? inner : base) + sx + iy) * 2 + d;
+    case HULL_UP:
+        return v6 ? (inner + ix) * 2 + d : base + ix * 2 + d;
+    default:
+        return v6 ? (inner + sx + sy + ix) * 2 + d : (base + sx + sy + iy) * 2 + d;
+    }
+}
+
 /* The matrix surface bone b applies at (x, y) of its own space (the official
  * Surface._getGlobalTransformMatrix). The pointer is valid until the next call. */
 static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double y) {
@@ -257,7 +276,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
     }
     int64_t ix = (int64_t)fx, iy = (int64_t)fy;
     double pX = (double)ix * dX - lA, pY = (double)iy * dY - lA;
-    const int64_t base = segx * (segy + 1);
+    const bool v6 = arm->data->v6;
     int64_t cell, vi;
     bool down;
     /* the corner points of the triangle (a, b, c), its origin (ox, oy) and size (lx, ly) */
@@ -266,7 +285,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
         if (y < -lA || y >= lA)
             return global;
         down = y > sf->kx * (x + lA) + pY;
-        cell = ((base + 2 * segx + segy + iy) * 2 + (down ? 1 : 0));
+        cell = hull_cell(v6, HULL_LEFT, segx, segy, ix, iy, down);
         vi = iy * (sxd + 2);
         if (iy < 0 || iy >= segy)
             return global;
@@ -283,7 +302,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
         if (y < -lA || y >= lA)
             return global;
         down = y > sf->kx * (x - lB) + pY;
-        cell = ((base + segx + iy) * 2 + (down ? 1 : 0));
+        cell = hull_cell(v6, HULL_RIGHT, segx, segy, ix, iy, down);
         vi = (iy + 1) * (sxd + 2) - 2;
         if (iy < 0 || iy >= segy)
             return global;
@@ -300,7 +319,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
         if (x < -lA || x >= lA)
             return global;
         down = y > sf->ky * (x - pX - dX) - lB;
-        cell = base + ix * 2 + (down ? 1 : 0);
+        cell = hull_cell(v6, HULL_UP, segx, segy, ix, iy, down);
         vi = ix * 2;
         if (ix < 0 || ix >= segx)
             return global;
@@ -317,7 +336,7 @@ static const double *surface_matrix(arm_inst *arm, uint32_t b, double x, double 
         if (x < -lA || x >= lA)
             return global;
         down = y > sf->ky * (x - pX - dX) + lA;
-        cell = ((base + segx + segy + iy) * 2 + (down ? 1 : 0));
+        cell = hull_cell(v6, HULL_DOWN, segx, segy, ix, iy, down);
         vi = segy * (sxd + 2) + ix * 2;
         if (ix < 0 || ix >= segx)
             return global;
@@ -374,8 +393,8 @@ static void surface_update(arm_inst *arm, uint32_t b, bool global_from_cache) {
             v[i] = o[i] + dv[i];
     } else if (d->bones[parent].is_surface) {
         for (uint32_t i = 0; i + 1 < n; i += 2) {
-            /* the official lattice on a lattice offsets y by the x offset (its index slip) */
-            double x = o[i] + dv[i], y = o[i + 1] + dv[i];
+            /* the 5.x reference's lattice on a lattice offsets y by the x offset (its index slip) */
+            double x = o[i] + dv[i], y = o[i + 1] + dv[d->v6 ? i + 1 : i];
             const double *m = surface_matrix(arm, parent, x, y);
             v[i] = m[0] * x + m[2] * y + m[4];
             v[i + 1] = m[1] * x + m[3] * y + m[5];
@@ -422,6 +441,33 @@ static void surface_update(arm_inst *arm, uint32_t b, bool global_from_cache) {
     h[11] = m[1] * sf->dx + m[3] * 0.0;
 }
 
+/* The bone a surface hangs from: its nearest ancestor that is not a surface (the official
+ * Surface._bone), or INVALID for a surface chain at the root. */
+static uint32_t surface_owner(const sinew_model_armature *d, uint32_t surface) {
+    uint32_t p = d->bones[surface].parent;
+    while (p != SINEW_INVALID_INDEX && d->bones[p].is_surface)
+        p = d->bones[p].parent;
+    return p;
+}
+
+/* Upstream (6.0): a bone inheriting scale on a surface that hangs from a bone takes the surface's
+ * rotation (if it inherits rotation) and that bone's scale, and its position through the cell
+ * matrix; the cell's own scale and shear do not enter it (inheriting translation or not). */
+static void bone_on_surface6(arm_inst *arm, uint32_t b, uint32_t surface, uint32_t owner, const double *cell) {
+    double *g = arm->global + (size_t)b * 6;
+    if (arm->data->bones[b].inherit_rotation)
+        g[2] += bone_global(arm, surface)[2];
+    const double *og = bone_global(arm, owner);
+    g[4] *= og[4];
+    g[5] *= og[5];
+    double x = g[0], y = g[1];
+    g[0] = cell[0] * x + cell[2] * y + cell[4];
+    g[1] = cell[1] * x + cell[3] * y + cell[5];
+    tf_matrix(g[2], g[3], g[4], g[5], g[0], g[1], arm->world + (size_t)b * 6);
+    arm->global_valid[b] = 1;
+    arm->local_ok[b] = 0;
+}
+
 /* The official Bone._updateGlobalTransformMatrix(isCache). */
 static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     const sinew_model_bone *bd = &arm->data->bones[b];
@@ -447,11 +493,21 @@ static void compute_bone(arm_inst *arm, uint32_t b, bool is_cache) {
     if (parent != SINEW_INVALID_INDEX) {
         const double *pm = arm->world + (size_t)parent * 6;
         double cell[6];
+        bool inherit_scale = bd->inherit_scale;
         if (arm->data->bones[parent].is_surface) { /* the surface's cell where the bone's origin lies */
             memcpy(cell, surface_matrix(arm, parent, g[0], g[1]), sizeof cell);
             pm = cell;
+            if (arm->data->v6 && inherit_scale) {
+                uint32_t owner = surface_owner(arm->data, parent);
+                if (owner != SINEW_INVALID_INDEX) {
+                    bone_on_surface6(arm, b, parent, owner, cell);
+                    store_world_f(arm, b);
+                    return;
+                }
+                inherit_scale = false; /* a surface chain at the root: as without inherited scale */
+            }
         }
-        if (bd->inherit_scale) {
+        if (inherit_scale) {
             double *local = arm->local + (size_t)b * 6;
             if (!bd->inherit_rotation) {
                 const double *pg = bone_global(arm, parent);
@@ -851,11 +907,18 @@ void sinew__sort_zorder(arm_inst *arm, const float *order) {
  * they come out in is V8's TimSort's: runs found (a "descending" run, equal values included, is
  * reversed), extended by binary insertion to the minimum run length, and merged (a later run's
  * element goes before an equal earlier one). This reproduces that; with distinct z it is simply a
- * sort by z.
+ * sort by z. A 6.0 armature sorts by zIndex * 1000 + z order (its `key`, double), as upstream.
  */
-static bool z_less(const int32_t *z, uint32_t a, uint32_t b) { return !(z[a] > z[b]); } /* cmp(a,b) < 0 */
+typedef struct sort_keys {
+    const int32_t *z;          /* the z orders (5.x) */
+    const double *key;         /* or, when not NULL, these keys (6.0) */
+} sort_keys;
 
-static uint32_t make_run(const int32_t *z, uint32_t *o, uint32_t low, uint32_t high) {
+static bool z_less(const sort_keys *z, uint32_t a, uint32_t b) { /* cmp(a,b) < 0 */
+    return z->key ? !(z->key[a] > z->key[b]) : !(z->z[a] > z->z[b]);
+}
+
+static uint32_t make_run(const sort_keys *z, uint32_t *o, uint32_t low, uint32_t high) {
     if (high - low < 2)
         return high - low;
     uint32_t len = 2;
@@ -875,7 +938,7 @@ static uint32_t make_run(const int32_t *z, uint32_t *o, uint32_t low, uint32_t h
     return len;
 }
 
-static void binary_insertion(const int32_t *z, uint32_t *o, uint32_t low, uint32_t start, uint32_t high) {
+static void binary_insertion(const sort_keys *z, uint32_t *o, uint32_t low, uint32_t start, uint32_t high) {
     for (; start < high; ++start) {
         uint32_t pivot = o[start], left = low, right = start;
         while (left < right) {
@@ -892,7 +955,7 @@ static void binary_insertion(const int32_t *z, uint32_t *o, uint32_t low, uint32
 
 /* Merges the adjacent sorted runs [low, mid) and [mid, high) in place: an element of the second
  * run goes before the first-run elements it is "less" than (equal ones included). */
-static void merge_runs(const int32_t *z, uint32_t *o, uint32_t low, uint32_t mid, uint32_t high) {
+static void merge_runs(const sort_keys *z, uint32_t *o, uint32_t low, uint32_t mid, uint32_t high) {
     uint32_t a = low;
     for (uint32_t b = mid; b < high; ++b) {
         while (a < b && !z_less(z, o[b], o[a]))
@@ -907,9 +970,16 @@ static void merge_runs(const int32_t *z, uint32_t *o, uint32_t low, uint32_t mid
 
 void sinew__sort_draw_order(arm_inst *arm) {
     uint32_t n = arm->slot_count, *o = arm->draw_order;
-    const int32_t *z = arm->zorder;
-    if (n < 2)
+    sort_keys keys = {arm->zorder, NULL}, *z = &keys;
+    if (arm->z_index) { /* 6.0 */
+        for (uint32_t s = 0; s < n; ++s)
+            arm->sort_key[s] = arm->z_index[s] * 1000.0 + arm->zorder[s];
+        keys.key = arm->sort_key;
+    }
+    if (n < 2) {
+        arm->zindex_dirty = false;
         return;
+    }
     uint32_t min_run = n, r = 0;
     while (min_run >= 64) {
         r |= min_run & 1u;
@@ -930,6 +1000,10 @@ void sinew__sort_draw_order(arm_inst *arm) {
             merge_runs(z, o, 0, low, low + len);
         low += len;
     }
+    if (arm->z_index && arm->zindex_dirty) /* a zIndex change: the z orders become the new places */
+        for (uint32_t i = 0; i < n; ++i)
+            arm->zorder[o[i]] = (int32_t)i;
+    arm->zindex_dirty = false;
 }
 
 /* ---- slots ----------------------------------------------------------------------------------- */
@@ -950,9 +1024,11 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
     const sinew_model_display *dd = disp != SINEW_INVALID_INDEX ? sinew__arm_display(arm, disp) : NULL;
     if (dd && (dd->type == SINEW_DISPLAY_MESH || dd->type == SINEW_DISPLAY_SHAPE) && dd->mesh < d->mesh_count)
         mesh = dd->mesh; /* a shape's control points: its geometry, skinned and deformed as a mesh */
+    if (arm->data->v6) /* the frame's own deform (deform6.c) */
+        sinew__deform6_show(arm, s, raw);
     if (disp != arm->cur_display[s] || mesh != arm->cur_mesh[s]) {
-        /* a different mesh (or none) starts from an empty deform, as officially */
-        if (mesh != arm->cur_mesh[s]) {
+        /* a different mesh (or none) starts from an empty deform, as the 5.x reference does */
+        if (mesh != arm->cur_mesh[s] && !arm->data->v6) {
             arm->deform_len[s] = sinew__mesh_deform_len(mesh != SINEW_INVALID_INDEX ? &d->meshes[mesh] : NULL);
             if (sinew__deform_cap(arm, s)) {
                 memset(arm->deform + sinew__deform_first(arm, s), 0, sinew__deform_cap(arm, s) * sizeof(float));
@@ -999,11 +1075,20 @@ void sinew__slot_update_display_data(arm_inst *arm, uint32_t s) {
     arm->display_dirty[s] = 1;
 }
 
+int32_t sinew__slot_display_clamp(const arm_inst *arm, uint32_t slot, int32_t index) {
+    int32_t n = (int32_t)arm->list_count[slot];
+    return arm->data->v6 && index >= n ? n - 1 : index;
+}
+
 void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t slot, int32_t index) {
     arm_inst *arm = &inst->arms[ai];
     if (arm->display_index[slot] == index)
         return;
-    arm->display_index[slot] = index;
+    arm->display_index[slot] = sinew__slot_display_clamp(arm, slot, index);
+    if (arm->data->v6) { /* upstream: the display data is made in the slot update */
+        arm->display_dirty[slot] = DISPLAY_DATA_DIRTY;
+        return;
+    }
     sinew__slot_update_display_data(arm, slot);
 }
 
@@ -1115,7 +1200,18 @@ static void slot_update_display(sinew_instance *inst, uint32_t ai, uint32_t s) {
     }
 }
 
-static void update_mesh(arm_inst *arm, uint32_t s) {
+/* The deform an unweighted 6.0 mesh (or shape) on a bone is drawn with: upstream makes a mesh's
+ * slot-space vertices only when its vertices are dirty (a dirty deform blend, a display change) and
+ * then only moves them with the slot, so a deform blended without marking them (weights alone, in
+ * the update a fade-in completes) shows from the next dirty update on. `fresh`: they are dirty now. */
+static const float *drawn_deform6(arm_inst *arm, uint32_t s, uint32_t n, bool fresh) {
+    float *drawn = arm->deform_drawn + sinew__deform_first(arm, s);
+    if (fresh)
+        memcpy(drawn, arm->deform + sinew__deform_first(arm, s), n * sizeof(float));
+    return drawn;
+}
+
+static void update_mesh(arm_inst *arm, uint32_t s, bool fresh) {
     const sinew_model_mesh *mesh = &arm->data->meshes[arm->cur_mesh[s]];
     const float *deform = arm->deform + sinew__deform_first(arm, s);
     float *out = arm->mesh_out + sinew__deform_first(arm, s);
@@ -1137,6 +1233,8 @@ static void update_mesh(arm_inst *arm, uint32_t s) {
             return;
         }
         const float *m = arm->slot_world + (size_t)s * 6;
+        if (arm->deform_drawn)
+            deform = drawn_deform6(arm, s, 2 * vc, fresh);
         for (uint32_t i = 0; i < vc; ++i) {
             float x = mesh->vertices[2 * i] + deform[2 * i];
             float y = mesh->vertices[2 * i + 1] + deform[2 * i + 1];
@@ -1327,6 +1425,8 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     const bool cached6 = arm->slot_cfi && arm->cache_mode != CACHE_NONE;
     for (uint32_t s = 0; s < n; ++s) {
         if (display_dirty[s]) {
+            if (display_dirty[s] == DISPLAY_DATA_DIRTY) /* a 6.0 display switch, made now */
+                sinew__slot_update_display_data(arm, s);
             display_dirty[s] = 0;
             slot_update_display(inst, ai, s);
             arm = &inst->arms[ai];
@@ -1355,7 +1455,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
             const sinew_model_mesh *mesh = &arm->data->meshes[m];
             bool redo = deform_dirty[s] || own || (mesh->weighted ? mesh_bones_changed(arm, mesh) : moved);
             if (redo)
-                update_mesh(arm, s);
+                update_mesh(arm, s, deform_dirty[s] || own);
             deform_dirty[s] = 0;
         }
         if (deferred)

@@ -39,23 +39,28 @@ static void curve_point(const double *p, double t, double *x, double *y) {
     *y = ka * p[1] + kb * p[3] + kc * p[5] + kd * p[7];
 }
 
+/* A curve's point i: in double when the loader kept them so (6.0 files), else the float. */
+static inline double curve_at(const float *curve_f, const double *curve_d, long i) {
+    return curve_d ? curve_d[i] : (double)curve_f[i];
+}
+
 /* Samples `count` easing values of a (possibly chained) Bezier curve, as the official parser. */
-static void sample_curve(const float *curve, uint32_t curve_count, float *out, uint32_t count) {
+static void sample_curve(const float *curve, const double *curve_d, uint32_t curve_count, float *out, uint32_t count) {
     long step = -2;
     for (uint32_t i = 0; i < count; ++i) {
         double t = (double)(i + 1) / (double)(count + 1);
-        while ((step + 6 < (long)curve_count ? (double)curve[step + 6] : 1.0) < t)
+        while ((step + 6 < (long)curve_count ? curve_at(curve, curve_d, step + 6) : 1.0) < t)
             step += 6;
         bool in_curve = step >= 0 && step + 6 < (long)curve_count;
         double p[8];
-        p[0] = in_curve ? curve[step] : 0.0;
-        p[1] = in_curve ? curve[step + 1] : 0.0;
+        p[0] = in_curve ? curve_at(curve, curve_d, step) : 0.0;
+        p[1] = in_curve ? curve_at(curve, curve_d, step + 1) : 0.0;
         for (int k = 2; k < 6; ++k) {
             long at = step + k;
-            p[k] = at >= 0 && at < (long)curve_count ? (double)curve[at] : 0.0;
+            p[k] = at >= 0 && at < (long)curve_count ? curve_at(curve, curve_d, at) : 0.0;
         }
-        p[6] = in_curve ? curve[step + 6] : 1.0;
-        p[7] = in_curve ? curve[step + 7] : 1.0;
+        p[6] = in_curve ? curve_at(curve, curve_d, step + 6) : 1.0;
+        p[7] = in_curve ? curve_at(curve, curve_d, step + 7) : 1.0;
         double lo = 0.0, hi = 1.0, x = 0.0, y = 0.0;
         while (hi - lo > 0.0001) {
             double mid = (hi + lo) * 0.5;
@@ -217,7 +222,8 @@ static sinew_status prepare_curves(sinew_arena *arena, sinew_model_animation *an
                                    key->curve_count, key->frame_span);
             memcpy(samples + at, curve, count * sizeof(float));
         } else if (curve)
-            sample_curve(curve, key->curve_count, samples + at, count);
+            sample_curve(curve, anim->curves_d ? anim->curves_d + key->curve_first : NULL, key->curve_count,
+                         samples + at, count);
         else
             for (uint32_t i = 0; i < count; ++i)
                 samples[at + i] = (float)sinew__js_round(10000.0 * (i + 1) / (count + 1));
@@ -837,6 +843,9 @@ static sinew_status prepare_run_keys(sinew_arena *arena, const sinew_model_armat
     case SINEW_TL_PATH_DEFORM:
         T->run_kind = TLK_PATH_DEFORM;
         break;
+    case SINEW_TL_SLOT_ZINDEX:
+        T->run_kind = TLK_SLOT_ZINDEX;
+        break;
     case SINEW_TL_IK:
         T->run_kind = TLK_IK;
         break;
@@ -1042,6 +1051,8 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
     if (!data)
         return sinew__fail(err, SINEW_E_ARG, NULL, "no data");
     sinew_arena *arena = &data->arena;
+    if (data->v6)
+        sinew__deform6_first_geometry(data);
     for (uint32_t a = 0; a < data->armature_count; ++a) {
         sinew_model_armature *arm = &data->armatures[a];
         sinew_status st = arm->v6 ? sinew__prepare_v6(arena, arm, err) : prepare_bone_order(arena, arm, err);
@@ -1057,6 +1068,8 @@ sinew_status sinew__model_prepare(struct sinew_data *data, sinew_error *err) {
         if (st != SINEW_OK)
             return st;
         st = prepare_slots(arena, arm, err);
+        if (st == SINEW_OK && arm->v6)
+            st = sinew__prepare_deform6(arena, arm, err);
         if (st != SINEW_OK)
             return st;
         arm->max_anim_timelines = 0;

@@ -36,6 +36,7 @@ enum {
     TLK_SURFACE,
     TLK_PATH_DEFORM,           /* 6.0: a path display's deform */
     TLK_PATH,                  /* 6.0: a path constraint's position, spacing or weights */
+    TLK_SLOT_ZINDEX,           /* 6.0: a slot's zIndex (a generic `timeline` of type 23) */
     TLK_KIND_COUNT
 };
 
@@ -67,6 +68,9 @@ enum { COV_BONE = 1, COV_DISPLAY = 2, COV_COLOR = 4, COV_IK = 8, COV_SURFACE = 1
 #define SINEW_ANIM_TIMELINE_MAX 65535u /* timelines in one animation (tl_state.tl is 16 bits) */
 #define TL_NONE 0xffffu            /* tl_state.tl of the action, pose and missing timelines */
 
+#define DISPLAY_DATA_DIRTY 2       /* arm_inst.display_dirty: a 6.0 slot's new display index waits for
+                                      the slot update to make its display data (the official
+                                      _displayDataDirty) */
 #define SLOT_UNREAD 3              /* arm_inst.slot_changed: a 6.0 slot without a display object whose
                                       matrix follows its bone until the slot is read (pose.c) */
 
@@ -308,6 +312,10 @@ typedef struct arm_inst {
     uint32_t slot_count;
     int32_t *display_index, *anim_display_index;
     int32_t *zorder;
+    double *z_index;           /* 6.0 armatures (NULL otherwise): per slot its zIndex (the data's, blended by
+                                  zIndex timelines); the draw order sorts by zIndex * 1000 + z order */
+    double *sort_key;          /* 6.0: per slot, that key while sorting */
+    bool zindex_dirty;         /* 6.0: a zIndex timeline changed a zIndex (the official _zIndexDirty) */
     uint32_t *draw_order;
     sinew_color_transform *color;
     uint32_t *list_first, *list_count; /* current display list (into data->displays) */
@@ -325,6 +333,17 @@ typedef struct arm_inst {
                                   (data->run_display_matrix), REPLACED(a, s) (rep[s].matrix), or
                                   INVALID (identity) */
     uint32_t *cur_mesh;        /* mesh index or INVALID */
+    /* 6.0 armatures (NULL otherwise): deforms per display frame, blended as upstream (deform6.c).
+     * The pool holds every display's deform but the shown frames' (those are in `deform`); per
+     * display whether its official deform array exists; per slot the display of the frame whose
+     * values its `deform` area holds; the slot blend states (deform, shape, path deform and zIndex
+     * namespaces: SLOT_BLEND_SPACES x run_blend_keys, by name key), reset at each animation update. */
+    float *frame_deform;
+    float *deform_drawn;       /* per slot as `deform`: what an unweighted mesh is drawn with (pose.c) */
+    uint8_t *frame_deform_on;
+    uint32_t *frame_shown;
+    blend_state *deform_blend;
+    bool deform_blend_touched;
     uint32_t *cur_child;       /* armature index of the displayed child or INVALID */
     uint8_t *display_dirty;
     uint8_t *deform_dirty;     /* deform written since the last mesh update */
@@ -559,6 +578,25 @@ void sinew__mask6_reset(arm_inst *a);
 void sinew__mask6_zorder_set(arm_inst *a, uint32_t s);
 void sinew__mask6_update(sinew_instance *inst, uint32_t ai);
 
+/* deform6.c: deforms of a 6.0 armature per display frame. The derived tables; a frame's values (the
+ * slot's area when shown) and their count; showing slot s's frame `raw` (a display, or INVALID);
+ * the list index of the frame a deform, shape or path deform timeline binds to (-1: none); the
+ * geometry a display deforms (a mesh's or shape's mesh index, a path's index | 0x80000000, or
+ * INVALID: the official geometry offset, by which frames are bound); after a skin change, the frames no
+ * slot lists forget their deform; the instance's initial state. */
+#define SINEW_POSE_FRAMES 15u
+#define SINEW_POSE_NO_SHAPES 0x8000u /* the slot's shape frames get no pose shape timelines (animation.c) */
+enum { SLOT_BLEND_DEFORM, SLOT_BLEND_SHAPE, SLOT_BLEND_PATH, SLOT_BLEND_ZINDEX, SLOT_BLEND_SPACES };
+sinew_status sinew__prepare_deform6(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err);
+float *sinew__deform6_values(arm_inst *arm, uint32_t s, uint32_t disp, uint32_t *n);
+void sinew__deform6_show(arm_inst *arm, uint32_t s, uint32_t raw);
+int32_t sinew__deform6_frame(const arm_inst *arm, const sinew_model_timeline *T);
+uint32_t sinew__deform6_geometry(const sinew_model_armature *arm, uint32_t disp);
+void sinew__deform6_forget_unlisted(arm_inst *arm);
+void sinew__deform6_reset(arm_inst *arm);
+/* deform6.c, for a 6.0 file: each armature's run_shape_geom0 */
+void sinew__deform6_first_geometry(struct sinew_data *data);
+
 /* prepare6.c: the derived tables of a 6.0 armature (bone order, constraints per bone) */
 sinew_status sinew__prepare_v6(sinew_arena *arena, sinew_model_armature *arm, sinew_error *err);
 
@@ -580,6 +618,8 @@ void sinew__transform_matrix(const sinew_transform *t, double *m);
 void sinew__arm_update_bones(sinew_instance *inst, uint32_t ai);
 void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai);
 void sinew__slot_set_display_index(sinew_instance *inst, uint32_t ai, uint32_t slot, int32_t index);
+/* a display index as the slot keeps it: upstream (6.0) one past the list shows the last display */
+int32_t sinew__slot_display_clamp(const arm_inst *arm, uint32_t slot, int32_t index);
 void sinew__sort_zorder(arm_inst *arm, const float *order);
 void sinew__slot_update_display_data(arm_inst *arm, uint32_t slot);
 void sinew__clock_add(sinew_instance *inst, uint32_t ai);

@@ -554,8 +554,10 @@ void sinew__sp_write_animations(sp_ctx *c, cJSON *root) {
             case SINEW_TL_PATH_POSITION:
             case SINEW_TL_PATH_SPACING:
             case SINEW_TL_PATH_WEIGHT:
+            case SINEW_TL_SLOT_ZINDEX:
                 sinew__sp_warn(c, "DragonBones 6.0 %s timeline dropped (not yet converted to Spine)",
-                               T->type == SINEW_TL_SHAPE ? "shape" : T->type == SINEW_TL_PATH_DEFORM ? "path deform" : "path constraint");
+                               T->type == SINEW_TL_SHAPE ? "shape" : T->type == SINEW_TL_PATH_DEFORM ? "path deform" :
+                               T->type == SINEW_TL_SLOT_ZINDEX ? "zIndex" : "path constraint");
                 break;
             }
         }

@@ -29,7 +29,8 @@ static const sinew_jkeys frame_table = SINEW_JKEYS(frame_keys, "frame");
 
 typedef enum frame_kind {
     FK_ANIM, FK_BONE_ALL, FK_TRANSLATE, FK_ROTATE, FK_SCALE, FK_SLOT_DISPLAY, FK_SLOT_COLOR, FK_DISPLAY,
-    FK_COLOR, FK_FFD, FK_IK, FK_ZORDER, FK_SURFACE, FK_PATH_VALUE, FK_PATH_WEIGHT
+    FK_COLOR, FK_FFD, FK_IK, FK_ZORDER, FK_SURFACE, FK_PATH_VALUE, FK_PATH_WEIGHT,
+    FK_GEN_X_Y, FK_GEN_VALUE, FK_GEN_DEFORM /* 6.0: the generic `timeline` entries' frames */
 } frame_kind;
 
 static const uint32_t frame_allowed[] = {
@@ -50,6 +51,9 @@ static const uint32_t frame_allowed[] = {
     [FK_SURFACE] = F_COMMON | FB(F_OFFSET) | FB(F_VERTICES),
     [FK_PATH_VALUE] = F_COMMON | FB(F_VALUE),
     [FK_PATH_WEIGHT] = F_COMMON | FB(F_VALUE),
+    [FK_GEN_X_Y] = F_COMMON | FB(F_X) | FB(F_Y),
+    [FK_GEN_VALUE] = F_COMMON | FB(F_VALUE),
+    [FK_GEN_DEFORM] = F_COMMON | FB(F_OFFSET) | FB(F_VERTICES) | FB(F_VALUE),
 };
 
 static sinew_status frame_fields(db *d, const cJSON *v, frame_kind kind, bool quiet, const cJSON **f) {
@@ -110,6 +114,8 @@ static sinew_status parse_tween(db *d, const cJSON *te, const cJSON *curve, sine
         if (d->curves_used + cn > N->curve_count)
             return sinew__jfail_key(d->c, "curve", SINEW_E_LAYOUT, "internal: curve pool overflow");
         TRY(sinew__jfloats(d->c, cf, "curve", N->curves + d->curves_used, cn));
+        if (N->curves_d)
+            TRY(sinew__jdoubles(d->c, cf, "curve", N->curves_d + d->curves_used, cn, DBL_MAX));
         k->tween = SINEW_TWEEN_CURVE;
         k->curve_first = d->curves_used;
         k->curve_count = cn;
@@ -135,6 +141,30 @@ typedef struct tl_spec {
     uint32_t vpk;
     bool quiet;
 } tl_spec;
+
+/* How the official parser stores a generic timeline's numbers (by the timeline's type): their
+ * default and scale, and as a float (GEN_FLOAT), a rounded integer (GEN_INT) or 16 bits of the
+ * integer part (GEN_INT16). */
+enum { GEN_FLOAT = 0, GEN_INT, GEN_INT16 };
+typedef struct gen_params {
+    double dflt, scale;
+    int gen;
+} gen_params;
+
+static gen_params generic_params(sinew_timeline_type type) {
+    gen_params p = {0.0, 1.0, GEN_FLOAT};
+    if (type == SINEW_TL_BONE_ROTATE)
+        p.scale = DEG2RAD;
+    else if (type == SINEW_TL_BONE_SCALE)
+        p.dflt = 1.0;
+    else if (type == SINEW_TL_IK)
+        p = (gen_params){1.0, 100.0, GEN_INT};
+    else if (type == SINEW_TL_SLOT_DISPLAY)
+        p.gen = GEN_INT16;
+    else if (type == SINEW_TL_SLOT_ZINDEX)
+        p.gen = GEN_INT;
+    return p;
+}
 
 /* zOrder frame -> draw order (slot indices back to front); `out` has slot_count entries. */
 static sinew_status zorder_values(db *d, const cJSON *zo, float *out) {
@@ -224,7 +254,8 @@ static sinew_status key_timing(db *d, const tl_spec *sp, const cJSON *const *f, 
     k->hide = -1;
     k->first_action = 0;
     k->action_count = 0;
-    if (sp->kind == FK_SLOT_DISPLAY || sp->kind == FK_DISPLAY || sp->kind == FK_ZORDER) {
+    if (sp->kind == FK_SLOT_DISPLAY || sp->kind == FK_DISPLAY || sp->kind == FK_ZORDER ||
+        (sp->kind == FK_GEN_VALUE && sp->type == SINEW_TL_SLOT_DISPLAY)) {
         k->tween = SINEW_TWEEN_NONE;
         k->tween_easing = NAN;
         double te;
@@ -370,6 +401,66 @@ static sinew_status path_weight_values(db *d, const cJSON *v, float *val) {
     return sinew__jfloats(d->c, first, "value", val, 3);
 }
 
+/* JavaScript's conversion of a number to int16 (a value stored in the official Int16Array). */
+static double js_int16(double v) {
+    if (!isfinite(v))
+        return 0.0;
+    double m = fmod(trunc(v), 65536.0);
+    if (m < 0.0)
+        m += 65536.0;
+    return m >= 32768.0 ? m - 65536.0 : m;
+}
+
+/* A generic timeline's number as the official parser stores it: scaled, then a float, a rounded
+ * integer, or (display frames) 16 bits of its integer part. */
+static sinew_status generic_value(db *d, const tl_spec *sp, const cJSON *v, const char *key, float *out) {
+    gen_params g = generic_params(sp->type);
+    double x;
+    TRY(sinew__jnum(d->c, v, key, g.dflt, &x));
+    if (g.gen == GEN_INT16)
+        *out = (float)js_int16(x);
+    else if (g.gen == GEN_INT)
+        *out = (float)floor(x * g.scale + 0.5); /* JavaScript's Math.round */
+    else
+        *out = (float)(x * g.scale);
+    return SINEW_OK;
+}
+
+/* A generic two-value frame (`x`, `y`): bone translate, rotate (degrees, not unwrapped) and scale,
+ * and IK (x the bend, y the weight, both x100 integers), stored as sinew's timelines keep them. */
+static sinew_status generic_x_y(db *d, const tl_spec *sp, const cJSON *const *f, float *val) {
+    TRY(generic_value(d, sp, f[F_X], "x", &val[0]));
+    TRY(generic_value(d, sp, f[F_Y], "y", &val[1]));
+    if (sp->type == SINEW_TL_IK) { /* sinew's IK keys: weight (x100 rounded when played), bend 0/1 */
+        float bend = val[0];
+        val[0] = (float)(val[1] / 100.0);
+        val[1] = bend > 0.0f ? 1.0f : 0.0f;
+    }
+    return SINEW_OK;
+}
+
+/* A generic deform or surface frame: `vertices` (else `value`) placed from `offset` into the
+ * geometry's values, what falls outside it dropped (the official parser); none for a weighted
+ * geometry (the parser writes no values for it). */
+static sinew_status generic_deform(db *d, const tl_spec *sp, const cJSON *const *f, float *val) {
+    double off;
+    TRY(sinew__jnum(d->c, f[F_OFFSET], "offset", 0.0, &off));
+    const cJSON *arr = f[F_VERTICES] ? f[F_VERTICES] : f[F_VALUE], *first;
+    uint32_t n;
+    TRY(sinew__jarray(d->c, arr, f[F_VERTICES] ? "vertices" : "value", &first, &n));
+    for (uint32_t i = 0; i < sp->vpk; ++i)
+        val[i] = 0.0f;
+    uint32_t k = 0;
+    for (const cJSON *v = first; v; v = v->next, ++k) {
+        double x;
+        TRY(sinew__jnum(d->c, v, "vertices", 0.0, &x));
+        double i = (double)k + off; /* the official value index i takes raw[i - offset] */
+        if (i >= 0.0 && i < (double)sp->vpk && i == floor(i))
+            val[(uint32_t)i] = (float)x;
+    }
+    return SINEW_OK;
+}
+
 /* One key's values (at `val`), by the kind of frame. */
 static sinew_status key_values(db *d, const tl_spec *sp, const cJSON *const *f, float pos, uint32_t tl, uint32_t i,
                                sinew_model_keyframe *k, float *val, double *rot_exact) {
@@ -407,6 +498,12 @@ static sinew_status key_values(db *d, const tl_spec *sp, const cJSON *const *f, 
         return sinew__jfloat(d->c, f[F_VALUE], "value", 0.0f, &val[0]);
     case FK_PATH_WEIGHT:
         return path_weight_values(d, f[F_VALUE], val);
+    case FK_GEN_X_Y:
+        return generic_x_y(d, sp, f, val);
+    case FK_GEN_VALUE:
+        return generic_value(d, sp, f[F_VALUE], "value", val);
+    case FK_GEN_DEFORM:
+        return generic_deform(d, sp, f, val);
     case FK_ANIM:
         break;
     }
@@ -485,6 +582,8 @@ static const char *const shape_tl_keys[] = {"name", "slot", "skin", "frame", "ti
 static const sinew_jkeys shape_tl_table = SINEW_JKEYS(shape_tl_keys, "shape timeline");
 static const char *const path_tl_keys[] = {"name", "position", "spacing", "weight", "timelineConfig"};
 static const sinew_jkeys path_tl_table = SINEW_JKEYS(path_tl_keys, "path timeline");
+static const char *const generic_tl_keys[] = {"type", "name", "frame", "x", "y", "timelineConfig"};
+static const sinew_jkeys generic_tl_table = SINEW_JKEYS(generic_tl_keys, "timeline");
 static const char *const config_keys[] = {"scale", "offset", "loop"};
 static const sinew_jkeys config_table = SINEW_JKEYS(config_keys, "timelineConfig");
 
@@ -541,6 +640,10 @@ static void count_animation(const cJSON *an, uint32_t *tl, uint64_t *keys, uint6
         for (const cJSON *t = v->child; t; t = t->next)
             COUNT_FRAMES(sinew__dbj_obj_get(t, "frame"), 1);
     v = sinew__dbj_obj_get(an, "shape");
+    if (cJSON_IsArray(v))
+        for (const cJSON *t = v->child; t; t = t->next)
+            COUNT_FRAMES(sinew__dbj_obj_get(t, "frame"), 1);
+    v = sinew__dbj_obj_get(an, "timeline"); /* 6.0 files play them (generic_timelines) */
     if (cJSON_IsArray(v))
         for (const cJSON *t = v->child; t; t = t->next)
             COUNT_FRAMES(sinew__dbj_obj_get(t, "frame"), 1);
@@ -860,12 +963,22 @@ static sinew_status bone_timelines(db *d, const cJSON *list, const char *name) {
     return SINEW_OK;
 }
 
-/* Surface timelines (5.5). */
+/* Surface timelines (5.5). A 6.0 file's are not read, as the 6.0 runtime (upstream 5.7) reads
+ * surface timelines only from the generic `timeline` arrays (type 50). */
 static sinew_status surface_timelines(db *d, const cJSON *list, const char *name) {
     sinew_model_armature *A = d->arm;
     const cJSON *first;
     uint32_t n, i = 0;
     TRY(sinew__jarray(d->c, list, "surface", &first, &n));
+    if (A->v6) {
+        if (n && !d->warned_legacy_surface) {
+            d->warned_legacy_surface = true;
+            sinew__jwarn(d->c, "surface", SINEW_OK,
+                         "a 6.0 file's animation 'surface' arrays are not played, as the 6.0 runtime reads surface "
+                         "timelines only from 'timeline' entries of type 50 (reported once per file)");
+        }
+        return SINEW_OK;
+    }
     sinew__jpush_key(d->c, "surface");
     for (const cJSON *t = first; t; t = t->next, i++) {
         const cJSON *g[5];
@@ -899,7 +1012,7 @@ static sinew_status unplayed_5_6_fields(db *d, const cJSON *generic, const cJSON
         const cJSON *tf;
         uint32_t tn;
         TRY(sinew__jarray(d->c, generic, "timeline", &tf, &tn));
-        if (tn && !d->warned_generic) {
+        if (tn && !d->warned_generic && !d->arm->v6) { /* a 6.0 file plays them (generic_timelines) */
             d->warned_generic = true;
             sinew__jwarn(d->c, "timeline", SINEW_OK,
                          "5.6 generic 'timeline' arrays are not played, as the official runtime does not read them "
@@ -1106,6 +1219,125 @@ static sinew_status path_timelines(db *d, const cJSON *list) {
     return SINEW_OK;
 }
 
+/* The mesh a generic deform timeline deforms: the display named `name` as the official parser finds
+ * it (every skin in file order, every slot's first display of that name, the last found winning),
+ * or INVALID. */
+static uint32_t generic_deform_display(const sinew_model_armature *A, const char *name) {
+    uint32_t found = SINEW_INVALID_INDEX;
+    for (uint32_t order = 0; order < A->skin_count; ++order)
+        for (uint32_t k = 0; k < A->skin_count; ++k) {
+            const sinew_model_skin *K = &A->skins[k];
+            if (K->source_index != order)
+                continue;
+            for (uint32_t i = 0; i < K->slot_count; ++i) {
+                const sinew_model_skin_slot *ss = &A->skin_slots[K->first_slot + i];
+                for (uint32_t j = 0; j < ss->display_count; ++j) {
+                    const char *dn = A->displays[ss->first_display + j].name;
+                    if (dn && strcmp(dn, name) == 0) {
+                        found = ss->first_display + j;
+                        break;
+                    }
+                }
+            }
+        }
+    return found;
+}
+
+/* A generic deform timeline (type 22): of the slot named like the display it names. */
+static bool generic_deform_spec(db *d, const char *nm, tl_spec *sp) {
+    const sinew_model_armature *A = d->arm;
+    sp->type = SINEW_TL_FFD;
+    sp->kind = FK_GEN_DEFORM;
+    sp->target = sinew__namemap_get(&d->slots, nm);
+    sp->display = generic_deform_display(A, nm);
+    const sinew_model_display *D = sp->display != SINEW_INVALID_INDEX ? &A->displays[sp->display] : NULL;
+    if (!D || D->type != SINEW_DISPLAY_MESH || D->mesh >= A->mesh_count || sp->target == SINEW_INVALID_INDEX)
+        return false;
+    sp->mesh = D->mesh;
+    sp->vpk = A->meshes[D->mesh].weighted ? 0 : 2 * A->meshes[D->mesh].vertex_count;
+    return true;
+}
+
+/* The spec of a generic timeline of `type` named `nm`; false when the official runtime plays
+ * nothing of it (no such target, another type). */
+static bool generic_spec(db *d, int64_t type, const char *nm, tl_spec *sp) {
+    memset(sp, 0, sizeof *sp);
+    sp->skin = sp->display = sp->mesh = SINEW_INVALID_INDEX;
+    sp->kind = FK_GEN_X_Y;
+    sp->vpk = 2;
+    switch (type) {
+    case 11: case 12: case 13: /* bone translate, rotate (degrees), scale */
+        sp->type = type == 11 ? SINEW_TL_BONE_TRANSLATE : type == 12 ? SINEW_TL_BONE_ROTATE : SINEW_TL_BONE_SCALE;
+        sp->target = sinew__namemap_get(&d->bones, nm);
+        return sp->target != SINEW_INVALID_INDEX;
+    case 30: /* IK: x the bend, y the weight */
+        sp->type = SINEW_TL_IK;
+        sp->target = sinew__namemap_get(&d->iks, nm);
+        return sp->target != SINEW_INVALID_INDEX;
+    case 20: case 21: case 23: /* slot display, colour, zIndex */
+        sp->type = type == 20 ? SINEW_TL_SLOT_DISPLAY : type == 21 ? SINEW_TL_SLOT_COLOR : SINEW_TL_SLOT_ZINDEX;
+        sp->kind = type == 21 ? FK_COLOR : FK_GEN_VALUE;
+        sp->vpk = type == 21 ? 8 : 1;
+        sp->target = sinew__namemap_get(&d->slots, nm);
+        return sp->target != SINEW_INVALID_INDEX;
+    case 22:
+        return generic_deform_spec(d, nm, sp);
+    case 50: /* a surface's lattice offsets */
+        sp->type = SINEW_TL_SURFACE;
+        sp->kind = FK_GEN_DEFORM;
+        sp->target = sinew__namemap_get(&d->bones, nm);
+        if (sp->target == SINEW_INVALID_INDEX)
+            return false;
+        sp->vpk = d->arm->bones[sp->target].surface_value_count;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* 6.0 files: the generic `timeline` entries ({type, name, frame}), after the animation's other
+ * timelines, as the 6.0 runtime (upstream 5.7) reads them: bone translate, rotate and scale, slot
+ * display, colour, deform and zIndex, IK and surface timelines. Alpha (24, 60) is not drawn by
+ * sinew and animation blend trees (40-42) are not played (warned once); action and zOrder entries
+ * the official parser leaves unread, as other types. */
+static sinew_status generic_timelines(db *d, const cJSON *list) {
+    const sinew_model_armature *A = d->arm;
+    const cJSON *first;
+    uint32_t n, i = 0;
+    TRY(sinew__jarray(d->c, list, "timeline", &first, &n));
+    sinew__jpush_key(d->c, "timeline");
+    for (const cJSON *t = first; t; t = t->next, i++) {
+        const cJSON *g[6], *ff;
+        uint32_t fn;
+        sinew__jpush_index(d->c, i);
+        TRY(sinew__jfields(d->c, t, &generic_tl_table, g));
+        int64_t type;
+        const char *nm;
+        TRY(sinew__jint(d->c, g[0], "type", 0, -2147483648.0, 2147483647.0, &type));
+        TRY(sinew__jstr(d->c, g[1], "name", "", &nm));
+        TRY(sinew__jarray(d->c, g[2], "frame", &ff, &fn));
+        uint32_t bone = sinew__namemap_get(&d->bones, nm);
+        if (type == 50 && fn && bone != SINEW_INVALID_INDEX && !A->bones[bone].is_surface)
+            return sinew__jfail_key(d->c, "name", SINEW_E_REFERENCE, "a surface timeline names bone '%s', which is not "
+                                    "a surface (the official parser fails on it)", nm);
+        if ((type == 24 || type == 60 || (type >= 40 && type <= 42)) && fn && !d->warned_generic) {
+            d->warned_generic = true;
+            sinew__jwarn(d->c, "type", SINEW_E_UNSUPPORTED, "'timeline' entries of type %lld (%s) are not played "
+                         "(reported once per file)", (long long)type, type >= 40 && type <= 42 ? "animation blend trees" : "alpha");
+        }
+        const cJSON *sco[3] = {NULL, NULL, g[5]};
+        tl_spec sp;
+        if (fn && generic_spec(d, type, nm, &sp)) {
+            sinew_model_timeline *T;
+            TRY(add_timeline(d, sco, g[2], "frame", &sp, &T));
+            T->rotation_unwrapped = sp.type == SINEW_TL_BONE_ROTATE; /* the official parser does not unwrap them */
+        }
+        sinew__jpop(d->c);
+    }
+    sinew__jpop(d->c);
+    return SINEW_OK;
+}
+
 static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animation *N) {
     sinew_model_armature *A = d->arm;
     const cJSON *f[ANIM_KEY_COUNT];
@@ -1144,6 +1376,9 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     N->curve_count = (uint32_t)ncurves;
     ALLOC(N->keys, nkeys);
     ALLOC(N->curves, ncurves);
+    N->curves_d = NULL;
+    if (A->v6)
+        ALLOC(N->curves_d, ncurves);
     N->first_timeline = A->timeline_count;
     d->anim = N;
     d->keys_used = 0;
@@ -1158,9 +1393,10 @@ static sinew_status build_animation(db *d, const cJSON *an, sinew_model_animatio
     TRY(slot_timelines(d, f[7], name));
     TRY(ffd_timelines(d, f[8]));
     TRY(ik_timelines(d, f[9], name));
-    if (A->v6) { /* the official order: after `ffd`, `shape`; after `ik`, `path` */
+    if (A->v6) { /* the official order: after `ffd`, `shape`; after `ik`, `path`; last the generic ones */
         TRY(shape_timelines(d, f[18]));
         TRY(path_timelines(d, f[19]));
+        TRY(generic_timelines(d, f[15]));
     } else if ((f[18] || f[19]) && !d->warned_v6_keys) {
         sinew__jwarn(d->c, f[18] ? "shape" : "path", SINEW_E_UNSUPPORTED,
                      "shape and path timelines are DragonBones 6.0 data: a %s file plays as 5.x, without them "

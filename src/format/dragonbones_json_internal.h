@@ -67,6 +67,8 @@ typedef struct db {
     sinew_model_mesh **share_wait; /* shared meshes built before that display, filled after */
     uint32_t share_wait_count;
     bool warned_generic;           /* the 5.6 `timeline` arrays were reported */
+    bool warned_legacy_surface;    /* a 6.0 file's `surface` timelines (not played) were reported */
+    bool warned_v6_path_layout;    /* a 6.0 file's weighted path without bonePose was reported */
     bool warned_v6_keys;           /* 6.0 keys in a 5.x file were reported */
     bool warned_timeline_keys;     /* timeline keys the file's runtime does not read were reported */
 } db;

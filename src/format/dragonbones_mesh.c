@@ -640,6 +640,13 @@ static sinew_status build_path(db *d, const cJSON *const *f, sinew_model_path *P
     if (f[D_BONEPOSE] && !cJSON_IsNull(f[D_BONEPOSE]))
         return posed_path(d, f, P);
     /* weighted: [count, file bone, weight, ...] per point; the bone must be one of `bones` */
+    if (d->arm->v6 && !d->warned_v6_path_layout) {
+        d->warned_v6_path_layout = true;
+        sinew__jwarn(d->c, "weights", SINEW_E_UNSUPPORTED,
+                     "a weighted path without 'bonePose' (the 5.5 layout): the 6.0 runtime cannot load it (its parser "
+                     "counts the vertices as points and fails, or misreads the weights); sinew plays it as the 5.5 "
+                     "layout says (reported once per file)");
+    }
     P->weighted = true;
     P->bone_count = bn;
     ALLOC(P->bones, bn);

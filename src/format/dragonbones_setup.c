@@ -216,8 +216,11 @@ sinew_status sinew__dbj_build_slots(db *d, const cJSON *arr) {
         const cJSON *f[11];
         sinew__jpush_index(d->c, fi);
         TRY(sinew__jfields(d->c, nodes[fi], &slot_table, f));
-        /* 5.6 slot `zIndex` and `alpha`: numbers the official 5.7 runtime does not read */
-        TRY(sinew__jnum(d->c, f[9], "zIndex", 0.0, &(double){0}));
+        /* 5.6 slot `zIndex` and `alpha`: numbers the official 5.x runtime does not read; the 6.0
+         * runtime (upstream 5.7) sorts by zIndex (docs/runtime.md "Upstream 5.7 semantics") */
+        double zi;
+        TRY(sinew__jnum(d->c, f[9], "zIndex", 0.0, &zi));
+        S->z_index = A->v6 && isfinite(zi) ? zi : 0.0;
         TRY(sinew__jnum(d->c, f[10], "alpha", 1.0, &(double){0}));
         const char *name, *pn;
         if (!f[0])

@@ -96,6 +96,8 @@ typedef struct sinew_model_slot {
     sinew_color_transform color;
     int32_t z;                 /* 4.x `z` (defaults to the array index); slots are stored in
                                   setup draw order already */
+    double z_index;            /* 6.0 files: `zIndex` (default 0; the draw order sorts by zIndex * 1000 +
+                                  z order); 0 in other files (their runtime does not read it) */
     uint32_t first_action, action_count; /* into sinew_model_armature.actions */
     const char *user_data;
 } sinew_model_slot;
@@ -387,7 +389,8 @@ typedef enum sinew_timeline_type {
                                   FFD); target the slot, display the path display */
     SINEW_TL_PATH_POSITION,    /* a path constraint's position (target: the path constraint). 1 value */
     SINEW_TL_PATH_SPACING,     /* its spacing. 1 value */
-    SINEW_TL_PATH_WEIGHT       /* its rotate, x and y weights. 3 values */
+    SINEW_TL_PATH_WEIGHT,      /* its rotate, x and y weights. 3 values */
+    SINEW_TL_SLOT_ZINDEX       /* 6.0 files (a generic `timeline` of type 23): a slot's zIndex. 1 value */
 } sinew_timeline_type;
 
 typedef struct sinew_model_timeline {
@@ -482,6 +485,8 @@ typedef struct sinew_model_animation {
     sinew_model_keyframe *keys;
     uint32_t curve_count;
     float *curves;       /* raw Bezier control points of all keys */
+    double *curves_d;          /* 6.0 files: the same as written, in double (the official parser samples
+                                  them as JS numbers; 0.3f is not 0.3); NULL for other files */
     uint32_t sample_count;
     float *samples;      /* precomputed easing samples of all CURVE keys */
     uint32_t action_frame_count;
@@ -581,6 +586,18 @@ typedef struct sinew_model_armature {
                                   (index | 0x80000000) constraints in the official armature's constraint
                                   list order, the order a root bone runs them */
     bool run_has_masks;        /* some image or shape display is a mask (mask, mask_range > 0) */
+    /* Derived for a 6.0 armature (anim/deform6.c): its deforms kept per display frame and blended as
+     * upstream does. Per display, where its deform lives in an instance's display-frame pool (float
+     * offset, count: 2 per point of a mesh, shape or path geometry; 0 for other displays); per display
+     * and per slot the id of its name among the armature's display and slot names (the official
+     * blend states of deforms are keyed by those names). */
+    uint32_t *run_frame_deform; /* display_count x 2 */
+    uint32_t run_frame_deform_floats;
+    uint32_t *run_blend_key;   /* display_count + slot_count */
+    uint32_t run_blend_keys;   /* distinct names */
+    uint32_t run_shape_geom0;  /* the mesh (geometry) of the shape display whose geometry the official
+                                  parser wrote first in the file (offset 0, what its shape pose timelines
+                                  compare with), or INVALID */
 } sinew_model_armature;
 
 /* One bone of the runtime's bone loop (derived by sinew__model_prepare). */
