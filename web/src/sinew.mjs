@@ -23,7 +23,24 @@ export const EVENT_TYPES = ['start', 'loopComplete', 'complete', 'fadeIn', 'fade
   'fadeOutComplete', 'frameEvent', 'soundEvent'];
 const FADE_OUT_MODES = { none: 0, sameLayer: 1, sameGroup: 2, sameLayerAndGroup: 3, all: 4, single: 5 };
 const GOTO_UNITS = { time: 0, frame: 1, progress: 2 };
-const DISPLAY_TYPES = ['image', 'armature', 'mesh', 'boundingBox', 'path'];
+const DISPLAY_TYPES = ['image', 'armature', 'mesh', 'boundingBox', 'path', 'shape'];
+const CONSTRAINT_TYPES = ['ik', 'path', 'transform', 'physics'];
+// The random source of 6.0 physics: null (the constant 0.5), a number in [0, 1), 'seed:N'
+// (mulberry32, as tools/oracle6's --random) or a function returning a number in [0, 1) (called by
+// the update, through the module's import sinew.random with the id it is registered under)
+// -> [kind, constant, seed or id]
+function randomSource(random, id) {
+  if (random === null || random === undefined) return [0, 0.5, 0];
+  if (typeof random === 'function') return [3, 0, id];
+  if (typeof random === 'string' && random.startsWith('seed:')) {
+    const n = Number(random.slice(5));
+    if (!Number.isInteger(n) || n < 0 || n > 0xFFFFFFFF) throw new SinewError(`bad random seed '${random}'`);
+    return [2, 0, n];
+  }
+  const c = Number(random);
+  if (!(c >= 0 && c < 1)) throw new SinewError(`the random source must be a number in [0, 1) or 'seed:N' (${random})`);
+  return [1, c, 0];
+}
 
 /** An error from sinew: the message, and where in which file (1-based line and column, 0 = unknown). */
 export class SinewError extends Error {
@@ -248,7 +265,8 @@ function toBytes(input) {
 export async function init(source) {
   if (source && typeof source === 'object' && 'wasm' in source && !(source instanceof URL)) source = source.wasm;
   const wasi = new Wasi();
-  const imports = { wasi_snapshot_preview1: wasi.imports };
+  const randoms = new Map(); // id -> a createInstance({ random }) function (Sinew._randoms)
+  const imports = { wasi_snapshot_preview1: wasi.imports, sinew: { random: (id) => Number(randoms.get(id)()) } };
   let instance;
   if (source === undefined || typeof source === 'string' || source instanceof URL) {
     const url = source === undefined ? new URL('./sinew.wasm', import.meta.url) : source;
@@ -279,22 +297,25 @@ export async function init(source) {
   }
   wasi.memory = instance.exports.memory;
   instance.exports._initialize();
-  return new Sinew(instance.exports, wasi);
+  return new Sinew(instance.exports, wasi, randoms);
 }
 
 /** The running module: loads data and atlases, and updates many instances in one call. */
 export class Sinew {
-  constructor(exports, wasi) {
+  constructor(exports, wasi, randoms = new Map()) {
     this._x = exports;
     this._wasi = wasi;
     this._mounts = 0;
     this._names = new Map();          // string pointer -> decoded string (data strings never move;
                                       // cleared when a data is destroyed, whose memory is reused)
     this._instances = new Map();      // pointer -> WeakRef<Instance> (for event delivery)
+    this._randoms = randoms;          // id -> an instance's random function (6.0 physics; the
+                                      // module's import sinew.random reads it)
+    this._randomId = 0;
     this._listPtr = 0; this._listCap = 0;
     this._out = exports.sw_out();
     this._registry = typeof FinalizationRegistry !== 'undefined'
-      ? new FinalizationRegistry(({ kind, ptr }) => this._finalize(kind, ptr)) : null;
+      ? new FinalizationRegistry(({ kind, ptr, rid }) => this._finalize(kind, ptr, rid)) : null;
     this.version = this._str(exports.sw_version());
     /** Warnings of the last load, as `file:line:col: warning: message` lines. */
     this.warnings = [];
@@ -364,14 +385,14 @@ export class Sinew {
     const text = this._str(this._x.sw_warnings()) || '';
     this.warnings = text.split('\n').filter(Boolean).map((l) => l.replace(/\/\.mount\d+\//g, ''));
   }
-  _finalize(kind, ptr) {
-    if (kind === 'instance') { this._instances.delete(ptr); this._x.sw_instance_destroy(ptr); }
+  _finalize(kind, ptr, rid) {
+    if (kind === 'instance') { this._instances.delete(ptr); this._x.sw_instance_destroy(ptr); this._randoms.delete(rid); }
     else if (kind === 'data') { this._x.sw_data_destroy(ptr); this._names.clear(); } // its strings' memory is reused
     else if (kind === 'atlas') this._x.sw_atlas_destroy(ptr);
     else if (kind === 'script') this._x.sw_script_destroy(ptr);
     else if (kind === 'cache') this._x.sw_frame_cache_destroy(ptr);
   }
-  _track(obj, kind) { if (this._registry) this._registry.register(obj, { kind, ptr: obj._ptr }, obj); }
+  _track(obj, kind) { if (this._registry) this._registry.register(obj, { kind, ptr: obj._ptr, rid: obj._randomId || 0 }, obj); }
   _untrack(obj) { if (this._registry) this._registry.unregister(obj); }
 
   // ---- loading ----
@@ -662,14 +683,24 @@ export class SkeletonData {
   /**
    * A playing armature: { armature (default the first), skin (overlaid on the default skin; an
    * XML rig's skin selects NAME@SKIN), atlas (for image placement and UVs), maxStates,
-   * defaultActions (run the armature's defaultActions) }.
+   * defaultActions (run the armature's defaultActions), frameCache, and for DragonBones 6.0
+   * physics: random (null: the constant 0.5; a number in [0, 1); 'seed:N'; or a function called once
+   * per awake physics constraint per update: an exception it throws leaves that update unfinished)
+   * and noClock (off the clock: no physics) }.
    */
-  createInstance({ armature = null, skin = null, atlas = null, maxStates = 0, defaultActions = false, frameCache = null } = {}) {
+  createInstance({ armature = null, skin = null, atlas = null, maxStates = 0, defaultActions = false, frameCache = null,
+    random = null, noClock = false } = {}) {
     const s = this._s;
     if (frameCache && frameCache.data !== this) throw new SinewError('the frame cache belongs to another skeleton data');
-    const ptr = s._with([armature, skin], (a, k) => s._ok(s._x.sw_instance_create(this._live(), a, k, atlas ? atlas._live() : 0,
-      maxStates, defaultActions ? 1 : 0, frameCache ? frameCache._live() : 0), this.name, false));
-    const inst = new Instance(s, ptr, this, atlas);
+    const source = randomSource(random, typeof random === 'function' ? ++s._randomId : 0);
+    if (source[0] === 3) s._randoms.set(source[2], random);
+    let ptr;
+    try {
+      ptr = s._with([armature, skin], (a, k) => s._ok(s._x.sw_instance_create(this._live(), a, k, atlas ? atlas._live() : 0,
+        maxStates, defaultActions ? 1 : 0, frameCache ? frameCache._live() : 0, ...source, noClock ? 1 : 0),
+        this.name, false));
+    } catch (e) { s._randoms.delete(source[2]); throw e; }
+    const inst = new Instance(s, ptr, this, atlas, source[0] === 3 ? source[2] : 0);
     inst.frameCache = frameCache;
     return inst;
   }
@@ -808,8 +839,8 @@ DrawList.layout = null;
 
 /** A playing armature. */
 export class Instance {
-  constructor(sinew, ptr, data, atlas) {
-    this._s = sinew; this._ptr = ptr; this.data = data; this.atlas = atlas;
+  constructor(sinew, ptr, data, atlas, randomId = 0) {
+    this._s = sinew; this._ptr = ptr; this.data = data; this.atlas = atlas; this._randomId = randomId;
     this._generation = 0;
     this._listeners = new Map();
     sinew._instances.set(ptr, new WeakRef(this));
@@ -945,17 +976,36 @@ export class Instance {
     const x = this._s._x, s = this._s, out = [];
     for (let k = 0, n = x.sw_slot_count(this._live(), armature); k < n; k++) {
       if (!x.sw_slot(this._ptr, armature, k)) continue;
-      const buf = x.memory.buffer, u = new Uint32Array(buf, s._out, 32), i = new Int32Array(buf, s._out, 32);
-      const f = new Float32Array(buf, s._out, 32);
+      const buf = x.memory.buffer, u = new Uint32Array(buf, s._out, 34), i = new Int32Array(buf, s._out, 34);
+      const f = new Float32Array(buf, s._out, 34);
       const slot = {
         name: s._name(u[0]), index: u[1], parent: u[2], displayIndex: i[3], displayName: s._name(u[4]),
         displayPath: s._name(u[5]), displayType: i[6] >= 0 ? DISPLAY_TYPES[i[6]] : null, visible: !!u[7], drawIndex: u[8],
         color: { aM: f[9], rM: f[10], gM: f[11], bM: f[12], aO: f[13], rO: f[14], gO: f[15], bO: f[16] },
         blend: BLEND_MODES[u[17]] || 'normal', blendMode: u[17], matrix: [f[18], f[19], f[20], f[21], f[22], f[23]],
-        childArmature: i[27], pivot: u[28] ? [f[29], f[30]] : null, mesh: null,
+        childArmature: i[27], pivot: u[28] ? [f[29], f[30]] : null, mesh: null, shape: null, path: null,
+        mask: u[31] ? f[32] : null, maskedBy: i[33],
       };
-      if (u[24] && i[6] === 2) slot.mesh = { weighted: !!u[26], vertices: Array.from(new Float32Array(buf, u[24], 2 * u[25])) };
+      const key = { 2: 'mesh', 4: 'path', 5: 'shape' }[i[6]];
+      if (u[24] && key) slot[key] = { weighted: !!u[26], vertices: Array.from(new Float32Array(buf, u[24], 2 * u[25])) };
       out.push(slot);
+    }
+    return out;
+  }
+  /** The constraints and their state now (IK weights, path values, 6.0 transform and physics
+   *  constraints), in the official order (tools/oracle6's --constraints). */
+  constraints({ armature = 0 } = {}) {
+    const x = this._s._x, s = this._s, out = [];
+    for (let k = 0, n = x.sw_constraint_count(this._live(), armature); k < n; k++) {
+      if (!x.sw_constraint(this._ptr, armature, k)) continue;
+      const buf = x.memory.buffer, u = new Uint32Array(buf, s._out, 8), i = new Int32Array(buf, s._out, 8);
+      const d = new Float64Array(buf, s._out, 20);
+      out.push({
+        type: CONSTRAINT_TYPES[u[0]], name: s._name(u[1]), bone: i[2], target: i[3], weight: d[4], bendPositive: !!u[4],
+        position: d[5], spacing: d[6], rotateWeight: d[7], xWeight: d[8], yWeight: d[9], sleeping: !!u[5], reset: !!u[6],
+        remaining: d[10], lastTime: d[11], xOffset: d[12], xVelocity: d[13], yOffset: d[14], yVelocity: d[15],
+        rotateOffset: d[16], rotateVelocity: d[17], scaleOffset: d[18], scaleVelocity: d[19],
+      });
     }
     return out;
   }
@@ -1047,6 +1097,7 @@ export class Instance {
     this._s._untrack(this);
     this._s._instances.delete(this._ptr);
     this._s._x.sw_instance_destroy(this._ptr);
+    if (this._randomId) this._s._randoms.delete(this._randomId);
     this._ptr = 0;
     this._listeners.clear();
   }
