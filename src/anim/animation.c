@@ -490,7 +490,7 @@ static void display_arrive(const tl_ctx *c, const tl_state *t, const sinew_model
     }
 }
 
-static void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
+static SW_INLINE void slot_tl_update(const tl_ctx *c, tl_state *t, double time) {
     arm_inst *arm = c->arm;
     const sinew_model_timeline *T = tl_T(c, t);
     const uint32_t slot = T->target;
@@ -710,7 +710,7 @@ static inline void bone_tl_write(double *pose, uint8_t *bone_dirty, uint8_t *loc
 /* The bone timelines of a lone state at weight 1 with direct writes (bones_direct). The pose
  * arrays are held in locals (the stores through t and the byte flags would otherwise make the
  * compiler reload them). */
-static void bones_direct_advance(const tl_ctx *c, double time, const follow_step *fs) {
+static SW_INLINE void bones_direct_advance(const tl_ctx *c, double time, const follow_step *fs) {
     anim_state *st = c->st;
     double *pose = c->arm->pose;
     uint8_t *bone_dirty = c->arm->bone_dirty, *local_ok = c->arm->local_ok;
@@ -1309,7 +1309,7 @@ static bool surface_tl_step(const tl_ctx *c, tl_state *t, uint32_t b, bool updat
 
 /* The state's surface timelines, then (while it fades in with reset to pose) the pose timelines of
  * the surfaces it does not animate. */
-static void surfaces_advance(const tl_ctx *c, double time) {
+static SW_INLINE void surfaces_advance(const tl_ctx *c, double time) {
     anim_state *st = c->st;
     uint32_t s0 = (uint32_t)st->bone_tl_count + st->slot_tl_count + st->ik_tl_count;
     for (uint32_t i = s0; i < s0 + st->surface_tl_count; ++i)
@@ -1579,8 +1579,8 @@ static void deforms_advance6(const tl_ctx *c, double time) {
  * timeline that changed keeps the change (TLB_BLEND_DIRTY, on the bone's first timeline) until it is
  * blended, and a bone is marked when blended by a state whose blend is dirty (fading, or steady:
  * every update but the one in which its fade-in completes) or by a changed timeline. */
-static inline void bone_tls_changed(arm_inst *arm, anim_state *st, uint32_t first, uint32_t bone) {
-    if (arm_v6(arm))
+static inline void bone_tls_changed(arm_inst *arm, anim_state *st, uint32_t first, uint32_t bone, bool v6) {
+    if (v6)
         st->tls[first].bits |= TLB_BLEND_DIRTY;
     else
         arm->bone_dirty[bone] = 1;
@@ -1619,8 +1619,10 @@ void sinew__state_set_weight(arm_inst *arm, anim_state *st, double weight) {
             st->tls[i].bits |= TLB_BLEND_DIRTY;
 }
 
-static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, double passed,
-                          const sinew_cache_animation *cache) {
+/* One state's update; made twice by the compiler (state_advance): for 5.x armatures (v6 false)
+ * and for 6.0 ones. */
+static SW_INLINE void state_advance_v(sinew_instance *inst, uint32_t ai, anim_state *st, double passed,
+                                      const sinew_cache_animation *cache, const bool v6) {
     arm_inst *arm = &inst->arms[ai];
     if (st->fade_state != 0 || st->sub_fade_state != 0)
         advance_fade_time(inst, ai, st, passed);
@@ -1635,7 +1637,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     }
     /* a state of weight 0 applies nothing; in the 5.x reference it fires no frame or playhead
      * event either, upstream its action timeline still runs (events, play count, completion) */
-    if (st->weight == 0.0 && !arm_v6(arm))
+    if (st->weight == 0.0 && !v6)
         return;
     tl_ctx c = {inst, ai, arm, st, st->anim, state_timelines(arm->data, st->anim),
                 (double)arm->data->frame_rate, anim_seconds(arm, st->anim), 0};
@@ -1687,7 +1689,6 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
     follow_step fs = {false, false, 0.0};
     if (nb > 0)
         fs = bone_clock_step(st);
-    const bool v6 = arm_v6(arm);
     if (steady && st->bones_direct && st->weight_result == 1.0 && nb > 0) {
         /* each changed timeline writes its own two channels into the pose */
         bones_direct_advance(&c, time, &fs);
@@ -1710,7 +1711,7 @@ static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, dou
          * pose changed by weights alone (another state's weight, a paused state) waits. A 6.0
          * file marks it when it is blended (bone_blend_dirty). */
         if (changed)
-            bone_tls_changed(arm, st, i, bone);
+            bone_tls_changed(arm, st, i, bone, v6);
         if (steady && !changed) {
             if (v6) /* a lone steady state blends every bone it animates: dirty (bone_blend_dirty) */
                 arm->bone_dirty[bone] = 1;
@@ -1769,6 +1770,14 @@ timelines_done:
         if (st->action_tl.play_state > 0 && st->auto_fade_out_time >= 0.0)
             state_fade_out(arm, st, st->auto_fade_out_time, true);
     }
+}
+
+static void state_advance(sinew_instance *inst, uint32_t ai, anim_state *st, double passed,
+                          const sinew_cache_animation *cache) {
+    if (arm_v6(&inst->arms[ai]))
+        state_advance_v(inst, ai, st, passed, cache, true);
+    else
+        state_advance_v(inst, ai, st, passed, cache, false);
 }
 
 static void remove_state(sinew_instance *inst, arm_inst *arm, uint32_t i) {

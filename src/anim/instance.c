@@ -91,6 +91,35 @@ static void layout_drawlist(layout_ctx *lc, const sinew_model_armature *d) {
         lc->dl_mask_slots += d->slot_count;
 }
 
+/* What a 6.0 armature adds: transform constraints' dirty flags, physics and path-constraint state,
+ * the per-bone and per-slot frame-cache indices, masked_by and (with masks) the display container. */
+static void layout_v6(carver *cv, arm_inst *a, const sinew_model_armature *d) {
+    uint32_t nb = d->bone_count, ns = d->slot_count;
+    a->tc_dirty = carve(cv, nb, 1);
+    a->physics = carve(cv, d->physics_count, sizeof(physics_rt));
+    a->path6 = carve(cv, d->path_constraint_count, sizeof(path_values6));
+    a->bone_cfi = carve(cv, (size_t)nb + ns, sizeof(uint32_t));
+    a->slot_cfi = a->bone_cfi ? a->bone_cfi + nb : NULL;
+    a->masked_by = carve(cv, ns, sizeof(uint32_t));
+    if (!d->run_has_masks)
+        return;
+    mask6_rt *m = carve(cv, 1, sizeof(mask6_rt));
+    uint32_t *children = carve(cv, ns, sizeof(uint32_t)), *object = carve(cv, ns, sizeof(uint32_t));
+    uint32_t *object_mask = carve(cv, (size_t)ns * 3, sizeof(uint32_t));
+    double *range = carve(cv, ns, sizeof(double));
+    uint8_t *flags = carve(cv, (size_t)ns * 3, 1);
+    a->mask6 = m;
+    if (m) {
+        m->children = children;
+        m->object = object;
+        m->object_mask = object_mask;
+        m->mask_range = range;
+        m->mask_on = flags;
+        m->zorder_dirty = flags + ns;
+        m->mask_dirty = flags + 2 * (size_t)ns;
+    }
+}
+
 static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent, uint32_t depth) {
     uint32_t me = lc->next++;
     const sinew_model_armature *d = &lc->data->armatures[data_index];
@@ -150,13 +179,6 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->ik_weight = carve(cv, nk, sizeof(float));
     a->ik_bend = carve(cv, nk, 1);
     a->paths = carve(cv, d->path_constraint_count, sizeof(path_inst));
-    if (d->v6) {
-        a->tc_dirty = carve(cv, nb, 1);
-        a->physics = carve(cv, d->physics_count, sizeof(physics_rt));
-        a->path6 = carve(cv, d->path_constraint_count, sizeof(path_values6));
-        a->bone_cfi = carve(cv, (size_t)nb + ns, sizeof(uint32_t));
-        a->slot_cfi = a->bone_cfi ? a->bone_cfi + nb : NULL;
-    }
     double *path_scratch = carve(cv, sinew__path_scratch_size(d), sizeof(double));
     if (a->paths && path_scratch)
         sinew__path_bind(a, path_scratch);
@@ -171,24 +193,8 @@ static uint32_t layout_arm(layout_ctx *lc, uint32_t data_index, uint32_t parent,
     a->list_count = carve(cv, ns, sizeof(uint32_t));
     a->cur_display = carve(cv, ns, sizeof(uint32_t));
     a->slot_origin = carve(cv, ns, sizeof(uint32_t));
-    a->masked_by = d->v6 ? carve(cv, ns, sizeof(uint32_t)) : NULL;
-    if (d->v6 && d->run_has_masks) {
-        mask6_rt *m = carve(cv, 1, sizeof(mask6_rt));
-        uint32_t *children = carve(cv, ns, sizeof(uint32_t)), *object = carve(cv, ns, sizeof(uint32_t));
-        uint32_t *object_mask = carve(cv, (size_t)ns * 3, sizeof(uint32_t));
-        double *range = carve(cv, ns, sizeof(double));
-        uint8_t *flags = carve(cv, (size_t)ns * 3, 1);
-        a->mask6 = m;
-        if (m) {
-            m->children = children;
-            m->object = object;
-            m->object_mask = object_mask;
-            m->mask_range = range;
-            m->mask_on = flags;
-            m->zorder_dirty = flags + ns;
-            m->mask_dirty = flags + 2 * (size_t)ns;
-        }
-    }
+    if (d->v6)
+        layout_v6(cv, a, d);
     a->cur_mesh = carve(cv, ns, sizeof(uint32_t));
     if (d->v6) { /* deforms per display frame (deform6.c) */
         a->frame_deform = carve(cv, d->run_frame_deform_floats, sizeof(float));

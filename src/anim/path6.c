@@ -92,8 +92,10 @@ static void curve_point6(double t, const double *w, double *out, bool tangents, 
     if (t < 0.0) {
         double angle = atan2(cy1 - y1, cx1 - x1);
         double length = total * t;
-        out[0] = x1 + length * cos(angle);
-        out[1] = y1 + length * sin(angle);
+        double sn, cs;
+        sinew__angle_sincos(angle, &sn, &cs);
+        out[0] = x1 + length * cs;
+        out[1] = y1 + length * sn;
         out[2] = angle;
         return;
     }
@@ -241,7 +243,8 @@ static void apply6(arm_inst *arm, const sinew_model_path_constraint *C, const pa
             double r = tangent ? pos[p - 1] : atan2(dy, dx);
             r -= atan2(bb, a);
             if (tip) {
-                double cs = cos(r), sn = sin(r);
+                double cs, sn;
+                sinew__angle_sincos(r, &sn, &cs);
                 double bl = d->bones[b].length;
                 bx += (bl * (cs * a - sn * bb) - dx) * rw;
                 by += (bl * (sn * a + cs * bb) - dy) * rw;
@@ -253,7 +256,8 @@ static void apply6(arm_inst *arm, const sinew_model_path_constraint *C, const pa
             else if (r < -SINEW_PI)
                 r += SINEW_PI * 2.0;
             r *= rw;
-            double cs = cos(r), sn = sin(r);
+            double cs, sn;
+            sinew__angle_sincos(r, &sn, &cs);
             m[0] = cs * a - sn * bb;
             m[1] = sn * a + cs * bb;
             m[2] = cs * cc - sn * dd;

@@ -110,11 +110,9 @@ static double rotate(physics_rt *r, const sinew_model_physics *P, const double *
             r->sleeping = 0;
         r->rotate_offset += inertia;
         a = r->rotate_offset * mr + ca;
-        c = cos(a);
-        s = sin(a);
+        sinew__angle_sincos(a, &s, &c);
     } else {
-        c = cos(ca);
-        s = sin(ca);
+        sinew__angle_sincos(ca, &s, &c);
     }
     if (has_sx) {
         double l = len * g[4];
@@ -145,8 +143,7 @@ static double rotate(physics_rt *r, const sinew_model_physics *P, const double *
             if (remaining < step)
                 break;
             double a = r->rotate_offset * mr + ca;
-            c = cos(a);
-            s = sin(a);
+            sinew__angle_sincos(a, &s, &c);
         } else if (remaining < step) {
             break;
         }
@@ -168,22 +165,19 @@ static void apply(arm_inst *arm, physics_rt *r, const sinew_model_physics *P, ui
             double rr = 0.0;
             if (P->rotate > 0.0) {
                 rr = o * P->rotate;
-                sn = sin(rr);
-                cs = cos(rr);
+                sinew__angle_sincos(rr, &sn, &cs);
                 a = m[1];
                 m[1] = cs * a - sn * m[3];
                 m[3] = sn * a + cs * m[3];
             }
             rr += o * P->shear_x;
-            sn = sin(rr);
-            cs = cos(rr);
+            sinew__angle_sincos(rr, &sn, &cs);
             a = m[0];
             m[0] = cs * a - sn * m[2];
             m[2] = sn * a + cs * m[2];
         } else {
             o *= P->rotate;
-            sn = sin(o);
-            cs = cos(o);
+            sinew__angle_sincos(o, &sn, &cs);
             a = m[0];
             m[0] = cs * a - sn * m[2];
             m[2] = sn * a + cs * m[2];

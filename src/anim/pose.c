@@ -12,9 +12,6 @@
 /* GCC/clang vector extensions (plain SSE2 on x86-64, NEON on arm64) for the skinning loop */
 typedef float sw_v2 __attribute__((vector_size(8)));
 typedef float sw_v4 __attribute__((vector_size(16)));
-#define SW_INLINE __attribute__((always_inline)) inline
-#else
-#define SW_INLINE inline
 #endif
 
 /* ---- transforms ---------------------------------------------------------------------------- */
@@ -24,48 +21,6 @@ typedef float sw_v4 __attribute__((vector_size(16)));
  * through 0 gives a determinant of exactly 0 there and here, and the IK bend and the reflection
  * rules see the same sign. Build with -ffp-contract=off (CMakeLists.txt). */
 
-/* sin and cos of one angle together, for the angles of bone transforms (a few turns at most).
- * The angle is reduced to r in [-pi/4, pi/4] around the nearest multiple k of pi/2, with pi/2
- * in three parts (33 + 33 + 53 bits: k times the first two parts is exact, so r keeps its bits
- * even next to a multiple of pi/2); sin r and cos r are the minimax polynomials of degree 13 and
- * 14 whose coefficients fdlibm publishes (the library behind JavaScript's Math.sin and Math.cos).
- * k is rounded by adding and taking away 1.5 * 2^52 (nearbyint is a libm call on baseline
- * x86-64). Within an ulp or two of the exact value, as libm's are, at a third of glibc's
- * instructions.
- * Angles beyond 2^19 (or NaN, infinities) go to libm. */
-static inline void angle_sincos(double x, double *s, double *c) {
-    if (x == 0.0) {
-        *s = x;
-        *c = 1.0;
-        return;
-    }
-    if (!(fabs(x) < 524288.0)) {
-        *s = sin(x);
-        *c = cos(x);
-        return;
-    }
-    static const double two_over_pi = 6.36619772367581382433e-01;
-    static const double p1 = 1.57079632673412561417e+00;  /* pi/2, first 33 bits */
-    static const double p2 = 6.07710050630396597660e-11;  /* the next 33 bits */
-    static const double p3 = 2.02226624879595063154e-21;  /* the rest */
-    static const double round_shift = 6755399441055744.0; /* 1.5 * 2^52: adding it rounds to an integer */
-    double k = (x * two_over_pi + round_shift) - round_shift;
-    double r = ((x - k * p1) - k * p2) - k * p3;
-    double z = r * r;
-    double sr = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03 +
-                z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06 +
-                z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
-    double cr = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 +
-                z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07 +
-                z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
-    switch ((int)((int64_t)k & 3)) {
-    case 0: *s = sr; *c = cr; break;
-    case 1: *s = cr; *c = -sr; break;
-    case 2: *s = -sr; *c = -cr; break;
-    default: *s = -cr; *c = sr; break;
-    }
-}
-
 /* The official Transform.toMatrix: a = cos(r) sx, b = sin(r) sx, c = -sin(r+k) sy,
  * d = cos(r+k) sy, with its zero-rotation and zero-skew shortcuts. */
 static inline void tf_matrix(double rot, double skew, double sx, double sy, double x, double y, double *m) {
@@ -74,13 +29,13 @@ static inline void tf_matrix(double rot, double skew, double sx, double sy, doub
         a = 1.0;
         b = 0.0;
     } else {
-        angle_sincos(rot, &b, &a);
+        sinew__angle_sincos(rot, &b, &a);
     }
     if (skew == 0.0) {
         c = -b;
         d = a;
     } else {
-        angle_sincos(skew + rot, &c, &d);
+        sinew__angle_sincos(skew + rot, &c, &d);
         c = -c;
     }
     if (sx != 1.0) {
@@ -566,7 +521,7 @@ static void set_from_global(arm_inst *arm, uint32_t b) {
 
 /* ---- IK (the official one- and two-bone solvers) ---------------------------------------------- */
 
-static void ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight) {
+static SW_INLINE void ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight) {
     double *g = arm->global + (size_t)root * 6;
     (void)bone_global(arm, root);
     const double *tm = arm->world + (size_t)target * 6;
@@ -577,7 +532,7 @@ static void ik_one(arm_inst *arm, uint32_t root, uint32_t target, double weight)
     set_from_global(arm, root);
 }
 
-static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t target, bool bend_positive,
+static SW_INLINE void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t target, bool bend_positive,
                    double weight) {
     double bone_length = arm->data->bones[bone].length;
     (void)bone_global(arm, parent);
@@ -630,7 +585,7 @@ static void ik_two(arm_inst *arm, uint32_t parent, uint32_t bone, uint32_t targe
     set_from_global(arm, parent);
     double cur = raw_radian_a + dr * weight;
     double sc, cc;
-    angle_sincos(cur, &sc, &cc);
+    sinew__angle_sincos(cur, &sc, &cc);
     g[0] = pg[0] + cc * lp;
     g[1] = pg[1] + sc * lp;
     double radian_b = atan2(ty - g[1], tx - g[0]);
@@ -1413,7 +1368,9 @@ static bool slot_cacheable6(const arm_inst *arm, uint32_t s) {
            !arm->data->meshes[dd->mesh].weighted;
 }
 
-void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
+/* The slot loop, made twice by the compiler: for 5.x armatures (v6 false: none of the 6.0 checks)
+ * and for 6.0 ones. */
+static SW_INLINE void update_slots(sinew_instance *inst, uint32_t ai, const bool v6) {
     arm_inst *arm = &inst->arms[ai];
     uint32_t n = arm->slot_count, nb = arm->bone_count;
     const sinew_model_slot *slots = arm->data->slots;
@@ -1422,7 +1379,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
     uint8_t *deform_dirty = arm->deform_dirty;
     const uint8_t *bone_changed = arm->bone_changed;
     const uint32_t *cur_mesh = arm->cur_mesh;
-    const bool cached6 = arm->slot_cfi && arm->cache_mode != CACHE_NONE;
+    const bool cached6 = v6 && arm->slot_cfi && arm->cache_mode != CACHE_NONE;
     for (uint32_t s = 0; s < n; ++s) {
         if (display_dirty[s]) {
             if (display_dirty[s] == DISPLAY_DATA_DIRTY) /* a 6.0 display switch, made now */
@@ -1433,7 +1390,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         }
         uint32_t bone = slots[s].parent;
         uint8_t own = slot_changed[s];
-        bool moved = own || (bone < nb && bone_changed[bone] && slot_follows_bone(arm, s));
+        bool moved = own || (bone < nb && bone_changed[bone] && (!v6 || slot_follows_bone(arm, s)));
         bool deferred = false;
         if (moved && bone < nb && arm->surfaces && arm->data->bones[bone].is_surface) {
             /* the official slot update places a slot showing a mesh on a surface only when the
@@ -1461,7 +1418,7 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
         if (deferred)
             slot_changed[s] = 2;
         else if (own)
-            slot_changed[s] = slot_follows_bone(arm, s) ? 0 : SLOT_UNREAD;
+            slot_changed[s] = !v6 || slot_follows_bone(arm, s) ? 0 : SLOT_UNREAD;
     }
     if (!arm->surfaces)
         return;
@@ -1472,4 +1429,11 @@ void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
             slot_on_surface(arm, s, slots[s].parent);
         }
     }
+}
+
+void sinew__arm_update_slots(sinew_instance *inst, uint32_t ai) {
+    if (inst->arms[ai].data->v6)
+        update_slots(inst, ai, true);
+    else
+        update_slots(inst, ai, false);
 }

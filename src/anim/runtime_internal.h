@@ -3,6 +3,7 @@
 #define SINEW_ANIM_RUNTIME_INTERNAL_H
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -20,8 +21,57 @@
 #define SINEW_RECYCLE_CAP 32   /* recycled states tracked for their undelivered events */
 #define SINEW_MAX_DEPTH 8      /* child armature nesting */
 
+/* Forced inlining of a hot helper with several call sites (a 5.x hot path and a 6.0 one). */
+#if defined(__GNUC__)
+#define SW_INLINE __attribute__((always_inline)) inline
+#else
+#define SW_INLINE inline
+#endif
+
 /* JavaScript's Math.round: halves round up. */
 static inline double sinew__js_round(double v) { return floor(v + 0.5); }
+
+/* sin and cos of one angle together, for the angles of bone transforms (a few turns at most).
+ * The angle is reduced to r in [-pi/4, pi/4] around the nearest multiple k of pi/2, with pi/2
+ * in three parts (33 + 33 + 53 bits: k times the first two parts is exact, so r keeps its bits
+ * even next to a multiple of pi/2); sin r and cos r are the minimax polynomials of degree 13 and
+ * 14 whose coefficients fdlibm publishes (the library behind JavaScript's Math.sin and Math.cos).
+ * k is rounded by adding and taking away 1.5 * 2^52 (nearbyint is a libm call on baseline
+ * x86-64). Within an ulp or two of the exact value, as libm's are, at a third of glibc's
+ * instructions (pose.c's bone matrices and IK, physics6.c, path6.c).
+ * Angles beyond 2^19 (or NaN, infinities) go to libm. */
+static inline void sinew__angle_sincos(double x, double *s, double *c) {
+    if (x == 0.0) {
+        *s = x;
+        *c = 1.0;
+        return;
+    }
+    if (!(fabs(x) < 524288.0)) {
+        *s = sin(x);
+        *c = cos(x);
+        return;
+    }
+    static const double two_over_pi = 6.36619772367581382433e-01;
+    static const double p1 = 1.57079632673412561417e+00;  /* pi/2, first 33 bits */
+    static const double p2 = 6.07710050630396597660e-11;  /* the next 33 bits */
+    static const double p3 = 2.02226624879595063154e-21;  /* the rest */
+    static const double round_shift = 6755399441055744.0; /* 1.5 * 2^52: adding it rounds to an integer */
+    double k = (x * two_over_pi + round_shift) - round_shift;
+    double r = ((x - k * p1) - k * p2) - k * p3;
+    double z = r * r;
+    double sr = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03 +
+                z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06 +
+                z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    double cr = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 +
+                z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07 +
+                z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    switch ((int)((int64_t)k & 3)) {
+    case 0: *s = sr; *c = cr; break;
+    case 1: *s = cr; *c = -sr; break;
+    case 2: *s = -sr; *c = -cr; break;
+    default: *s = -cr; *c = sr; break;
+    }
+}
 double sinew__normalize_radian(double v);
 
 /* Timeline kinds of a state. */
@@ -358,7 +408,10 @@ typedef struct arm_inst {
     const uint32_t *slot_deform; /* data->run_slot_deform: per slot, its first float in deform and
                                     mesh_out, and how many it may use */
     float *deform;
-    float *mesh_out;           /* world vertices, same offsets as deform */
+    float *mesh_out;           /* world vertices, same offsets as deform. A 6.0 slot showing a vector
+                                  shape holds its current control points here (armature space, 3
+                                  vertices per Bezier point in the order of the shape's geometry mesh),
+                                  skinned and deformed as a mesh's; the drawing reads them there */
     uint32_t *display_child;   /* per data display: armature index or INVALID */
     /* animation */
     anim_state *states;        /* state_cap records; the first state_held have timeline storage

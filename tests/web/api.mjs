@@ -419,6 +419,50 @@ if (ref.dbbin) {
   d.dispose(); j.dispose();
 }
 
+// ---- DragonBones 6.0 physics' random source: a constant, a seed, a function ---------------------
+{
+  const d6 = sinew.loadSkeleton(read('tests/fixtures/v6/physics_wind_ske.json'), { name: 'physics_wind_ske.json' });
+  const pose = (random, opts = {}) => {
+    const x = d6.createInstance({ random, ...opts });
+    x.play('gust');
+    x.update(0);
+    for (let i = 0; i < 40; i++) x.update(1 / 30);
+    const p = JSON.stringify(x.bones());
+    x.dispose();
+    return p;
+  };
+  // mulberry32 (the generator of tools/oracle6's --random seed:N), written out here
+  const mulberry32 = (seed) => {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6D2B79F5) >>> 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  };
+  const base = pose(null), seeded = pose('seed:7');
+  check(base === pose(0.5), 'random: the default is the constant 0.5');
+  check(seeded !== base && pose(0.1) !== base, 'random: a seed or another constant moves the wind-disturbed bones');
+  let calls = 0;
+  const g = mulberry32(7);
+  check(pose(() => { calls++; return g(); }) === seeded, "random: a function returning mulberry32(7)'s numbers plays as 'seed:7'");
+  check(calls > 40, `random: the function is called during the updates (${calls} calls in 41 updates)`);
+  check(pose(() => 0.1) === pose(0.1), 'random: a function returning 0.1 plays as the constant 0.1');
+  check(pose(() => 7) === pose(0.9999999999999999) && pose(() => NaN) === pose(0) && pose(() => -1) === pose(0),
+    'random: a function\'s values are clamped to [0, 1) (NaN is 0)');
+  calls = 0;
+  check(pose(() => { calls++; return 0.9; }, { noClock: true }) === pose(0.1, { noClock: true }) && calls === 0,
+    `random: off the clock physics never runs and draws nothing (${calls} calls)`);
+  check(sinew._randoms.size === 0, `random: disposed instances drop their functions (${sinew._randoms.size} left)`);
+  for (const bad of [1, -0.5, 'seed:-1', 'seed:x', 'often']) {
+    let threw = null;
+    try { d6.createInstance({ random: bad }); } catch (e) { threw = e; }
+    check(threw instanceof SinewError, `random: ${JSON.stringify(bad)} is refused with a SinewError (${threw})`);
+  }
+  d6.dispose();
+}
+
 fs.writeFileSync(outFile, JSON.stringify(out));
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

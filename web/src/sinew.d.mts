@@ -93,6 +93,12 @@ export interface InstanceOptions {
   maxStates?: number;
   defaultActions?: boolean;
   frameCache?: FrameCache | null;
+  /** DragonBones 6.0 physics' random source: null (the constant 0.5), a number in [0, 1), 'seed:N'
+   *  (mulberry32, tools/oracle6's --random seed:N) or a function called once per awake physics
+   *  constraint per update (values outside [0, 1) are clamped, NaN is 0) */
+  random?: number | string | (() => number) | null;
+  /** off the clock (an official armature no WorldClock advances): 6.0 physics never runs */
+  noClock?: boolean;
 }
 
 export declare class SkeletonData {
@@ -211,9 +217,21 @@ export interface StateInfo {
 export type Matrix = [number, number, number, number, number, number];
 export interface SlotState {
   name: string; index: number; parent: number; displayIndex: number; displayName: string | null; displayPath: string | null;
-  displayType: 'image' | 'armature' | 'mesh' | 'boundingBox' | 'path' | null; visible: boolean; drawIndex: number;
+  displayType: 'image' | 'armature' | 'mesh' | 'boundingBox' | 'path' | 'shape' | null; visible: boolean; drawIndex: number;
   color: Color; blend: string; blendMode: number; matrix: Matrix; childArmature: number; pivot: [number, number] | null;
   mesh: { weighted: boolean; vertices: number[] } | null;
+  /** 6.0: a vector shape's control points (3 per Bezier point), a path's points (3 per anchor), armature space */
+  shape: { weighted: boolean; vertices: number[] } | null;
+  path: { weighted: boolean; vertices: number[] } | null;
+  /** 6.0: the maskRange of a mask slot (else null), and the slot index masking this one (-1 none) */
+  mask: number | null;
+  maskedBy: number;
+}
+export interface ConstraintState {
+  type: 'ik' | 'path' | 'transform' | 'physics'; name: string; bone: number; target: number;
+  weight: number; bendPositive: boolean; position: number; spacing: number; rotateWeight: number; xWeight: number; yWeight: number;
+  sleeping: boolean; reset: boolean; remaining: number; lastTime: number; xOffset: number; xVelocity: number; yOffset: number;
+  yVelocity: number; rotateOffset: number; rotateVelocity: number; scaleOffset: number; scaleVelocity: number;
 }
 export type FadeOutMode = 'none' | 'sameLayer' | 'sameGroup' | 'sameLayerAndGroup' | 'all' | 'single';
 export interface FadeInOptions {
@@ -247,6 +265,7 @@ export declare class Instance {
   armaturePlacement(index: number): { shown: boolean; matrix: Matrix };
   bones(options?: { armature?: number }): { name: string; parent: number; matrix: Matrix }[];
   slots(options?: { armature?: number }): SlotState[];
+  constraints(options?: { armature?: number }): ConstraintState[];
   drawList(): DrawList;
   bounds(): { x0: number; y0: number; x1: number; y1: number } | null;
   hitTest(x: number, y: number): { armature: number; slot: number; name: string | null } | null;

@@ -23,7 +23,24 @@ export const EVENT_TYPES = ['start', 'loopComplete', 'complete', 'fadeIn', 'fade
   'fadeOutComplete', 'frameEvent', 'soundEvent'];
 const FADE_OUT_MODES = { none: 0, sameLayer: 1, sameGroup: 2, sameLayerAndGroup: 3, all: 4, single: 5 };
 const GOTO_UNITS = { time: 0, frame: 1, progress: 2 };
-const DISPLAY_TYPES = ['image', 'armature', 'mesh', 'boundingBox', 'path'];
+const DISPLAY_TYPES = ['image', 'armature', 'mesh', 'boundingBox', 'path', 'shape'];
+const CONSTRAINT_TYPES = ['ik', 'path', 'transform', 'physics'];
+// The random source of 6.0 physics: null (the constant 0.5), a number in [0, 1), 'seed:N'
+// (mulberry32, as tools/oracle6's --random) or a function returning a number in [0, 1) (called by
+// the update, through the module's import sinew.random with the id it is registered under)
+// -> [kind, constant, seed or id]
+function randomSource(random, id) {
+  if (random === null || random === undefined) return [0, 0.5, 0];
+  if (typeof random === 'function') return [3, 0, id];
+  if (typeof random === 'string' && random.startsWith('seed:')) {
+    const n = Number(random.slice(5));
+    if (!Number.isInteger(n) || n < 0 || n > 0xFFFFFFFF) throw new SinewError(`bad random seed '${random}'`);
+    return [2, 0, n];
+  }
+  const c = Number(random);
+  if (!(c >= 0 && c < 1)) throw new SinewError(`the random source must be a number in [0, 1) or 'seed:N' (${random})`);
+  return [1, c, 0];
+}
 
 /** An error from sinew: the message, and where in which file (1-based line and column, 0 = unknown). */
 export class SinewError extends Error {
@@ -248,7 +265,8 @@ function toBytes(input) {
 export async function init(source) {
   if (source && typeof source === 'object' && 'wasm' in source && !(source instanceof URL)) source = source.wasm;
   const wasi = new Wasi();
-  const imports = { wasi_snapshot_preview1: wasi.imports };
+  const randoms = new Map(); // id -> a createInstance({ random }) function (Sinew._randoms)
+  const imports = { wasi_snapshot_preview1: wasi.imports, sinew: { random: (id) => Number(randoms.get(id)()) } };
   let instance;
   if (source === undefined || typeof source === 'string' || source instanceof URL) {
     const url = source === undefined ? new URL('./sinew.wasm', import.meta.url) : source;
@@ -279,7 +297,7 @@ export async function init(source) {
   }
   wasi.memory = instance.exports.memory;
   instance.exports._initialize();
-  return new Sinew(instance.exports, wasi);
+  return new Sinew(instance.exports, wasi, randoms);
 }
 
 // A native object and what keeps it alive: its JavaScript owner (until its dispose(), or the
@@ -288,8 +306,8 @@ export async function init(source) {
 // them lets go, so disposing a data, atlas or frame cache before its instances frees nothing they
 // still read (docs/web.md).
 class Native {
-  constructor(sinew, kind, ptr, uses) {
-    this.s = sinew; this.kind = kind; this.ptr = ptr; this.holds = 1;
+  constructor(sinew, kind, ptr, uses, rid = 0) {
+    this.s = sinew; this.kind = kind; this.ptr = ptr; this.rid = rid; this.holds = 1;
     this.uses = uses.filter(Boolean);
     for (const n of this.uses) n.holds++;
   }
@@ -297,7 +315,7 @@ class Native {
     if (--this.holds > 0 || !this.ptr) return;
     const ptr = this.ptr;
     this.ptr = 0;
-    this.s._destroy(this.kind, ptr);
+    this.s._destroy(this.kind, ptr, this.rid);
     for (const n of this.uses) n.release();
     this.uses = [];
   }
@@ -305,7 +323,7 @@ class Native {
 
 /** The running module: loads data and atlases, and updates many instances in one call. */
 export class Sinew {
-  constructor(exports, wasi) {
+  constructor(exports, wasi, randoms = new Map()) {
     this._x = exports;
     this._wasi = wasi;
     this._mounts = 0;
@@ -313,6 +331,9 @@ export class Sinew {
                                       // (they never move; cleared when a data is freed, whose
                                       // memory is reused), never those of an instance
     this._instances = new Map();      // pointer -> WeakRef<Instance> (for event delivery)
+    this._randoms = randoms;          // id -> an instance's random function (6.0 physics; the
+                                      // module's import sinew.random reads it)
+    this._randomId = 0;
     this._listPtr = 0; this._listCap = 0;
     this._out = exports.sw_out();
     this._registry = typeof FinalizationRegistry !== 'undefined'
@@ -398,17 +419,18 @@ export class Sinew {
     const text = this._str(this._x.sw_warnings()) || '';
     this.warnings = text.split('\n').filter(Boolean).map((l) => l.replace(/\/\.mount\d+\//g, ''));
   }
-  _destroy(kind, ptr) {
-    if (kind === 'instance') { this._instances.delete(ptr); this._x.sw_instance_destroy(ptr); }
+  _destroy(kind, ptr, rid = 0) {
+    if (kind === 'instance') { this._instances.delete(ptr); this._x.sw_instance_destroy(ptr); if (rid) this._randoms.delete(rid); }
     else if (kind === 'data') { this._x.sw_data_destroy(ptr); this._names.clear(); } // its strings' memory is reused
     else if (kind === 'atlas') this._x.sw_atlas_destroy(ptr);
     else if (kind === 'script') this._x.sw_script_destroy(ptr);
     else if (kind === 'cache') this._x.sw_frame_cache_destroy(ptr);
   }
   // obj owns the native `ptr`, which uses the natives in `uses` (kept alive as long as it lives)
-  _own(obj, kind, ptr, uses = []) {
+  // (rid: the id of an instance's random function, forgotten with it)
+  _own(obj, kind, ptr, uses = [], rid = 0) {
     obj._ptr = ptr;
-    obj._native = new Native(this, kind, ptr, uses);
+    obj._native = new Native(this, kind, ptr, uses, rid);
     if (this._registry) this._registry.register(obj, obj._native, obj);
   }
   // obj's dispose(): the owner lets go (freed now, or when the last native using it is freed)
@@ -708,14 +730,24 @@ export class SkeletonData {
   /**
    * A playing armature: { armature (default the first), skin (overlaid on the default skin; an
    * XML rig's skin selects NAME@SKIN), atlas (for image placement and UVs), maxStates,
-   * defaultActions (run the armature's defaultActions) }.
+   * defaultActions (run the armature's defaultActions), frameCache, and for DragonBones 6.0
+   * physics: random (null: the constant 0.5; a number in [0, 1); 'seed:N'; or a function called once
+   * per awake physics constraint per update: an exception it throws leaves that update unfinished)
+   * and noClock (off the clock: no physics) }.
    */
-  createInstance({ armature = null, skin = null, atlas = null, maxStates = 0, defaultActions = false, frameCache = null } = {}) {
+  createInstance({ armature = null, skin = null, atlas = null, maxStates = 0, defaultActions = false, frameCache = null,
+    random = null, noClock = false } = {}) {
     const s = this._s;
     if (frameCache && frameCache.data !== this) throw new SinewError('the frame cache belongs to another skeleton data');
-    const ptr = s._with([armature, skin], (a, k) => s._ok(s._x.sw_instance_create(this._live(), a, k, atlas ? atlas._live() : 0,
-      maxStates, defaultActions ? 1 : 0, frameCache ? frameCache._live() : 0), this.name, false));
-    return new Instance(s, ptr, this, atlas, frameCache);
+    const source = randomSource(random, typeof random === 'function' ? ++s._randomId : 0);
+    if (source[0] === 3) s._randoms.set(source[2], random);
+    let ptr;
+    try {
+      ptr = s._with([armature, skin], (a, k) => s._ok(s._x.sw_instance_create(this._live(), a, k, atlas ? atlas._live() : 0,
+        maxStates, defaultActions ? 1 : 0, frameCache ? frameCache._live() : 0, ...source, noClock ? 1 : 0),
+        this.name, false));
+    } catch (e) { s._randoms.delete(source[2]); throw e; }
+    return new Instance(s, ptr, this, atlas, frameCache, source[0] === 3 ? source[2] : 0);
   }
   /**
    * A frame cache at `fps` cache frames per second (the official cacheFrameRate): instances
@@ -843,12 +875,12 @@ export const DRAW_MASK = 1, DRAW_FILL = 2, DRAW_STROKE = 4;
 
 /** A playing armature. */
 export class Instance {
-  constructor(sinew, ptr, data, atlas, frameCache = null) {
+  constructor(sinew, ptr, data, atlas, frameCache = null, randomId = 0) {
     this._s = sinew; this.data = data; this.atlas = atlas; this.frameCache = frameCache;
     this._generation = 0;
     this._listeners = new Map();
     sinew._instances.set(ptr, new WeakRef(this));
-    sinew._own(this, 'instance', ptr, [data._native, atlas && atlas._native, frameCache && frameCache._native]);
+    sinew._own(this, 'instance', ptr, [data._native, atlas && atlas._native, frameCache && frameCache._native], randomId);
     const arm = data.armature(sinew._name(sinew._x.sw_armature_name(ptr, 0)));
     /** the armature's description (from SkeletonData.armatures) */
     this.armature = arm;
@@ -973,16 +1005,34 @@ export class Instance {
     const x = this._s._x, s = this._s, out = [];
     for (let k = 0, n = x.sw_slot_count(this._live(), armature); k < n; k++) {
       if (!x.sw_slot(this._ptr, armature, k)) continue;
-      const u = s._view(Uint32Array, s._out, 32), i = s._view(Int32Array, s._out, 32), f = s._view(Float32Array, s._out, 32);
+      const u = s._view(Uint32Array, s._out, 34), i = s._view(Int32Array, s._out, 34), f = s._view(Float32Array, s._out, 34);
       const slot = {
         name: s._name(u[0]), index: u[1], parent: u[2], displayIndex: i[3], displayName: s._name(u[4]),
         displayPath: s._name(u[5]), displayType: i[6] >= 0 ? DISPLAY_TYPES[i[6]] : null, visible: !!u[7], drawIndex: u[8],
         color: { aM: f[9], rM: f[10], gM: f[11], bM: f[12], aO: f[13], rO: f[14], gO: f[15], bO: f[16] },
         blend: BLEND_MODES[u[17]] || 'normal', blendMode: u[17], matrix: [f[18], f[19], f[20], f[21], f[22], f[23]],
-        childArmature: i[27], pivot: u[28] ? [f[29], f[30]] : null, mesh: null,
+        childArmature: i[27], pivot: u[28] ? [f[29], f[30]] : null, mesh: null, shape: null, path: null,
+        mask: u[31] ? f[32] : null, maskedBy: i[33],
       };
-      if (u[24] && i[6] === 2) slot.mesh = { weighted: !!u[26], vertices: Array.from(s._view(Float32Array, u[24], 2 * u[25])) };
+      const key = { 2: 'mesh', 4: 'path', 5: 'shape' }[i[6]];
+      if (u[24] && key) slot[key] = { weighted: !!u[26], vertices: Array.from(s._view(Float32Array, u[24], 2 * u[25])) };
       out.push(slot);
+    }
+    return out;
+  }
+  /** The constraints and their state now (IK weights, path values, 6.0 transform and physics
+   *  constraints), in the official order (tools/oracle6's --constraints). */
+  constraints({ armature = 0 } = {}) {
+    const x = this._s._x, s = this._s, out = [];
+    for (let k = 0, n = x.sw_constraint_count(this._live(), armature); k < n; k++) {
+      if (!x.sw_constraint(this._ptr, armature, k)) continue;
+      const u = s._view(Uint32Array, s._out, 8), i = s._view(Int32Array, s._out, 8), d = s._view(Float64Array, s._out, 20);
+      out.push({
+        type: CONSTRAINT_TYPES[u[0]], name: s._name(u[1]), bone: i[2], target: i[3], weight: d[4], bendPositive: !!u[4],
+        position: d[5], spacing: d[6], rotateWeight: d[7], xWeight: d[8], yWeight: d[9], sleeping: !!u[5], reset: !!u[6],
+        remaining: d[10], lastTime: d[11], xOffset: d[12], xVelocity: d[13], yOffset: d[14], yVelocity: d[15],
+        rotateOffset: d[16], rotateVelocity: d[17], scaleOffset: d[18], scaleVelocity: d[19],
+      });
     }
     return out;
   }

@@ -4,7 +4,8 @@
 // is checked against checks the web build too (docs/web.md).
 //
 //   node build-wasm/poses.mjs FILE [--atlas TEX] [--armature NAME|all] [--skin NAME]
-//        [--animation NAME|all] [--fps N] [--frames N] [--cache-fps N] [--precision N] [--out FILE]
+//        [--animation NAME|all] [--fps N] [--frames N] [--cache-fps N] [--precision N]
+//        [--random C|seed:N] [--mode step|seek] [--constraints] [--out FILE]
 //   node build-wasm/poses.mjs FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME]
 //        [--max-states N] [--states] [--cache-fps N] [--precision N] [--out FILE]
 // (`sinew poses --drawlist` and `--replace` are not here.)
@@ -13,7 +14,8 @@ import path from 'node:path';
 import { init, SinewError } from './sinew.mjs';
 
 const USAGE = `usage: node poses.mjs FILE [--atlas TEX] [--armature NAME|all] [--skin NAME] [--animation NAME|all]
-                     [--fps N] [--frames N] [--cache-fps N] [--precision N] [--out FILE]
+                     [--fps N] [--frames N] [--cache-fps N] [--precision N] [--random C|seed:N]
+                     [--mode step|seek] [--constraints] [--out FILE]
        node poses.mjs FILE --script SCENARIOS.json [--atlas TEX] [--skin NAME] [--max-states N] [--states]
                      [--cache-fps N] [--precision N] [--out FILE]
 Samples every chosen animation on a fresh instance of the WebAssembly build: sample 0 after a
@@ -52,6 +54,9 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--out') op.out = take();
   else if (a === '--script') op.script = take();
   else if (a === '--states') op.states = true;
+  else if (a === '--constraints') op.constraints = true;
+  else if (a === '--random') op.random = take();
+  else if (a === '--mode') { op.mode = take(); if (op.mode !== 'step' && op.mode !== 'seek') usage('--mode wants step or seek'); }
   else if (a === '--fps') op.fps = number(a, take(), 0, 1000, false, true);
   else if (a === '--frames') op.frames = number(a, take(), 1, 100000, true);
   else if (a === '--precision') op.precision = number(a, take(), 1, 17, true);
@@ -186,6 +191,28 @@ if (!op.script) {
 const out = [];
 const w = (s) => out.push(s);
 
+const CONSTRAINT_NUMBERS = {
+  ik: ['weight'], path: ['position', 'spacing', 'rotateWeight', 'xWeight', 'yWeight'], transform: [],
+  physics: ['remaining', 'lastTime', 'xOffset', 'xVelocity', 'yOffset', 'yVelocity', 'rotateOffset', 'rotateVelocity',
+    'scaleOffset', 'scaleVelocity'],
+};
+// ,"constraints":[...] (--constraints; tools/oracle6's schema)
+function constraintsJson(inst, ai, bones) {
+  const list = inst.constraints({ armature: ai }).map((c) => {
+    let t = `{"name":${str(c.name)},"type":"${c.type}"`;
+    if (c.type === 'ik') t += `,"weight":${num(c.weight)},"bendPositive":${c.bendPositive}`;
+    else if (c.type !== 'path') t += `,"bone":${str(c.bone >= 0 ? bones[c.bone].name : null)}`;
+    if (c.type === 'path') for (const k of CONSTRAINT_NUMBERS.path) t += `,"${k}":${num(c[k])}`;
+    if (c.type === 'transform') t += `,"target":${str(c.target >= 0 ? bones[c.target].name : null)}`;
+    if (c.type === 'physics') {
+      t += `,"sleeping":${c.sleeping},"reset":${c.reset}`;
+      for (const k of CONSTRAINT_NUMBERS.physics) t += `,"${k}":${num(c[k])}`;
+    }
+    return t + '}';
+  });
+  return `,"constraints":[${list.join(',')}]`;
+}
+
 function poseMembers(inst, ai, depth) {
   const bones = inst.bones({ armature: ai });
   w('"bones":[');
@@ -193,13 +220,18 @@ function poseMembers(inst, ai, depth) {
     w(`${i ? ',' : ''}{"name":${str(b.name)},"parent":${str(b.parent >= 0 ? bones[b.parent].name : null)},"matrix":${matrix(b.matrix)}}`);
   });
   w('],"slots":[');
-  inst.slots({ armature: ai }).forEach((s, k) => {
+  const slots = inst.slots({ armature: ai });
+  const slotName = new Map(slots.map((x) => [x.index, x.name]));
+  slots.forEach((s, k) => {
     const c = s.color;
     w(`${k ? ',' : ''}{"name":${str(s.name)},"parent":${str(bones[s.parent] ? bones[s.parent].name : null)},"displayIndex":${s.displayIndex},"display":`);
     w(s.displayName !== null ? `{"name":${str(s.displayName)},"path":${str(s.displayPath)},"type":"${s.displayType || 'image'}"}` : 'null');
     w(`,"visible":${s.visible},"zOrder":${s.drawIndex},"drawIndex":${s.drawIndex},"color":{"aM":${num(c.aM)},"rM":${num(c.rM)},"gM":${num(c.gM)},"bM":${num(c.bM)},"aO":${num(c.aO)},"rO":${num(c.rO)},"gO":${num(c.gO)},"bO":${num(c.bO)}},"blendMode":${s.blendMode},"matrix":${matrix(s.matrix)}`);
     if (s.pivot) w(`,"pivot":[${num(s.pivot[0])},${num(s.pivot[1])}]`);
-    if (s.mesh) w(`,"mesh":{"weighted":${s.mesh.weighted},"vertices":[${s.mesh.vertices.map(num).join(',')}]}`);
+    if (s.mask !== null) w(`,"mask":${num(s.mask)}`); // 6.0 masks
+    if (s.maskedBy >= 0) w(`,"maskedBy":${str(slotName.get(s.maskedBy) ?? null)}`);
+    for (const key of ['mesh', 'path', 'shape'])
+      if (s[key]) w(`,"${key}":{"weighted":${s[key].weighted},"vertices":[${s[key].vertices.map(num).join(',')}]}`);
     if (s.childArmature >= 0 && depth < 8) {
       const states = inst.states({ armature: s.childArmature });
       w(`,"childArmature":{"name":${str(inst.armatureName(s.childArmature))},"animation":${str(states.length ? states[states.length - 1].name : null)},"pose":{`);
@@ -209,6 +241,7 @@ function poseMembers(inst, ai, depth) {
     w('}');
   });
   w(']');
+  if (op.constraints) w(constraintsJson(inst, ai, bones));
 }
 
 let pending = [];
@@ -221,19 +254,22 @@ function events() {
 function statesJson(inst) {
   return `,"states":[${inst.states().map((s) => `{"name":${str(s.name)},"group":${str(s.group)},"layer":${s.layer},"playTimes":${s.playTimes},"currentPlayTimes":${s.currentPlayTimes},"currentTime":${num(s.currentTime)},"weight":${num(s.weight)},"fadeProgress":${num(s.fadeProgress)},"timeScale":${num(s.timeScale)},"playing":${s.playing},"completed":${s.completed},"fadingIn":${s.fadingIn},"fadingOut":${s.fadingOut}}`).join(',')}]`;
 }
+const V6 = data.version === '6.0' || data.compatibleVersion === '6.0';
 function header(mode) {
-  w(`{"oracle":{"version":1,"runtime":"sinew","runtimeVersion":${str(sinew.version)},"yDown":true,"mode":"${mode}","angleUnit":"radian","matrix":"[a,b,c,d,tx,ty]: x' = a*x + c*y + tx, y' = b*x + d*y + ty"},"input":{"file":${str(path.basename(op.file))},"atlas":${op.atlas ? str(path.basename(op.atlas)) : 'null'},"name":${str(data.dataName)},"version":${str(data.version)},"compatibleVersion":${str(data.compatibleVersion || '')},"frameRate":${num(data.frameRate)}},"armatures":[`);
+  const plays = V6 ? `,"plays":"DragonBones 6.0, as DragonBonesJS 6.0.2 (tools/oracle6)","random":${str(op.random ?? '0.5')}` : '';
+  w(`{"oracle":{"version":1,"runtime":"sinew","runtimeVersion":${str(sinew.version)},"yDown":true,"mode":"${mode}","angleUnit":"radian","matrix":"[a,b,c,d,tx,ty]: x' = a*x + c*y + tx, y' = b*x + d*y + ty"${plays}},"input":{"file":${str(path.basename(op.file))},"atlas":${op.atlas ? str(path.basename(op.atlas)) : 'null'},"name":${str(data.dataName)},"version":${str(data.version)},"compatibleVersion":${str(data.compatibleVersion || '')},"frameRate":${num(data.frameRate)}},"armatures":[`);
 }
 let cache = null;
 try { if (op.cacheFps) cache = data.createFrameCache(op.cacheFps); } catch (e) { fail(e); }
 const create = (armName, overlay) => {
-  const inst = data.createInstance({ armature: armName, skin: overlay, atlas, maxStates: op.maxStates, frameCache: cache });
+  const inst = data.createInstance({ armature: armName, skin: overlay, atlas, maxStates: op.maxStates, frameCache: cache,
+    random: op.random ?? null, noClock: op.mode === 'seek' });
   inst.on('*', collect);
   return inst;
 };
 
 function runSteps() {
-  header('step');
+  header(op.mode === 'seek' ? 'seek' : 'step');
   let firstArm = true;
   arms.forEach((arm, a) => {
     const sel = selected(a);
@@ -258,12 +294,21 @@ function runSteps() {
       const duration = framesF / arm.frameRate;
       const frames = op.frames > 0 ? op.frames : Math.max(1, Math.floor(duration * fps + 0.5)) + 1;
       const inst = create(arm.name, sel.overlay);
-      inst.play(an.name);
-      inst.update(0);
+      const seek = op.mode === 'seek'; // each sample a gotoAndStop off the clock (the oracles' seek mode)
+      if (!seek) {
+        inst.play(an.name);
+        inst.update(0);
+      }
       w(`${firstAnim ? '' : ','}{"name":${str(an.name)},"duration":${num(duration)},"frameCount":${framesF},"playTimes":${an.playTimes},"samples":[`);
       firstAnim = false;
       for (let k = 0; k < frames; k++) {
-        if (k > 0) inst.update(dt);
+        if (seek) {
+          inst.gotoAndStop(an.name, { time: k * dt });
+          inst.update(0);
+          pending = [];
+        } else if (k > 0) {
+          inst.update(dt);
+        }
         let st = { currentTime: 0, playTimes: 0 };
         for (const s of inst.states()) if (s.name === an.name) st = s;
         w(`${k ? ',' : ''}{"frame":${k},"time":${num(k * dt)},"stateTime":${num(st.currentTime)},"playTimes":${st.playTimes},${events()},`);

@@ -315,9 +315,17 @@ EXPORT(sw_frame_cache_create) sinew_frame_cache *sw_frame_cache_create(const sin
 }
 EXPORT(sw_frame_cache_destroy) void sw_frame_cache_destroy(sinew_frame_cache *c) { sinew_frame_cache_destroy(c); }
 
+/* A JavaScript random source (the module's import sinew.random): the number the function the
+ * caller registered under id returns (sinew.mjs's createInstance({ random: fn })). */
+__attribute__((import_module("sinew"), import_name("random"))) double sw_js_random(uint32_t id);
+static double web_random(void *user) { return sw_js_random((uint32_t)(uintptr_t)user); }
+
+/* random_kind: sinew_random_kind (0 default, 1 the constant random_constant, 2 the seed random_seed,
+ * 3 the JavaScript function registered under the id random_seed); no_clock: no 6.0 physics */
 EXPORT(sw_instance_create)
 sinew_instance *sw_instance_create(const sinew_data *d, const char *armature, const char *skin, const sinew_atlas *atlas,
-                                   uint32_t max_states, int default_actions, sinew_frame_cache *cache) {
+                                   uint32_t max_states, int default_actions, sinew_frame_cache *cache, int random_kind,
+                                   double random_constant, uint32_t random_seed, int no_clock) {
     err_reset();
     uint32_t index = 0;
     const char *overlay = NULL;
@@ -333,6 +341,14 @@ sinew_instance *sw_instance_create(const sinew_data *d, const char *armature, co
     o.max_states = max_states;
     o.run_default_actions = default_actions != 0;
     o.frame_cache = cache;
+    o.random = (sinew_random_kind)random_kind;
+    o.random_constant = random_constant;
+    o.random_seed = random_seed;
+    if (o.random == SINEW_RANDOM_CALLBACK) {
+        o.random_fn = web_random;
+        o.random_user = (void *)(uintptr_t)random_seed;
+    }
+    o.no_clock = no_clock != 0;
     sinew_instance *inst = NULL;
     if (sinew_instance_create(d, &o, &inst, &g_err) != SINEW_OK)
         return NULL;
@@ -485,8 +501,9 @@ EXPORT(sw_slot_count) uint32_t sw_slot_count(const sinew_instance *inst, uint32_
 /* The slot at draw position k into g_out: u[0] name, u[1] index, u[2] parent bone, i[3] display
  * index, u[4] display name, u[5] display path, i[6] display type, u[7] visible, u[8] draw index,
  * f[9..16] colour (aM rM gM bM aO rO gO bO), u[17] blend, f[18..23] world matrix, u[24] mesh
- * vertices, u[25] mesh vertex count, u[26] mesh weighted, i[27] child armature (-1 none),
- * u[28] has pivot, f[29..30] pivot. */
+ * vertices (a mesh's, a 6.0 shape's control points or path's points), u[25] their count, u[26]
+ * weighted, i[27] child armature (-1 none), u[28] has pivot, f[29..30] pivot; 6.0: u[31] a mask
+ * slot, f[32] its maskRange, i[33] the slot masking it (-1 none). */
 EXPORT(sw_slot) int sw_slot(sinew_instance *inst, uint32_t arm, uint32_t k) {
     sinew_slot_state s;
     if (!sinew_instance_slot(inst, arm, k, &s))
@@ -513,6 +530,33 @@ EXPORT(sw_slot) int sw_slot(sinew_instance *inst, uint32_t arm, uint32_t k) {
     g_out.i[27] = s.child_armature == SINEW_INVALID_INDEX ? -1 : (int32_t)s.child_armature;
     u[28] = s.has_pivot;
     f[29] = s.pivot_x, f[30] = s.pivot_y;
+    u[31] = s.mask;
+    f[32] = (float)s.mask_range;
+    g_out.i[33] = s.masked_by == SINEW_INVALID_INDEX ? -1 : (int32_t)s.masked_by;
+    return 1;
+}
+
+EXPORT(sw_constraint_count) uint32_t sw_constraint_count(const sinew_instance *inst, uint32_t arm) {
+    return sinew_instance_constraint_count(inst, arm);
+}
+/* Constraint i of the armature into g_out: u[0] type, u[1] name, i[2] bone, i[3] target (-1 none),
+ * u[4] bend positive, u[5] sleeping, u[6] reset; doubles d[4..] weight, position, spacing,
+ * rotate weight, x weight, y weight, remaining, last time, x offset, x velocity, y offset,
+ * y velocity, rotate offset, rotate velocity, scale offset, scale velocity. */
+EXPORT(sw_constraint) int sw_constraint(const sinew_instance *inst, uint32_t arm, uint32_t i) {
+    sinew_constraint_state c;
+    if (!sinew_instance_constraint(inst, arm, i, &c))
+        return 0;
+    g_out.u[0] = (uint32_t)c.type;
+    g_out.u[1] = (uint32_t)(uintptr_t)c.name;
+    g_out.i[2] = c.bone == SINEW_INVALID_INDEX ? -1 : (int32_t)c.bone;
+    g_out.i[3] = c.target == SINEW_INVALID_INDEX ? -1 : (int32_t)c.target;
+    g_out.u[4] = c.bend_positive, g_out.u[5] = c.sleeping, g_out.u[6] = c.reset;
+    const double v[16] = {c.weight,        c.position,   c.spacing,    c.rotate_weight,   c.x_weight,
+                          c.y_weight,      c.remaining,  c.last_time,  c.x_offset,        c.x_velocity,
+                          c.y_offset,      c.y_velocity, c.rotate_offset, c.rotate_velocity, c.scale_offset,
+                          c.scale_velocity};
+    memcpy(&g_out.d[4], v, sizeof v);
     return 1;
 }
 
