@@ -21,7 +21,7 @@
 #                    127.0.0.1 (PORT=8080)
 #   make bench-web   sinew-wasm against the official JS runtime in node and headless Chromium
 #                    (needs ../shared)
-#   make fixtures    remake tests/fixtures/own, tests/fixtures/dbbin and tests/fixtures/v6 (the art and rigs, the
+#   make fixtures    remake tests/fixtures/own, dbbin, v6 and v6_upstream (the art and rigs, the
 #                    binaries, then the expected poses with the official DragonBones runtimes; needs
 #                    ../shared, or SHARED=PATH)
 
@@ -140,6 +140,8 @@ fixtures:
 	  python3 tests/fixtures/own/make_expected.py
 	@python3 tests/fixtures/v6/make_fixtures.py
 	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" python3 tests/fixtures/v6/make_expected.py
+	@python3 tests/fixtures/v6_upstream/make_rigs.py
+	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" python3 tests/fixtures/v6_upstream/make_expected.py
 
 wasm:
 	@sh tools/deps.sh $(WASM_PACKAGES)
