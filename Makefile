@@ -23,7 +23,7 @@
 #                    (needs ../shared)
 #   make bench-phaser  sinew/phaser's crowd in Phaser 4 and Phaser 3 in headless Chromium: draw
 #                    calls and ms of update + render a frame for 100 and 1,000 armatures
-#   make fixtures    remake tests/fixtures/own, tests/fixtures/dbbin and tests/fixtures/v6 (the art and rigs, the
+#   make fixtures    remake tests/fixtures/own, dbbin, v6 and v6_upstream (the art and rigs, the
 #                    binaries, then the expected poses with the official DragonBones runtimes; needs
 #                    ../shared, or SHARED=PATH)
 
@@ -142,6 +142,8 @@ fixtures:
 	  python3 tests/fixtures/own/make_expected.py
 	@python3 tests/fixtures/v6/make_fixtures.py
 	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" python3 tests/fixtures/v6/make_expected.py
+	@python3 tests/fixtures/v6_upstream/make_rigs.py
+	@SHARED="$(abspath $(SHARED))" BUILD="$(abspath $(BUILD))" python3 tests/fixtures/v6_upstream/make_expected.py
 
 wasm:
 	@sh tools/deps.sh $(WASM_PACKAGES)

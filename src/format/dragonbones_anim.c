@@ -316,7 +316,8 @@ static sinew_status display_values(db *d, const tl_spec *sp, const cJSON *const 
     const cJSON *dv = f[F_VALUE] ? f[F_VALUE] : f[F_DISPLAYINDEX];
     const char *dk = f[F_VALUE] ? "value" : "displayIndex";
     TRY(sinew__jint(d->c, dv, dk, 0, -1, 2147483647.0, &di));
-    if (!sinew__dbj_display_index_ok(d, sp->target, (double)di))
+    /* a 6.0 file's index past the list shows the last display (upstream clamps it) */
+    if (!A->v6 && !sinew__dbj_display_index_ok(d, sp->target, (double)di))
         return sinew__jfail_key(d->c, dk, SINEW_E_RANGE, "display index %lld is out of range for slot '%s' (%u displays)",
                                 (long long)di, A->slots[sp->target].name, d->slot_display_max[sp->target]);
     val[0] = (float)di;

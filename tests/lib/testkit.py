@@ -138,6 +138,16 @@ sys.excepthook = _uncaught
 
 # ---- ../shared ---------------------------------------------------------------------------------
 
+def load_module(name, path):
+    """The Python file at `path` as module `name` (a fixture folder's generator, which is not a
+    package)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def have_shared():
     """True when the shared test resource folder (../shared, or $SHARED) exists."""
     return os.path.isdir(SHARED)
