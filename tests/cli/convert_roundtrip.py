@@ -22,9 +22,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import (CORPUS, SRC, check, converted_args, converted_entries, converted_expected,  # noqa: E402
-                     corpus_expected, corpus_path, finish, have_shared, make_converted, own_expected, own_manifest,
-                     own_path, posecmp, run_oracle, run_sinew, sinew_poses, skip, try_oracle)
+from testkit import (CORPUS, SRC, check, check_converted, converted_entries, converted_version,  # noqa: E402
+                     corpus_expected, corpus_path, finish, have_shared, own_expected, own_manifest, own_path,
+                     posecmp, run_oracle, run_sinew, sinew_poses, skip, try_oracle)
 
 own = own_manifest()["dragonbones"]
 odir = try_oracle(len(own), "converted own fixtures read by the live official runtime")
@@ -64,18 +64,10 @@ with tempfile.TemporaryDirectory() as tmp:
                 check(ok, f"{name}: official runtime, original vs converted:\n{msg}")
 
     # 1b. sinew on each converted file against the official runtime's committed dump of that file
-    v45 = converted_entries("dragonbones")
+    v45 = [e for e in converted_entries("dragonbones") if converted_version(e) == "4.5"]
     check(len(v45) == len(own) + 1, "a committed official dump for each converted own fixture and oracle_path (%d)"
           % len(v45))
-    for e in v45:
-        conv, err = make_converted(e, os.path.join(tmp, "conv_" + e["name"]))
-        if not check(conv is not None, f"{e['name']}: convert: {err}"):
-            continue
-        out = os.path.join(tmp, e["name"] + ".sinew.json")
-        ok, err = sinew_poses(conv, out, *converted_args(e))
-        if check(ok, f"{e['name']}: sinew poses: {err}"):
-            ok, msg = posecmp(converted_expected(e), out)
-            check(ok, f"{e['name']}: sinew on the converted file vs the official runtime on it (committed):\n{msg}")
+    check_converted(v45, tmp, "converted file")
 
     # 2. the shared corpus
     if not have_shared():
