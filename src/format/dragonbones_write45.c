@@ -302,7 +302,15 @@ static void easing_json(wctx *w, cJSON *f, const merged_key *mk) {
     case SINEW_TWEEN_QUAD_OUT: dbw_num(w, f, "tweenEasing", dbw_fnum(w, k->strength)); break;
     case SINEW_TWEEN_QUAD_IN_OUT: dbw_num(w, f, "tweenEasing", 1 + dbw_fnum(w, k->strength)); break;
     case SINEW_TWEEN_CURVE: {
+        if (k->curve_sampled && (double)k->curve_count != mk->dur + 1) { /* cut (warned): its line */
+            dbw_num(w, f, "tweenEasing", 0);
+            break;
+        }
         cJSON *a = dbw_arr(w, f, "curve");
+        if (k->curve_sampled) { /* a DBBin source's curve: its samples */
+            sinew__dbw_sampled_curve_json(w, a, w->anim->curves + k->curve_first, k->curve_count);
+            break;
+        }
         for (uint32_t i = 0; i < k->curve_count; i++)
             dbw_push_num(w, a, dbw_fnum(w, w->anim->curves[k->curve_first + i]));
         break;
