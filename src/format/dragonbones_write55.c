@@ -17,7 +17,8 @@
  *   parser's merge puts them (the model's run_action_frames), since 5.5 bone channels hold none.
  *
  * Keys keep their written `duration` (the official parser lays keys on the frame grid from those),
- * their tween (the quad strength the official parser rounds, a curve's control points, or, for a
+ * their tween (a quad key's tweenEasing as the source wrote it, else one the official parser rounds
+ * to the key's strength; a curve's control points, or, for a
  * DBBin source whose curves are samples, a curve whose official sampling gives those samples) and
  * their values written so that they read back to the model's (dragonbones_write.c "Numbers").
  * Rotations read by the official parser from raw degrees (JSON sources) are written as those
@@ -46,30 +47,29 @@ void sinew__dbw55_tween_of(const sinew_model_animation *an, const sinew_model_ke
     }
     if (k->tween < SINEW_TWEEN_QUAD_IN)
         return;
-    /* the official parser's rounding of the tweenEasing the source most likely wrote */
+    /* the tweenEasing the source most likely wrote, which the official parser reads as the source's */
     double te = k->tween_easing;
     if (isfinite(te)) {
         double c = te;
-        te = sinew__dbw_shortest(te, sinew__dbw_same_float, &c);
+        t->easing = sinew__dbw_shortest(te, sinew__dbw_same_float, &c);
+        t->has_easing = true;
     }
-    if (k->tween == SINEW_TWEEN_QUAD_IN && te == -2.0) { /* the parser's "no tween" */
+    if (k->tween == SINEW_TWEEN_QUAD_IN && t->has_easing && t->easing == -2.0) /* the parser's "no tween" */
         t->type = SINEW_TWEEN_NONE;
-        return;
-    }
-    if (!isfinite(te))
-        t->strength = (int32_t)lround((double)k->strength * 100.0);
-    else if (k->tween == SINEW_TWEEN_QUAD_IN)
-        t->strength = (int32_t)floor(-te * 100.0 + 0.5);
-    else if (k->tween == SINEW_TWEEN_QUAD_OUT)
-        t->strength = (int32_t)floor(te * 100.0 + 0.5);
-    else
-        t->strength = (int32_t)floor(te * 100.0 - 100.0 + 0.5);
+    double s = round((double)k->strength * 100.0);
+    t->strength = s > 1e6 ? 1000000 : s < -1e6 ? -1000000 : (int32_t)s;
 }
 
-/* A key's tween as 5.5 keys: none (nothing), linear (tweenEasing 0), quad (the tweenEasing the
- * official parser rounds to the strength; a strength of 0 plays as linear), curve. */
+/* A key's tween as 5.5 keys: none (nothing), linear (tweenEasing 0), quad (the source's
+ * tweenEasing, or one the official parser rounds to the strength; a strength of 0 plays as
+ * linear), curve. */
 void sinew__dbw55_tween_json(wctx *w, cJSON *f, const dbw55_tween *t) {
     int32_t s = t->strength;
+    bool quad = t->type >= SINEW_TWEEN_QUAD_IN && t->type <= SINEW_TWEEN_QUAD_IN_OUT;
+    if (quad && t->has_easing) {
+        dbw_num(w, f, "tweenEasing", t->easing);
+        return;
+    }
     switch (t->type) {
     case SINEW_TWEEN_LINEAR: dbw_num(w, f, "tweenEasing", 0); break;
     case SINEW_TWEEN_QUAD_IN: /* -2 itself is the parser's "no tween" */

@@ -83,6 +83,8 @@ typedef enum dbw55_channel { DBW55_TRANSLATE, DBW55_ROTATE, DBW55_SCALE } dbw55_
 
 typedef struct dbw55_tween {
     uint8_t type;              /* sinew_tween_type */
+    bool has_easing;           /* quad: write `easing` as tweenEasing (else one from `strength`) */
+    double easing;
     int32_t strength;          /* quad: the official x100 easing */
     const float *curve;        /* CURVE: the control points, or the official samples (y x10000) */
     uint32_t curve_count;
