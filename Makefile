@@ -21,6 +21,8 @@
 #                    127.0.0.1 (PORT=8080)
 #   make bench-web   sinew-wasm against the official JS runtime in node and headless Chromium
 #                    (needs ../shared)
+#   make bench-phaser  sinew/phaser's crowd in Phaser 4 and Phaser 3 in headless Chromium: draw
+#                    calls and ms of update + render a frame for 100 and 1,000 armatures
 #   make fixtures    remake tests/fixtures/own and tests/fixtures/dbbin (the art and rigs, the
 #                    binaries, then the expected poses with the official DragonBones runtime; needs
 #                    ../shared, or SHARED=PATH)
@@ -68,7 +70,7 @@ WEB_PACKAGES = $(WASM_PACKAGES) chromium
 DEB_PACKAGES = $(BUILD_PACKAGES) $(TEST_PACKAGES) $(WEB_PACKAGES)
 
 .PHONY: all build build-deps test test-fast test-asan fuzz fuzz-build fuzz-scenarios demo install bench bench-compare deps clean fixtures \
-  wasm web serve bench-web
+  wasm web serve bench-web bench-phaser
 
 all: build
 
@@ -149,6 +151,9 @@ web: wasm
 
 bench-web: web
 	@node web/bench/bench-web.mjs --wasm $(WASM_BUILD) --web $(WEB_BUILD) --shared $(SHARED) $(if $(QUICK),--quick)
+
+bench-phaser: web
+	@node web/bench/phaser-bench.mjs --wasm $(WASM_BUILD) --web $(WEB_BUILD)
 
 serve: web
 	@echo "sinew player: http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"

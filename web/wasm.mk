@@ -3,6 +3,7 @@
 #   sinew.wasm        the core library with the exports of web/wasm/sinew_web.c
 #   sinew.mjs, *.d.mts the JavaScript API (web/src) and its TypeScript declarations
 #   pixi.mjs, webgl.mjs, player.mjs   the renderers and the player element
+#   phaser.mjs                        the Phaser 4 / Phaser 3 plugin (sinew/phaser)
 #   poses.mjs, bench.mjs              `sinew poses` and `sinew bench` in node, through the JS API
 # Called by the top Makefile: make -f web/wasm.mk OUT=build-wasm
 OUT      ?= build-wasm
@@ -91,10 +92,12 @@ $(OUT)/package.json:
 
 .PHONY: all
 
-# ---- make web: the player page and the PixiJS examples, a static site in $(WEB) -----------------
+# ---- make web: the player page, the PixiJS and Phaser examples, a static site in $(WEB) ---------
 WEB ?= build-web
-WEB_MODULES := sinew.mjs sinew.wasm webgl.mjs framing.mjs player.mjs pixi.mjs
+WEB_MODULES := sinew.mjs sinew.wasm webgl.mjs framing.mjs player.mjs pixi.mjs phaser.mjs
 PIXI_DIST := $(OUT)/npm/node_modules/pixi.js/dist
+PHASER_DIST := $(OUT)/npm/node_modules/phaser/dist
+PHASER3_DIST := $(OUT)/npm/node_modules/phaser3/dist
 web: all
 	@mkdir -p $(WEB)/examples $(WEB)/demo
 	@cp $(addprefix $(OUT)/,$(WEB_MODULES)) $(WEB)/
@@ -102,6 +105,8 @@ web: all
 	@cp $(SRCDIR)/web/examples/*.html $(SRCDIR)/web/examples/*.mjs $(WEB)/examples/
 	@cp $(SRCDIR)/examples/demo/demo_ske.json $(SRCDIR)/examples/demo/demo_tex.json $(SRCDIR)/examples/demo/demo_tex.png $(WEB)/demo/
 	@cp $(PIXI_DIST)/pixi.min.mjs $(PIXI_DIST)/pixi.min.mjs.map $(WEB)/
+	@cp $(PHASER_DIST)/phaser.esm.min.js $(WEB)/phaser-4.esm.min.js
+	@cp $(PHASER3_DIST)/phaser.esm.min.js $(WEB)/phaser-3.esm.min.js
 	@echo "web   $(WEB)/index.html"
 .PHONY: web
 $(OUT)/workloads.mjs: $(SRCDIR)/web/bench/workloads.mjs

@@ -147,7 +147,8 @@ static void png_abort(sinew_exporter *ex) { sinew__tmp_discard(&ex->tmp); }
 
 const sinew__backend sinew__png_backend = {png_frame, png_end, png_abort};
 
-/* Sequence: every frame goes to its own temporary file; all are renamed at the end. */
+/* Sequence: every frame goes to its own temporary file; at the end they are renamed as one set
+ * (sinew__tmp_commit_set: a failure leaves the previous frames as they were). */
 static sinew_status seq_frame_named(sinew_exporter *ex, const uint8_t *rgba, const char *name, sinew_error *err) {
     sinew_status st = sinew__check_not_input(name, ex->o.inputs, ex->o.input_count, err);
     if (st) return st;
@@ -185,14 +186,7 @@ static void seq_abort(sinew_exporter *ex) {
 
 static sinew_status seq_end(sinew_exporter *ex, sinew_error *err) {
     if (ex->frames_added == 0) return sinew__fail(err, SINEW_E_ARG, NULL, "no frame to write to '%s'", ex->o.path);
-    for (uint32_t i = 0; i < ex->frames_added; i++) {
-        sinew_status st = sinew__tmp_commit(&ex->seq[i], err);
-        if (st) {
-            seq_abort(ex);
-            return st;
-        }
-    }
-    return SINEW_OK;
+    return sinew__tmp_commit_set(ex->seq, ex->frames_added, err);
 }
 
 const sinew__backend sinew__seq_backend = {seq_frame, seq_end, seq_abort};

@@ -147,7 +147,7 @@ typedef struct sheet {
     uint32_t unique;
     page pages[MAX_PAGES];
     uint32_t np;
-    sinew__tmpfile ptmp[MAX_PAGES], jtmp[MAX_PAGES];
+    sinew__tmpfile files[2 * MAX_PAGES]; /* the pages' [0, np), then the atlases' [np, np + nj): one set */
     char *jpaths[MAX_PAGES];
     uint32_t nj;                    /* atlas files */
 } sheet;
@@ -339,8 +339,8 @@ static sinew_status write_pages(sheet *sh, sinew_error *err) {
     for (uint32_t k = 0; k < sh->np; k++) {
         const page *pg = &sh->pages[k];
         if ((st = sinew__check_not_input(pg->png_path, o->inputs, o->input_count, err)) != SINEW_OK ||
-            (st = sinew__tmp_open(pg->png_path, sh->a, &sh->ptmp[k], err)) != SINEW_OK ||
-            (st = sinew__png_encode(sh->ptmp[k].f, pg->png_path, pg->px, pg->w, pg->h, 0, err)) != SINEW_OK)
+            (st = sinew__tmp_open(pg->png_path, sh->a, &sh->files[k], err)) != SINEW_OK ||
+            (st = sinew__png_encode(sh->files[k].f, pg->png_path, pg->px, pg->w, pg->h, 0, err)) != SINEW_OK)
             return st;
     }
     return SINEW_OK;
@@ -449,10 +449,10 @@ static void atlas_godot(const sheet *sh, FILE *f) {
 /* Every atlas file written into its temporary file, in the chosen format. */
 static sinew_status write_atlases(sheet *sh, sinew_error *err) {
     for (uint32_t k = 0; k < sh->nj; k++) {
-        sinew_status st = sinew__tmp_open(sh->jpaths[k], sh->a, &sh->jtmp[k], err);
+        sinew_status st = sinew__tmp_open(sh->jpaths[k], sh->a, &sh->files[sh->np + k], err);
         if (st != SINEW_OK)
             return st;
-        FILE *f = sh->jtmp[k].f;
+        FILE *f = sh->files[sh->np + k].f;
         switch (sh->so->format) {
         case SINEW_SHEET_DRAGONBONES: atlas_dragonbones(sh, f, k); break;
         case SINEW_SHEET_JSON_ARRAY: atlas_json_array(sh, f, k); break;
@@ -469,9 +469,8 @@ static void sheet_free(sheet *sh, sinew_status st, sinew_error *err) {
         for (uint32_t k = 0; k < MAX_PAGES; k++)
             if (err->file && (err->file == sh->pages[k].png_path || err->file == sh->jpaths[k]))
                 err->file = sh->ex->o.path;
+    for (uint32_t k = 0; k < 2 * MAX_PAGES; k++) sinew__tmp_discard(&sh->files[k]);
     for (uint32_t k = 0; k < MAX_PAGES; k++) {
-        sinew__tmp_discard(&sh->ptmp[k]);
-        sinew__tmp_discard(&sh->jtmp[k]);
         if (sh->pages[k].px) sinew__free(sh->a, sh->pages[k].px, sh->pages[k].bytes);
         free_str(sh->a, sh->pages[k].png_path);
         free_str(sh->a, sh->jpaths[k]);
@@ -509,8 +508,8 @@ static sinew_status sheet_end(sinew_exporter *ex, sinew_error *err) {
     }
     if (st == SINEW_OK) st = write_pages(&sh, err);
     if (st == SINEW_OK) st = write_atlases(&sh, err);
-    for (uint32_t k = 0; k < sh.np && st == SINEW_OK; k++) st = sinew__tmp_commit(&sh.ptmp[k], err);
-    for (uint32_t k = 0; k < sh.nj && st == SINEW_OK; k++) st = sinew__tmp_commit(&sh.jtmp[k], err);
+    /* the pages and atlases renamed as one set: a failure leaves the previous sheet whole */
+    if (st == SINEW_OK) st = sinew__tmp_commit_set(sh.files, sh.np + sh.nj, err);
     sheet_free(&sh, st, err);
     return st;
 }

@@ -15,6 +15,8 @@
 #define BAKE_TOL_UNITS 0.002
 #define BAKE_TOL_DEG 0.0005
 #define BAKE_TOL_SCALE 0.00002
+#define BAKE_MAX_RATE 8   /* samples per animation frame: at most BAKE_MAX_RATE * BAKE_PER_FRAME */
+#define BAKE_JUMP 1e-6    /* frames: a bend is also read this much before it */
 
 /* Whether Spine's IK solver places constraint k as DragonBones' does: not for a two-bone chain on
  * bones that do not inherit rotation and scale (spine-core's apply2 skips them), nor under a
@@ -121,6 +123,17 @@ static void bake_step(sinew_instance *inst, double dt) {
     }
 }
 
+/* A new instance of the armature being written playing the animation being written from its
+ * start (its own playTimes), or NULL with e saying why. */
+static sinew_instance *played(sp_ctx *c, sinew_error *e) {
+    sinew_instance *inst;
+    if (bake_instance(c, &inst, e) != SINEW_OK || sinew_instance_play(inst, c->anim->name, -1, e) != SINEW_OK) {
+        sinew_instance_destroy(inst);
+        return NULL;
+    }
+    return inst;
+}
+
 /* Decides which bones are baked and computes their setup: the bones of IK chains Spine's solver
  * would place otherwise, bones whose inherit flags Spine cannot reproduce (inheritTranslation
  * false; inheritScale or inheritRotation false under a non-uniform scale or skew), and the chains
@@ -207,22 +220,112 @@ void sinew__sp_bake_setup(sp_ctx *c) {
     }
 }
 
-/* Writes the baked bones' keys of animation an: sinew plays it as `sinew poses` does (the
- * official runtime's way) and each baked bone's local transform is read every 1 / BAKE_PER_FRAME
- * frame, as linear keys relative to the baked setup. */
-void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj) {
+/* Whether timeline T moves bones (transforms, IK, surfaces): where its motion bends, a baked
+ * bone's may. */
+static bool moves_bones(const sinew_model_timeline *T) {
+    switch (T->type) {
+    case SINEW_TL_BONE_ALL:
+    case SINEW_TL_BONE_TRANSLATE:
+    case SINEW_TL_BONE_ROTATE:
+    case SINEW_TL_BONE_SCALE:
+    case SINEW_TL_IK:
+    case SINEW_TL_SURFACE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Appends to tau the times on timeline T's own clock where its motion bends: each key's start and,
+ * for a Bezier key, each of its easing samples (the official runtime joins them with straight
+ * lines). */
+static bool bend_times(sp_ctx *c, const sinew_model_timeline *T, sp_times *tau) {
+    const sinew_model_animation *an = c->anim;
+    double fr = c->arm->frame_rate, D = an->frame_count / fr;
+    const sinew_model_keyframe *keys = an->keys + T->first_key;
+    bool ok = true;
+    for (uint32_t k = 0; ok && k < T->grid_key_count; ++k) {
+        double t0 = keys[k].frame_start / fr, t1 = k + 1 < T->grid_key_count ? keys[k + 1].frame_start / fr : D;
+        ok = sinew__sp_times_push(c, tau, t0);
+        if (keys[k].tween != SINEW_TWEEN_CURVE || keys[k].frame_span == 0)
+            continue;
+        uint32_t segs = keys[k].sample_count + 1;
+        for (uint32_t i = 1; ok && i < segs; ++i)
+            ok = sinew__sp_times_push(c, tau, t0 + (t1 - t0) * i / segs);
+    }
+    return ok;
+}
+
+/*
+ * The times (the animation's clock, seconds, increasing) at which the baked bones are read: a grid
+ * of BAKE_PER_FRAME samples per frame of the fastest clock a timeline that moves bones runs on
+ * (a timeline scale of 1/2 plays its frames twice as fast; at most BAKE_MAX_RATE times the
+ * animation's frames), and every time such a timeline passes a key, a Bezier easing sample or a
+ * wrap of its clock (its scale and offset applied as in sinew__sp_clock_of) and the animation's
+ * end, each also
+ * BAKE_JUMP frames before: the corners of the motion are read where they are, not cut across
+ * between samples, and a held key's jump is read on both sides (sinew__sp_bake_animation writes
+ * both at the key's time).
+ */
+static bool bake_times(sp_ctx *c, sp_times *l) {
     const sinew_model_armature *a = c->arm;
     const sinew_model_animation *an = c->anim;
+    double rate = 1.0, jump = BAKE_JUMP / a->frame_rate;
+    sp_times tau = {NULL, 0, 0};
+    bool ok = true;
+    for (uint32_t t = 0; ok && t < an->timeline_count; ++t) {
+        const sinew_model_timeline *T = &a->timelines[an->first_timeline + t];
+        if (!moves_bones(T) || T->grid_key_count < 2)
+            continue;
+        sp_clock ck;
+        sinew__sp_clock_of(c, T, &ck);
+        rate = fmax(rate, fmin(ceil(fabs(ck.ts)), BAKE_MAX_RATE));
+        tau.n = 0;
+        ok = bend_times(c, T, &tau) && sinew__sp_clock_times(c, &ck, tau.t, (uint32_t)tau.n, l);
+    }
+    sinew__sp_times_free(c, &tau);
+    if (ok && an->frame_count) /* the animation's own wrap (or its end) */
+        ok = sinew__sp_times_push(c, l, an->frame_count / (double)a->frame_rate);
+    sinew__sp_times_sort(l);
+    double per_s = a->frame_rate * BAKE_PER_FRAME * rate;
+    size_t bends = l->n, w = 0;
+    for (size_t i = 0; i < bends; ++i) /* one bend per 2 BAKE_JUMP */
+        if (w == 0 || l->t[i] - l->t[w - 1] > 2.0 * jump)
+            l->t[w++] = l->t[i];
+    l->n = bends = w;
+    for (size_t i = 0; ok && i < bends; ++i)
+        if (l->t[i] > jump)
+            ok = sinew__sp_times_push(c, l, l->t[i] - jump);
+    w = 0;
+    for (size_t i = 0; i < l->n; ++i) /* the times on the grid are in it */
+        if (fabs(l->t[i] * per_s - floor(l->t[i] * per_s + 0.5)) > 1e-6)
+            l->t[w++] = l->t[i];
+    l->n = w;
+    size_t steps = (size_t)an->frame_count * BAKE_PER_FRAME * (size_t)rate;
+    for (size_t k = 0; ok && k <= steps; ++k)
+        ok = sinew__sp_times_push(c, l, (double)k / per_s);
+    sinew__sp_times_sort(l);
+    w = 0;
+    for (size_t i = 0; i < l->n; ++i)
+        if (w == 0 || l->t[i] > l->t[w - 1])
+            l->t[w++] = l->t[i];
+    l->n = w;
+    return ok;
+}
+
+/* Writes the baked bones' keys of animation an: sinew plays it as `sinew poses` does (the
+ * official runtime's way) and each baked bone's local transform is read at the times bake_times
+ * gives, as linear keys relative to the baked setup, thinned where they are straight. */
+void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj) {
+    const sinew_model_armature *a = c->arm;
     uint32_t nb = 0;
     for (uint32_t b = 0; b < a->bone_count; ++b)
         nb += c->bone_baked[b];
     if (!nb)
         return;
-    sinew_instance *inst;
     sinew_error e;
-    if (bake_instance(c, &inst, &e) != SINEW_OK ||
-        sinew_instance_play(inst, an->name, -1, &e) != SINEW_OK) {
-        sinew_instance_destroy(inst);
+    sinew_instance *inst = played(c, &e);
+    if (!inst) {
         if (e.code == SINEW_E_NOMEM) {
             c->nomem = true;
             return;
@@ -230,12 +333,11 @@ void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj) {
         sinew__sp_warn(c, "IK chains could not be baked (%s); their bones keep the setup pose", e.message);
         return;
     }
-    uint32_t steps = an->frame_count * BAKE_PER_FRAME;
-    double dt = 1.0 / (a->frame_rate * BAKE_PER_FRAME);
+    sp_times times = {NULL, 0, 0};
     size_t kls_count = (size_t)a->bone_count * 4 + 1, prev_count = 6 * (size_t)a->bone_count + 1;
     keylist *kls = sinew__calloc(c->a, kls_count, sizeof *kls);
     double *prev = sinew__calloc(c->a, prev_count, sizeof *prev);
-    bool ok = kls && prev;
+    bool ok = kls && prev && bake_times(c, &times);
     for (uint32_t b = 0; ok && b < a->bone_count; ++b) {
         kls[4 * b].n = 2;
         kls[4 * b + 1].n = 1;
@@ -243,9 +345,11 @@ void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj) {
         kls[4 * b + 3].n = 2;
         memcpy(prev + 6 * (size_t)b, c->bone_setup + 6 * (size_t)b, 6 * sizeof *prev);
     }
-    for (uint32_t k = 0; ok && k <= steps; ++k) {
-        bake_step(inst, k ? dt * c->time_scale : 0.0);
-        double t = k * dt;
+    double jump = BAKE_JUMP / a->frame_rate;
+    for (size_t k = 0; ok && k < times.n; ++k) {
+        bake_step(inst, k ? (times.t[k] - times.t[k - 1]) * c->time_scale : 0.0);
+        /* a read just before a bend is written at the bend: a held key's jump stays a jump */
+        double t = k + 1 < times.n && times.t[k + 1] - times.t[k] <= 1.5 * jump ? times.t[k + 1] : times.t[k];
         for (uint32_t b = 0; ok && b < a->bone_count; ++b) {
             if (!c->bone_baked[b])
                 continue;
@@ -285,6 +389,61 @@ void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj) {
         sinew__sp_kl_free(c, &kls[i]);
     sinew__free(c->a, kls, kls_count * sizeof *kls);
     sinew__free(c->a, prev, prev_count * sizeof *prev);
+    sinew__sp_times_free(c, &times);
+}
+
+/* ---- draw orders the official runtime keeps from key to key: played ----------------------- */
+
+#define ZORDER_READ 1e-4 /* frames after a zOrder key its draw order is read */
+
+/* The draw order inst shows (slot indices, back to front) into row. */
+static void read_order(sinew_instance *inst, uint32_t n, uint32_t *row) {
+    for (uint32_t i = 0; i < n; ++i) {
+        sinew_slot_state st;
+        row[i] = sinew_instance_slot(inst, 0, i, &st) ? st.index : i;
+    }
+}
+
+/*
+ * The draw orders zOrder timeline T shows as the official runtime plays the animation:
+ * orders[k * slot_count + i] is the slot at place i (back to front) from key k of its first play
+ * on. A key that moves a slot out of range leaves that slot where the order before put it, and
+ * equal places are sorted from the order before (the official Armature._sortZOrder and its
+ * JavaScript sort, which sinew's runtime reproduces, docs/runtime.md), so the orders are read
+ * from sinew playing the animation, just after each key. *later is the first key whose order the
+ * second play of a loop shows otherwise (UINT32_MAX: none). SINEW_OK, or why sinew could not play
+ * the armature (in e).
+ */
+sinew_status sinew__sp_zorder_played(sp_ctx *c, const sinew_model_timeline *T, uint32_t *orders, uint32_t *later,
+                                     sinew_error *e) {
+    uint32_t n = c->arm->slot_count, G = T->grid_key_count;
+    const sinew_model_keyframe *keys = c->anim->keys + T->first_key;
+    double fr = c->arm->frame_rate, D = c->anim->frame_count / fr, now = 0.0;
+    *later = UINT32_MAX;
+    memset(e, 0, sizeof *e);
+    uint32_t *row = sinew__alloc(c->a, ((size_t)n + 1) * sizeof *row);
+    sinew_instance *inst = row ? played(c, e) : NULL;
+    if (!inst) {
+        sinew__free(c->a, row, ((size_t)n + 1) * sizeof *row);
+        if (!row)
+            e->code = SINEW_E_NOMEM;
+        return e->code != SINEW_OK ? e->code : SINEW_E_NOMEM;
+    }
+    bake_step(inst, 0.0);
+    int plays = sinew__sp_loops(c->anim) && D > 0.0 ? 2 : 1;
+    for (int p = 0; p < plays; ++p) {
+        for (uint32_t k = 0; k < G; ++k) {
+            double t = p * D + (keys[k].frame_start + ZORDER_READ) / fr;
+            bake_step(inst, (t - now) * c->time_scale);
+            now = t;
+            read_order(inst, n, p ? row : orders + (size_t)k * n);
+            if (p && *later == UINT32_MAX && memcmp(row, orders + (size_t)k * n, n * sizeof *row) != 0)
+                *later = k;
+        }
+    }
+    sinew_instance_destroy(inst);
+    sinew__free(c->a, row, ((size_t)n + 1) * sizeof *row);
+    return SINEW_OK;
 }
 
 /* The latest key time in a written animation (spine-core's duration of it). */

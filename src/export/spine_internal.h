@@ -61,6 +61,17 @@ typedef struct keylist {
     double *vals;
 } keylist;
 
+/* A growing list of times (seconds). */
+typedef struct sp_times {
+    double *t;
+    size_t n, cap;
+} sp_times;
+
+/* The clock a timeline runs on (see sinew__sp_clock_of). */
+typedef struct sp_clock {
+    double ts, off, D, clamp;
+} sp_clock;
+
 typedef struct sbuf {
     const sinew_allocator *a;
     char *p;
@@ -104,6 +115,11 @@ void sinew__sp_kl_free(sp_ctx *c, keylist *kl);
 bool sinew__sp_loops(const sinew_model_animation *an);
 bool sinew__sp_build_local_keys(sp_ctx *c, const sinew_model_timeline *T, const channel *ch, keylist *kl);
 void sinew__sp_kl_thin(keylist *kl, double tol);
+bool sinew__sp_times_push(sp_ctx *c, sp_times *l, double t);
+void sinew__sp_times_sort(sp_times *l);
+void sinew__sp_times_free(sp_ctx *c, sp_times *l);
+void sinew__sp_clock_of(const sp_ctx *c, const sinew_model_timeline *T, sp_clock *k);
+bool sinew__sp_clock_times(sp_ctx *c, const sp_clock *k, const double *tau, uint32_t count, sp_times *l);
 void sinew__sp_write_kl(sp_ctx *c, cJSON *parent, const char *tl_name, const keylist *kl, const char *const *names);
 void sinew__sp_bone_timeline(sp_ctx *c, cJSON *bones_obj, const sinew_model_timeline *T, bool keep_first);
 void sinew__sp_slot_color_timeline(sp_ctx *c, cJSON *slots_obj, const sinew_model_timeline *T);
@@ -116,6 +132,8 @@ void sinew__sp_events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl);
 /* spine_bake.c */
 void sinew__sp_bake_setup(sp_ctx *c);
 void sinew__sp_bake_animation(sp_ctx *c, cJSON *anim_obj);
+sinew_status sinew__sp_zorder_played(sp_ctx *c, const sinew_model_timeline *T, uint32_t *orders, uint32_t *later,
+                                     sinew_error *e);
 void sinew__sp_end_keys(sp_ctx *c, cJSON *anim_obj);
 void sinew__sp_write_animations(sp_ctx *c, cJSON *root);
 

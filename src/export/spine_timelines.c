@@ -233,6 +233,76 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+bool sinew__sp_times_push(sp_ctx *c, sp_times *l, double t) {
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        double *nt = sinew__realloc(c->a, l->t, l->cap * sizeof *nt, nc * sizeof *nt);
+        if (!nt)
+            return false;
+        l->t = nt;
+        l->cap = nc;
+    }
+    l->t[l->n++] = t;
+    return true;
+}
+
+void sinew__sp_times_sort(sp_times *l) {
+    if (l->n)
+        qsort(l->t, l->n, sizeof *l->t, cmp_double);
+}
+
+void sinew__sp_times_free(sp_ctx *c, sp_times *l) {
+    sinew__free(c->a, l->t, l->cap * sizeof *l->t);
+    memset(l, 0, sizeof *l);
+}
+
+/* The clock timeline T runs on in the animation being written: its scale s and offset o as the
+ * official runtime keeps them (round(100 s), round(100 o)), the animation's duration, and the
+ * animation time at which a finite playTimes is over for it (infinity for a loop). */
+void sinew__sp_clock_of(const sp_ctx *c, const sinew_model_timeline *T, sp_clock *k) {
+    const sinew_model_animation *an = c->anim;
+    double s100 = floor((double)T->scale * 100.0 + 0.5);
+    k->ts = s100 != 0.0 ? 100.0 / s100 : 1.0;
+    k->off = floor((double)T->offset * 100.0 + 0.5) * 0.01;
+    k->D = an->frame_count / (double)c->arm->frame_rate;
+    k->clamp = an->play_times > 0 ? (an->play_times * k->D - k->off * k->D) / k->ts : INFINITY;
+}
+
+/* Appends to l the animation times in (0, D), before clock k's plays are over, at which the
+ * timeline passes each of the times tau[0..count) of its own clock (in [0, D]) and each wrap. */
+bool sinew__sp_clock_times(sp_ctx *c, const sp_clock *k, const double *tau, uint32_t count, sp_times *l) {
+    double D = k->D;
+    double first_cycle = floor(k->off), last_cycle = floor((D * k->ts + k->off * D) / D) + 1;
+    for (double m = first_cycle; m <= last_cycle; m += 1.0) {
+        for (uint32_t i = 0; i <= count; ++i) {
+            double x = i < count ? tau[i] : D; /* i == count: the wrap */
+            double t = (x + m * D - k->off * D) / k->ts;
+            if (t > 0.0 && t < D && t < k->clamp && !sinew__sp_times_push(c, l, t))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The time on a timeline's own clock (its keys loc) at raw, its unwrapped time: raw wrapped into
+ * [0, D); -1 at a wrap. Within 1e-9 D of a key's time or of a wrap it is that key's time or the
+ * wrap: raw comes from the animation's time through the timeline's scale and offset, whose
+ * rounding must not take a held key's value from the key before it. */
+static double local_time(const keylist *loc, double raw, double D) {
+    double eps = 1e-9 * D, tau = raw - floor(raw / D) * D;
+    if (tau < eps || D - tau < eps)
+        return -1.0;
+    uint32_t lo = 0, hi = loc->count; /* the first key at or after tau - eps */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (loc->t[mid] < tau - eps)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < loc->count && loc->t[lo] - tau < eps ? loc->t[lo] : tau;
+}
+
 /*
  * Builds the Spine keys of DragonBones timeline T through channel ch, on the animation's clock. A
  * timeline with a scale s or an offset o runs on its own clock: at animation time t it is at
@@ -249,79 +319,53 @@ static bool build_keys_for(sp_ctx *c, const sinew_model_timeline *T, const chann
         return false;
     }
     const sinew_model_animation *an = c->anim;
-    double s100 = floor((double)T->scale * 100.0 + 0.5);
-    double ts = s100 != 0.0 ? 100.0 / s100 : 1.0, off = floor((double)T->offset * 100.0 + 0.5) * 0.01;
+    sp_clock ck;
+    sinew__sp_clock_of(c, T, &ck);
+    double ts = ck.ts, off = ck.off, D = ck.D, t_end = D;
     if (T->grid_key_count <= 1 || loc.count == 0 || (ts == 1.0 && off == 0.0)) {
         *kl = loc;
         kl_simplify(kl);
         return true;
     }
     kl->n = ch->n;
-    double D = an->frame_count / (double)c->arm->frame_rate;
     if (sinew__sp_loops(an) && ts != floor(ts))
         sinew__sp_warn(c, "a timeline's scale %g does not repeat with the animation: Spine repeats its first play",
              (double)T->scale);
     /* the animation times where something happens on the timeline's clock */
-    size_t cap = 16, n = 0;
-    double *bp = sinew__alloc(c->a, cap * sizeof *bp);
+    sp_times bp = {NULL, 0, 0};
     size_t v_count = (size_t)kl->n * 2 + 1;
     double *v = sinew__calloc(c->a, v_count, sizeof *v);
-    bool ok = bp && v;
-    double t_end = D, clamp = INFINITY;
-    if (an->play_times > 0)
-        clamp = (an->play_times * D - off * D) / ts;
-    double first_cycle = floor(off), last_cycle = floor((D * ts + off * D) / D) + 1;
-    for (double m = first_cycle; ok && m <= last_cycle; m += 1.0) {
-        for (uint32_t k = 0; ok && k <= loc.count; ++k) {
-            double tau = k < loc.count ? loc.t[k] : D; /* k == count: the wrap */
-            double t = (tau + m * D - off * D) / ts;
-            if (!(t > 0.0 && t < t_end && t < clamp))
-                continue;
-            if (n == cap) {
-                double *nb = sinew__realloc(c->a, bp, cap * sizeof *bp, cap * 2 * sizeof *bp);
-                if (!nb) {
-                    ok = false;
-                    break;
-                }
-                bp = nb;
-                cap *= 2;
-            }
-            bp[n++] = t;
-        }
-    }
-    if (ok)
-        qsort(bp, n, sizeof *bp, cmp_double);
+    bool ok = v && sinew__sp_clock_times(c, &ck, loc.t, loc.count, &bp);
+    sinew__sp_times_sort(&bp);
     bool st;
     /* t = 0 */
     if (ok) {
-        double tau = fmod(off * D, D);
-        kl_eval(&loc, tau, v, &st);
+        kl_eval(&loc, fmax(local_time(&loc, off * D, D), 0.0), v, &st);
         ok = sinew__sp_kl_push(c, kl, 0.0, st, v);
     }
-    for (size_t i = 0; ok && i < n; ++i) {
-        if (i > 0 && bp[i] == bp[i - 1])
+    for (size_t i = 0; ok && i < bp.n; ++i) {
+        if (i > 0 && bp.t[i] == bp.t[i - 1])
             continue;
-        double raw = bp[i] * ts + off * D, cyc = floor(raw / D), tau = raw - cyc * D;
-        if (tau < 1e-9 * D || D - tau < 1e-9 * D) { /* a wrap: the end value, then the start */
+        double tau = local_time(&loc, bp.t[i] * ts + off * D, D);
+        if (tau < 0.0) { /* a wrap: the end value, then the start */
             kl_eval(&loc, D, v, &st);
-            ok = sinew__sp_kl_push(c, kl, bp[i], true, v);
+            ok = sinew__sp_kl_push(c, kl, bp.t[i], true, v);
             kl_eval(&loc, 0.0, v, &st);
             if (ok)
-                ok = sinew__sp_kl_push(c, kl, bp[i], st, v);
+                ok = sinew__sp_kl_push(c, kl, bp.t[i], st, v);
         } else {
             kl_eval(&loc, tau, v, &st);
-            ok = sinew__sp_kl_push(c, kl, bp[i], st, v);
+            ok = sinew__sp_kl_push(c, kl, bp.t[i], st, v);
         }
     }
-    if (ok && clamp < t_end) { /* the plays are over: held at the end */
+    if (ok && ck.clamp < t_end) { /* the plays are over: held at the end */
         kl_eval(&loc, D, v, &st);
-        ok = sinew__sp_kl_push(c, kl, clamp, true, v) && sinew__sp_kl_push(c, kl, t_end, true, v);
+        ok = sinew__sp_kl_push(c, kl, ck.clamp, true, v) && sinew__sp_kl_push(c, kl, t_end, true, v);
     } else if (ok) {
-        double raw = t_end * ts + off * D, tau = raw - floor(raw / D) * D;
-        kl_eval(&loc, tau, v, &st);
+        kl_eval(&loc, fmax(local_time(&loc, t_end * ts + off * D, D), 0.0), v, &st);
         ok = sinew__sp_kl_push(c, kl, t_end, true, v);
     }
-    sinew__free(c->a, bp, cap * sizeof *bp);
+    sinew__sp_times_free(c, &bp);
     sinew__free(c->a, v, v_count * sizeof *v);
     sinew__sp_kl_free(c, &loc);
     if (ok)
@@ -620,33 +664,95 @@ done:
     sinew__sp_kl_free(c, &kl);
 }
 
+/* Whether every key of zOrder timeline T (values vals) puts each slot in one place: then the
+ * order it gives is the draw order whatever came before. */
+static bool zorder_permutations(const sinew_model_timeline *T, const float *vals, uint32_t n, bool *seen) {
+    for (uint32_t k = 0; k < T->grid_key_count; ++k) {
+        memset(seen, 0, n * sizeof *seen);
+        for (uint32_t i = 0; i < n; ++i) {
+            float f = vals[(size_t)k * n + i];
+            if (!(f >= 0.0f && f < (float)n) || seen[(uint32_t)f])
+                return false;
+            seen[(uint32_t)f] = true;
+        }
+    }
+    return true;
+}
+
+/* The draw order of each key of zOrder timeline T into orders (slot indices, back to front): the
+ * keys' own orders when each is a permutation, else as the official runtime plays them
+ * (sinew__sp_zorder_played), with a warning when the later plays of a loop differ from the first
+ * (Spine's keys are the first play's). false: nothing to write (out of memory noted). */
+static bool zorder_orders(sp_ctx *c, const sinew_model_timeline *T, uint32_t *orders) {
+    uint32_t n = c->arm->slot_count, G = T->grid_key_count;
+    const float *vals = T->run_values ? T->run_values : T->values;
+    size_t seen_size = ((size_t)n + 1) * sizeof(bool);
+    bool *seen = sinew__alloc(c->a, seen_size);
+    if (!seen) {
+        c->nomem = true;
+        return false;
+    }
+    bool perm = zorder_permutations(T, vals, n, seen);
+    sinew__free(c->a, seen, seen_size);
+    sinew_error e;
+    uint32_t later;
+    sinew_status st = perm ? SINEW_E_ARG : sinew__sp_zorder_played(c, T, orders, &later, &e);
+    if (st == SINEW_E_NOMEM) {
+        c->nomem = true;
+        return false;
+    }
+    const sinew_model_keyframe *keys = c->anim->keys + T->first_key;
+    if (st == SINEW_OK) {
+        if (later != UINT32_MAX)
+            sinew__sp_warn(c, "zOrder key at frame %u: the official runtime draws the slots in another order on the "
+                              "later plays than on the first (a slot it moves out of range, or onto a taken place, is "
+                              "placed by the order before it): Spine repeats the first play's",
+                           keys[later].frame_start);
+        return true;
+    }
+    if (!perm)
+        sinew__sp_warn(c, "zOrder keys move slots out of range or onto one place, and sinew could not play the "
+                          "armature to see the order the official runtime keeps (%s): written as parsed, the draw "
+                          "order may differ",
+                       e.message);
+    for (size_t i = 0; i < (size_t)G * n; ++i)
+        orders[i] = vals[i] >= 0.0f && vals[i] < (float)n ? (uint32_t)vals[i] : UINT32_MAX;
+    return true;
+}
+
 void sinew__sp_zorder_timeline(sp_ctx *c, cJSON *anim_obj, const sinew_model_timeline *T) {
     const sinew_model_armature *a = c->arm;
     if (!T->grid_key_count || T->values_per_key != a->slot_count)
         return;
-    const float *vals = T->run_values ? T->run_values : T->values;
-    cJSON *arr = sinew__sp_add_arr(c, anim_obj, "drawOrder");
+    size_t count = (size_t)T->grid_key_count * a->slot_count + 1;
+    uint32_t *orders = sinew__alloc(c->a, count * sizeof *orders);
+    if (!orders) {
+        c->nomem = true;
+        return;
+    }
+    cJSON *arr = zorder_orders(c, T, orders) ? sinew__sp_add_arr(c, anim_obj, "drawOrder") : NULL;
     const sinew_model_keyframe *keys = c->anim->keys + T->first_key;
-    for (uint32_t k = 0; k < T->grid_key_count; ++k) {
+    for (uint32_t k = 0; arr && k < T->grid_key_count; ++k) {
         cJSON *o = sinew__sp_add_obj(c, arr, NULL);
         double t = keys[k].frame_start / (double)a->frame_rate;
         sinew__sp_num_time(c, o, t);
-        const float *order = vals + (size_t)k * a->slot_count;
+        const uint32_t *order = orders + (size_t)k * a->slot_count;
         cJSON *offs = NULL;
         /* Spine reads the offsets in setup order: slot s moves to position pos */
         for (uint32_t s = 0; s < a->slot_count; ++s) {
             uint32_t pos = 0;
-            while (pos < a->slot_count && (uint32_t)order[pos] != s)
+            while (pos < a->slot_count && order[pos] != s)
                 pos++;
             if (pos == a->slot_count || pos == s)
                 continue;
             if (!offs && !(offs = sinew__sp_add_arr(c, o, "offsets")))
-                return;
+                break;
             cJSON *e = sinew__sp_add_obj(c, offs, NULL);
             sinew__sp_str(c, e, "slot", a->slots[s].name);
             sinew__sp_num(c, e, "offset", (double)pos - (double)s);
         }
     }
+    sinew__free(c->a, orders, count * sizeof *orders);
 }
 
 void sinew__sp_events_of(sp_ctx *c, cJSON *anim_obj, cJSON *events_decl) {

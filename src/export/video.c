@@ -24,13 +24,14 @@ typedef struct video_state {
     uint8_t *rgba;  /* composited frame for MP4 */
 } video_state;
 
-static void video_kill(video_state *s) {
+static void video_kill(sinew_exporter *ex, video_state *s) {
     if (s->in_fd >= 0) close(s->in_fd);
     s->in_fd = -1;
     if (s->pid > 0) {
         int status;
         kill(s->pid, SIGTERM);
         waitpid(s->pid, &status, 0);
+        sinew__tmp_set_writer(&ex->tmp, 0);
         s->pid = 0;
     }
     if (s->err_fd >= 0) close(s->err_fd);
@@ -40,7 +41,7 @@ static void video_kill(video_state *s) {
 static void video_abort(sinew_exporter *ex) {
     video_state *s = ex->state;
     if (s) {
-        video_kill(s);
+        video_kill(ex, s);
         if (s->rgba) sinew__free(ex->allocator, s->rgba, ex->frame_bytes);
         sinew__free(ex->allocator, s, sizeof *s);
         ex->state = NULL;
@@ -91,6 +92,8 @@ sinew_status sinew__video_start(sinew_exporter *ex, sinew_error *err) {
     close(ep[1]);
     s->in_fd = sv[0];
     s->err_fd = ep[0];
+    /* ffmpeg writes the temporary file by name: sinew_atomic_cleanup stops it before removing it */
+    if (rc == 0) sinew__tmp_set_writer(&ex->tmp, s->pid);
     if (rc != 0) {
         s->pid = 0;
         if (rc == ENOENT)
@@ -121,6 +124,7 @@ static sinew_status finish(sinew_exporter *ex, sinew_error *err) {
     read_stderr(s, msg, sizeof msg);
     int status = 0;
     if (s->pid > 0) waitpid(s->pid, &status, 0);
+    sinew__tmp_set_writer(&ex->tmp, 0);
     s->pid = 0;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         if (WIFEXITED(status) && WEXITSTATUS(status) == 127)

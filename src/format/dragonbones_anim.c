@@ -365,8 +365,8 @@ static sinew_status path_weight_values(db *d, const cJSON *v, float *val) {
     TRY(sinew__jarray(d->c, v, "value", &first, &n));
     if (n < 3u) /* the official parser reads three entries: the missing ones would be NaN */
         return sinew__jfail_key(d->c, "value", SINEW_E_LAYOUT,
-                                "a path weight frame's 'value' must be [rotateWeight, xWeight, yWeight] (has %u "
-                                "numbers)", n);
+                                "a path weight frame's 'value' must hold three numbers: rotateWeight, xWeight, "
+                                "yWeight (has %u)", n);
     return sinew__jfloats(d->c, first, "value", val, 3);
 }
 

@@ -4,8 +4,10 @@
  * values read off the fixture files). cli.public_api checks that every declared function is
  * called by some test or example. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sinew/convert.h"
@@ -697,6 +699,99 @@ static void test_atomic(void) {
     CHECK(sinew_atomic_open(tmp_path("no/such/file.txt"), NULL, 0, &af, &f, &err) == SINEW_E_IO && af == NULL);
 }
 
+static mode_t mode_of(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_mode & 07777 : (mode_t)07777;
+}
+
+/* The permission bits of the temporary files beside `name` (".NAME.tmp-XXXXXX"), OR'ed. */
+static mode_t temp_modes(const char *name) {
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, ".%s.tmp-", name);
+    mode_t m = 0;
+    DIR *d = opendir(tmp_root);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) m |= mode_of(tmp_path(e->d_name));
+    if (d) closedir(d);
+    return m;
+}
+
+/* Writes `text` to tmp_root/name through sinew_atomic_*; `*open_mode` gets the temporary file's mode. */
+static sinew_status write_text(const char *name, const char *text, mode_t *open_mode) {
+    sinew_atomic_file *af = NULL;
+    FILE *f = NULL;
+    sinew_error err = {0};
+    sinew_status st = sinew_atomic_open(tmp_path(name), NULL, 0, &af, &f, &err);
+    if (st) return st;
+    fputs(text, f);
+    if (open_mode) *open_mode = temp_modes(name);
+    return sinew_atomic_commit(af, &err);
+}
+
+/* File modes: a new file gets what open(2) gives with 0666 (0666 minus the umask), a replaced
+ * file keeps its permission bits (and its owner and group where the process may set them), and
+ * the temporary file of a replaced 0600 file is never readable by others while it is written. */
+static void test_atomic_modes(void) {
+    mode_t old_umask = umask(077), during = 0;
+    CHECK(write_text("new_077.txt", "a", &during) == SINEW_OK);
+    CHECK(mode_of(tmp_path("new_077.txt")) == 0600 && during == 0600);
+    umask(022);
+    CHECK(write_text("new_022.txt", "a", &during) == SINEW_OK);
+    CHECK(mode_of(tmp_path("new_022.txt")) == 0644 && during == 0644);
+    umask(002);
+    CHECK(write_text("new_002.txt", "a", NULL) == SINEW_OK);
+    CHECK(mode_of(tmp_path("new_002.txt")) == 0664);
+
+    /* replaced: 0600 stays 0600 under umask 022, 0755 stays 0755 under umask 077 */
+    umask(022);
+    CHECK(write_text("secret.txt", "old", NULL) == SINEW_OK && chmod(tmp_path("secret.txt"), 0600) == 0);
+    CHECK(write_text("secret.txt", "new", &during) == SINEW_OK);
+    CHECK(mode_of(tmp_path("secret.txt")) == 0600 && (during & 077) == 0);
+    uint8_t buf[8];
+    CHECK(file_bytes(tmp_path("secret.txt"), buf, sizeof buf) == 3 && memcmp(buf, "new", 3) == 0);
+    umask(077);
+    CHECK(chmod(tmp_path("secret.txt"), 0755) == 0);
+    CHECK(write_text("secret.txt", "newer", NULL) == SINEW_OK);
+    CHECK(mode_of(tmp_path("secret.txt")) == 0755);
+    /* an export (sinew_png_write) too */
+    uint8_t px[4] = {1, 2, 3, 4};
+    CHECK(sinew_png_write(tmp_path("new_077.png"), px, 1, 1, 0, NULL, 0, NULL) == SINEW_OK);
+    CHECK(mode_of(tmp_path("new_077.png")) == 0600);
+    CHECK(chmod(tmp_path("new_077.png"), 0640) == 0);
+    CHECK(sinew_png_write(tmp_path("new_077.png"), px, 1, 1, 0, NULL, 0, NULL) == SINEW_OK);
+    CHECK(mode_of(tmp_path("new_077.png")) == 0640);
+    /* owner and group: root may set any (the tests run as root in CI; others skip this part) */
+    if (geteuid() == 0) {
+        CHECK(chown(tmp_path("secret.txt"), 4321, 4322) == 0);
+        CHECK(write_text("secret.txt", "newest", NULL) == SINEW_OK);
+        struct stat st;
+        CHECK(stat(tmp_path("secret.txt"), &st) == 0 && st.st_uid == 4321 && st.st_gid == 4322);
+    } else {
+        printf("atomic modes: not root, the owner and group part not run\n");
+    }
+    umask(old_umask);
+}
+
+/* sinew_atomic_cleanup (what the CLI's signal handler calls) removes the temporary files of every
+ * open writer; their commit then fails and writes nothing. */
+static void test_atomic_cleanup(void) {
+    sinew_atomic_file *a = NULL, *b = NULL;
+    FILE *fa = NULL, *fb = NULL;
+    sinew_error err = {0};
+    CHECK(sinew_atomic_open(tmp_path("cleanup_a.txt"), NULL, 0, &a, &fa, &err) == SINEW_OK);
+    CHECK(sinew_atomic_open(tmp_path("cleanup_b.txt"), NULL, 0, &b, &fb, &err) == SINEW_OK);
+    if (!a || !b) return;
+    fputs("a", fa);
+    CHECK(temp_modes("cleanup_a.txt") != 0 && temp_modes("cleanup_b.txt") != 0); /* they exist */
+    sinew_atomic_cleanup();
+    CHECK(temp_modes("cleanup_a.txt") == 0 && temp_modes("cleanup_b.txt") == 0);
+    CHECK(sinew_atomic_commit(a, &err) == SINEW_E_IO);
+    CHECK(!file_exists(tmp_path("cleanup_a.txt")));
+    sinew_atomic_discard(b);
+    sinew_atomic_cleanup(); /* nothing left: harmless */
+}
+
 static void test_convert(void) {
     sinew_convert_options o = {0};
     o.name = "pipx";
@@ -924,6 +1019,8 @@ int main(void) {
     RUN(test_play_index);
     RUN(test_script);
     RUN(test_atomic);
+    RUN(test_atomic_modes);
+    RUN(test_atomic_cleanup);
     RUN(test_convert);
     RUN(test_convert_spine);
     RUN(test_export_frames);

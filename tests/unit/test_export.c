@@ -10,7 +10,9 @@
 #include <gif_lib.h>
 #include <spng.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <webp/demux.h>
@@ -572,6 +574,143 @@ static void test_rename_fails_at_end(void) {
     CHECK(count_files(".tmp-") == 0);
 }
 
+/* The bytes of a file (malloc'd, *n its size), or NULL. */
+static uint8_t *file_contents(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, len = 0, r;
+    uint8_t *b = malloc(cap);
+    while (b && (r = fread(b + len, 1, cap - len, f)) > 0)
+        if ((len += r) == cap) b = realloc(b, cap *= 2);
+    fclose(f);
+    *n = len;
+    return b;
+}
+
+/* The files of the test folder whose names start with `prefix`, with their bytes. */
+typedef struct file_set {
+    int n;
+    char name[64][256];
+    uint8_t *bytes[64];
+    size_t size[64];
+} file_set;
+
+static void read_set(const char *prefix, file_set *s) {
+    memset(s, 0, sizeof *s);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL && s->n < 64)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+            snprintf(s->name[s->n], sizeof s->name[0], "%s", e->d_name);
+            s->bytes[s->n] = file_contents(path_in(e->d_name), &s->size[s->n]);
+            s->n++;
+        }
+    if (d) closedir(d);
+}
+
+/* True when every file of `a` is still there with the same bytes, and nothing else starts with `prefix`. */
+static bool set_unchanged(const file_set *a, const char *prefix) {
+    file_set b;
+    read_set(prefix, &b);
+    bool same = a->n == b.n;
+    if (!same) printf("  %d files start with %s, %d before\n", b.n, prefix, a->n);
+    for (int i = 0; i < a->n && same; i++) {
+        size_t n = 0;
+        uint8_t *now = file_contents(path_in(a->name[i]), &n);
+        same = now && a->bytes[i] && n == a->size[i] && memcmp(now, a->bytes[i], n) == 0;
+        if (!same) printf("  %s changed (%zu -> %zu bytes)\n", a->name[i], a->size[i], n);
+        free(now);
+    }
+    for (int i = 0; i < b.n; i++) free(b.bytes[i]);
+    return same;
+}
+
+static void free_set(file_set *s) {
+    for (int i = 0; i < s->n; i++) free(s->bytes[i]);
+}
+
+/* A frame with one 3x3 dot in colour `k` (a sheet of many tiny pages, and a big atlas). */
+static void dot_frame(uint8_t *rgba, int k) {
+    memset(rgba, 0, FW * FH * 4);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 3; x++) {
+            uint8_t *p = rgba + 4 * ((10 + y) * FW + 10 + x + k % 40);
+            p[0] = (uint8_t)(k * 5);
+            p[1] = (uint8_t)(255 - k);
+            p[2] = (uint8_t)(k * 3);
+            p[3] = 255;
+        }
+}
+
+/* A set of files (a PNG sequence, a sprite sheet of several pages) whose writing fails midway
+ * leaves the previous set whole: nothing is renamed until every file of the set is written.
+ * Sequence: the 4th name turns into a folder after the frames are written, so its rename fails;
+ * the names before it had been renamed over the old frames. Sheet: the atlas is the largest file
+ * and the file size limit (RLIMIT_FSIZE) lies between it and the pages, so writing the atlas fails
+ * with EFBIG after the pages had been renamed over the old ones. */
+static void test_failed_set_keeps_old_set(void) {
+    sinew_export_options o = opts(path_in("keep_%02d.png"));
+    sinew_error err = {0};
+    CHECK(export_frames(&o, 2, &err) == SINEW_OK);
+    file_set old;
+    read_set("keep_", &old);
+    CHECK(old.n == 2);
+    sinew_exporter *ex = NULL;
+    CHECK(sinew_export_begin(&o, &ex, &err) == SINEW_OK);
+    uint8_t frame[FW * FH * 4];
+    for (int k = 0; ex && k < 4; k++) {
+        make_frame(frame, k + 7);
+        CHECK(sinew_export_frame_rgba(ex, frame, 0, &err) == SINEW_OK);
+    }
+    CHECK(mkdir(path_in("keep_03.png"), 0755) == 0);
+    if (ex) CHECK(sinew_export_end(ex, &err) == SINEW_E_IO);
+    CHECK(rmdir(path_in("keep_03.png")) == 0);
+    CHECK(set_unchanged(&old, "keep_")); /* keep_02.png, new, is gone again too */
+    CHECK(count_files(".tmp-") == 0);
+    free_set(&old);
+
+    o = opts(path_in("dots.png"));
+    o.format = SINEW_EXPORT_SHEET;
+    o.sheet.format = SINEW_SHEET_JSON_HASH;
+    o.sheet.max_width = o.sheet.max_height = 16;
+    for (int pass = 0; pass < 2; pass++) {
+        struct rlimit lim, small;
+        CHECK(getrlimit(RLIMIT_FSIZE, &lim) == 0);
+        small = lim;
+        small.rlim_cur = 3000; /* measured: 2 pages of 100 bytes at most, the atlas 8286 bytes */
+        if (pass == 1) {
+            signal(SIGXFSZ, SIG_IGN);
+            CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0);
+        }
+        ex = NULL;
+        memset(&err, 0, sizeof err);
+        CHECK(sinew_export_begin(&o, &ex, &err) == SINEW_OK);
+        for (int k = 0; ex && k < 40; k++) {
+            dot_frame(frame, k + 40 * pass);
+            CHECK(sinew_export_frame_rgba(ex, frame, 0, &err) == SINEW_OK);
+        }
+        if (ex) CHECK(sinew_export_end(ex, &err) == (pass == 0 ? SINEW_OK : SINEW_E_IO));
+        if (pass == 1) {
+            CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+            signal(SIGXFSZ, SIG_DFL);
+            printf("the sheet failed as meant: %s\n", err.message);
+            CHECK(strstr(err.message, "dots.json") != NULL);
+            CHECK(set_unchanged(&old, "dots"));
+            free_set(&old);
+            break;
+        }
+        read_set("dots", &old);
+        /* the premise: several pages, each under the limit, and an atlas over it */
+        size_t pages_max = 0, atlas = 0;
+        for (int i = 0; i < old.n; i++)
+            if (strstr(old.name[i], ".json")) atlas = old.size[i];
+            else if (old.size[i] > pages_max) pages_max = old.size[i];
+        printf("sheet set: %d files, pages up to %zu bytes, atlas %zu bytes\n", old.n, pages_max, atlas);
+        CHECK(old.n >= 3 && pages_max < small.rlim_cur && atlas > small.rlim_cur);
+    }
+    CHECK(count_files(".tmp-") == 0);
+}
+
 static void cleanup(void) {
     DIR *d = opendir(dir);
     if (!d) return;
@@ -595,6 +734,7 @@ int main(void) {
     RUN(test_missing_ffmpeg);
     RUN(test_atomic_failures);
     RUN(test_rename_fails_at_end);
+    RUN(test_failed_set_keeps_old_set);
     cleanup();
     return test_summary();
 }

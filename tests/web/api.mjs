@@ -1,11 +1,14 @@
 // The JavaScript API of the WebAssembly build, in node (run by tests/web/api.py, which passes the
 // native build's outputs to compare with in REF.json): errors, events and listeners, the crowd
-// update, the draw-list views and when they go stale, dispose and the FinalizationRegistry, hit
-// tests, bone offsets, display replacement, and every animation call (play, fadeIn with layers,
-// groups and weights, gotoAndPlay/Stop, stop, time scales) against the scenario runner.
+// update, the draw-list views and when they go stale, the first draw list of many instances while
+// the wasm memory grows, state group names, long warnings, dispose (with live instances too) and
+// the FinalizationRegistry, hit tests, bone offsets, display replacement, and every animation call
+// (play, fadeIn with layers, groups and weights, gotoAndPlay/Stop, stop, time scales) against the
+// scenario runner.
 //   node --expose-gc api.mjs BUILD_WASM REF.json OUT.json
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const [wasmDir, refFile, outFile] = process.argv.slice(2);
 const { init, SinewError, DrawList } = await import(path.resolve(wasmDir, 'sinew.mjs'));
@@ -53,6 +56,71 @@ const big = [];
 while (sinew.memory.buffer.byteLength === before) big.push(sinew.loadSkeleton(read('examples/demo/demo_ske.json'), { name: 'grow.json' }));
 check(dl.stale && dl.positions.length === 0, `views go stale (and empty) when the memory grows (${dl.positions.length})`);
 for (const d of big) d.dispose();
+
+// ---- the first draw list of many instances: views read after the call that grows the memory ---------
+// A fresh instance's first drawList() allocates its buffers, which may grow the wasm memory: a view
+// made on the buffer from before that call throws (a detached ArrayBuffer). Many instances of each
+// rig (with ../shared also you_xin's body, 686 vertices), one fresh drawList() each; the memory
+// must have grown during some of those calls, else the check proves nothing.
+{
+  const rigs = [['demo', 'examples/demo/demo_ske.json', 'examples/demo/demo_tex.json'],
+    ['Pip 5.5', 'tests/fixtures/own/Pip_5.5/pip_ske.json', 'tests/fixtures/own/Pip_5.5/pip_tex.json']];
+  if (ref.youXin) rigs.push(['you_xin body', ref.youXin.ske, ref.youXin.tex]);
+  for (const [label, skePath, texPath] of rigs) {
+    const d = sinew.loadSkeleton(fs.readFileSync(path.resolve(ref.src, skePath)), { name: path.basename(skePath) });
+    const a = sinew.loadAtlas(fs.readFileSync(path.resolve(ref.src, texPath)), { name: path.basename(texPath) });
+    const arm = d.armature(), xs = [];
+    for (let i = 0; i < 200; i++) {
+      const x = d.createInstance({ atlas: a });
+      x.gotoAndPlay(arm.animations[i % arm.animations.length].name, { progress: (i % 7) / 7 });
+      x.update(0);
+      xs.push(x);
+    }
+    let threw = 0, grew = 0, empty = 0, first = '';
+    for (const x of xs) {
+      const before = sinew.memory.buffer.byteLength;
+      try {
+        const list = x.drawList();
+        if (list.stale || !list.vertexCount || list.positions.length !== 2 * list.vertexCount) empty++;
+      } catch (e) { threw++; first ||= String(e); }
+      if (sinew.memory.buffer.byteLength !== before) grew++;
+    }
+    check(grew > 0, `${label}: the memory grew during some first drawList() (${grew} of 200)`);
+    check(!threw && !empty, `${label}: 200 instances' first drawList() each (${threw} threw, ${empty} unreadable; ${first})`);
+    for (const x of xs) x.dispose();
+    a.dispose(); d.dispose();
+  }
+}
+// The same in a fresh module (its first Instance; DrawList.layout not yet known), with the heap
+// filled to just past a growth and then j KiB more for j = 0..63, so that the first instance and its
+// first draw list cross the end of the memory at every offset in one of the rounds.
+{
+  const wasm = await WebAssembly.compile(fs.readFileSync(path.join(wasmDir, 'sinew.wasm')));
+  const url = pathToFileURL(path.resolve(wasmDir, 'sinew.mjs')).href;
+  let threw = 0, bad = 0, grewCreate = 0, grewList = 0, first = '';
+  for (let j = 0; j < 64; j++) {
+    const mod = await import(`${url}?round=${j}`);
+    const s = await mod.init(wasm);
+    const d = s.loadSkeleton(read('examples/demo/demo_ske.json'), { name: 'demo_ske.json' });
+    const a = s.loadAtlas(read('examples/demo/demo_tex.json'), { name: 'demo_tex.json' });
+    const len = () => s.memory.buffer.byteLength;
+    const b0 = len();
+    while (len() === b0) s._x.sw_alloc(1024);
+    for (let k = 0; k < j; k++) s._x.sw_alloc(1024);
+    const b1 = len();
+    try {
+      const x = d.createInstance({ atlas: a });
+      const b2 = len();
+      x.play('walk'); x.update(0);
+      const list = x.drawList();
+      if (b2 !== b1) grewCreate++;
+      if (len() !== b2) grewList++;
+      if (list.stale || !list.vertexCount || list.positions.length !== 2 * list.vertexCount) bad++;
+    } catch (e) { threw++; first ||= String(e); }
+  }
+  check(grewList > 0, `a fresh module: the memory grew in the first drawList() of some round (${grewList} of 64; in createInstance: ${grewCreate})`);
+  check(!threw && !bad, `a fresh module: the first instance and its first drawList() work wherever the memory grows (${threw} of 64 threw, ${bad} unreadable; ${first})`);
+}
 // the draw list of frames 0..4 of the demo's walk, for the native comparison
 out.drawlists = [];
 {
@@ -123,6 +191,62 @@ out.drawlists = [];
   check(vertices === sum && sum > 0, `updateWithDrawLists counts the draw lists' vertices (${vertices} = ${sum})`);
   check(one.every((x, i) => JSON.stringify(x.bones()) === JSON.stringify(many[i].bones())), 'updateWithDrawLists updates as update() does');
   for (const x of [...one, ...many]) x.dispose();
+}
+
+// a draw list goes stale when a crowd update moves its instance, as after its own update()
+{
+  const x = data.createInstance({ atlas }), y = data.createInstance({ atlas });
+  x.play('walk'); y.play('wave');
+  sinew.update([x, y], 0);
+  const lx = x.drawList(), ly = y.drawList();
+  sinew.update([x, y], 1 / 24);
+  check(lx.stale && ly.stale, `draw lists are stale after sinew.update([...], dt) (${lx.stale}, ${ly.stale})`);
+  const mx = x.drawList();
+  sinew.updateWithDrawLists([x], 1 / 24);
+  check(mx.stale, 'and after sinew.updateWithDrawLists');
+  x.dispose(); y.dispose();
+}
+
+// ---- states(): each state's own group, not one decoded earlier at the same address ----------------
+// A state's group is kept in the instance's state array, which fadeOutMode 'all' rewrites (the old
+// states leave, the new one moves down) and which a later instance may reuse.
+{
+  const x = data.createInstance({ atlas });
+  const want = { walk: 'upper', wave: 'lower', idle: 'third' };
+  const wrong = [];
+  const look = (inst, when) => {
+    for (const st of inst.states()) if (st.group !== want[st.name]) wrong.push(`${when}: ${st.name} in '${st.group}'`);
+  };
+  x.fadeIn('walk', { group: 'upper', fadeInTime: 0 });
+  x.update(1 / 24);
+  look(x, 'walk');
+  x.fadeIn('wave', { group: 'lower', fadeOutMode: 'all', fadeInTime: 0.1 });
+  for (let k = 0; k < 6; k++) { x.update(1 / 24); look(x, `wave +${k}`); }
+  const names = x.states().map((st) => st.name).join(',');
+  x.dispose();
+  const y = data.createInstance({ atlas });
+  y.fadeIn('idle', { group: 'third' });
+  y.update(0);
+  look(y, 'a new instance');
+  check(names === 'wave' && !wrong.length, `states() gives each state its own group (states left: ${names}; ${wrong.slice(0, 4).join('; ')})`);
+  y.dispose();
+}
+
+// ---- warnings: a long one stays one line, the next its own ---------------------------------------
+{
+  const spec = JSON.parse(read('examples/demo/demo_ske.json'));
+  const displays = spec.armature[0].skin[0].slot.map((sl) => sl.display[0]);
+  const long = 'L'.repeat(701);
+  Object.assign(displays[0], { name: long }); delete displays[0].path;
+  Object.assign(displays[1], { name: 'second_missing' }); delete displays[1].path;
+  const d = sinew.loadSkeleton(JSON.stringify(spec), { name: 'long_ske.json' });
+  const clean = demoData();
+  check(clean.checkAtlas(atlas).length === 0, `the demo has every region of its atlas (${sinew.warnings.length})`);
+  const w = d.checkAtlas(atlas);
+  check(w.length === 2 && w[0].includes('L'.repeat(600)) && w[0].includes(': warning: ') && !w[0].includes('second_missing')
+    && w[1].startsWith('long_ske.json') && w[1].includes("'second_missing'"),
+    `a ${long.length}-byte display name and a second missing display give two warnings (${w.length}: ${w.map((l) => l.slice(0, 60) + '...' + l.slice(-60)).join(' | ')})`);
+  d.dispose(); clean.dispose();
 }
 
 // ---- every animation call through the JS methods = the scenario runner (sinew_script_issue) -------------
@@ -239,6 +363,51 @@ out.drawlists = [];
   check(live() === start, `the FinalizationRegistry frees forgotten instances (${live() - start} left)`);
 }
 inst.dispose(); atlas.dispose(); data.dispose();
+
+// ---- dispose with live instances: the data, atlas and frame cache live on until their last user ---------
+// (docs/web.md): the instance keeps playing exactly as a twin whose data was never disposed, while
+// other loads take the freed memory; nothing new can be made from a disposed data; the native side
+// is freed when the last instance goes, by dispose() or by the FinalizationRegistry.
+{
+  const pip = () => [sinew.loadSkeleton(read('tests/fixtures/own/Pip_5.5/pip_ske.json'), { name: 'pip_ske.json' }),
+    sinew.loadAtlas(read('tests/fixtures/own/Pip_5.5/pip_tex.json'), { name: 'pip_tex.json' })];
+  const [d, a] = pip(), [td, ta] = pip();
+  const cache = d.createFrameCache(30), tcache = td.createFrameCache(30);
+  const x = d.createInstance({ atlas: a, frameCache: cache }), twin = td.createInstance({ atlas: ta, frameCache: tcache });
+  for (const i of [x, twin]) { i.play('hop'); i.update(0); }
+  cache.dispose(); a.dispose(); d.dispose();
+  const filler = [];
+  for (let i = 0; i < 6; i++) filler.push(demoData(), demoAtlas());
+  const pose = (i) => { const l = i.drawList(); return JSON.stringify([i.bones(), i.slots(), Array.from(l.positions), Array.from(l.uvs)]); };
+  let differ = -1, err = '';
+  try {
+    for (let k = 0; k < 30 && differ < 0; k++) {
+      x.update(1 / 30); twin.update(1 / 30);
+      if (pose(x) !== pose(twin)) differ = k;
+    }
+  } catch (e) { err = String(e); }
+  check(differ < 0 && !err, `an instance whose data, atlas and frame cache were disposed plays as its twin (differs at ${differ}; ${err})`);
+  let threw = [];
+  for (const [what, fn] of [['createInstance', () => d.createInstance()], ['createFrameCache', () => d.createFrameCache(30)],
+    ['checkAtlas', () => td.checkAtlas(a)]]) {
+    try { fn(); } catch (e) { if (e instanceof SinewError && /disposed/.test(e.message)) threw.push(what); }
+  }
+  check(threw.length === 3, `a disposed data or atlas makes nothing new (threw: ${threw})`);
+  check(d._native?.ptr && a._native?.ptr && cache._native?.ptr, 'their native side lives while the instance does');
+  x.dispose();
+  check(!d._native?.ptr && !a._native?.ptr && !cache._native?.ptr, 'and is freed with the last instance');
+  twin.dispose(); tcache.dispose(); ta.dispose(); td.dispose();
+  for (const f of filler) f.dispose();
+  // forgotten instances of a disposed data: the FinalizationRegistry frees them, then the data
+  const [g, ga] = pip();
+  (() => { for (let i = 0; i < 10; i++) g.createInstance({ atlas: ga }).play('hop'); })();
+  g.dispose(); ga.dispose();
+  for (let round = 0; round < 50 && g._native?.ptr; round++) {
+    globalThis.gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  check(g._native && !g._native.ptr && !ga._native.ptr, 'a disposed data and atlas are freed once their forgotten instances are collected');
+}
 
 // ---- DBBin from an ArrayBuffer ------------------------------------------------------------------------
 if (ref.dbbin) {

@@ -6,8 +6,10 @@ it gives against the native build:
 - the demo's draw lists (frames 0-4 of walk), read through the typed-array views, equal `sinew poses
   --drawlist` number for number;
 - a display replaced with Instance.replaceDisplay equals `sinew poses --replace`;
-plus the checks api.mjs makes on its own (events, crowd update, stale views, dispose, finalizers,
-hit tests, bone offsets, the animation calls against the scenario runner, DBBin from an ArrayBuffer).
+plus the checks api.mjs makes on its own (events, crowd update, stale views, the first draw list of
+200 instances of each rig while the memory grows (with ../shared also you_xin's body), state group
+names, long warnings, dispose with live instances, finalizers, hit tests, bone offsets, the
+animation calls against the scenario runner, DBBin from an ArrayBuffer).
 Env: WASM_BUILD (default SRC/build-wasm) besides testkit's.
 """
 import json
@@ -16,7 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import BUILD, SRC, check, finish, run_sinew  # noqa: E402
+from testkit import BUILD, SRC, check, corpus_path, finish, have_shared, run_sinew, skip  # noqa: E402
 
 WASM = os.environ.get("WASM_BUILD") or os.path.join(SRC, "build-wasm")
 OUT = os.path.join(BUILD, "web-api")
@@ -37,7 +39,11 @@ def main():
                   "--out", dbbin_dir, "--name", "pip")
     check(r.returncode == 0, f"sinew convert --to dbbin: {r.stderr.strip()[:300]}")
     ref = {"src": SRC, "errorFiles": error_files, "replace": REPLACE,
-           "dbbin": os.path.join(dbbin_dir, "pip_ske.dbbin") if r.returncode == 0 else None}
+           "dbbin": os.path.join(dbbin_dir, "pip_ske.dbbin") if r.returncode == 0 else None, "youXin": None}
+    if have_shared():
+        ref["youXin"] = {"ske": corpus_path("you_xin_body_5.5"), "tex": corpus_path("you_xin_body_5.5", 1)}
+    else:
+        skip(2, "the first draw lists of 200 you_xin body instances (../shared)")
     ref_file, out_file = os.path.join(OUT, "ref.json"), os.path.join(OUT, "out.json")
     if os.path.exists(out_file):
         os.remove(out_file)  # a run that dies must not leave the last run's results to be read

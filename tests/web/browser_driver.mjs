@@ -57,12 +57,15 @@ async function scrub(page, frame) {
 }
 
 for (const job of jobs) {
-  const result = { name: job.name, problems: [], texts: {} };
+  const result = { name: job.name, problems: [], texts: {}, warnings: [] };
   results.push(result);
   const page = await browser.newPage();
   await page.setViewport({ width: job.viewport?.[0] || 1200, height: job.viewport?.[1] || 900, deviceScaleFactor: 1 });
   page.on('pageerror', (e) => result.problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') result.problems.push(`console error: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') result.problems.push(`console error: ${m.text()}`);
+    else if (m.type() === 'warn' || m.type() === 'warning') result.warnings.push(m.text());
+  });
   page.on('requestfailed', (r) => result.problems.push(`failed request: ${r.url()} (${r.failure()?.errorText})`));
   page.on('response', (r) => { if (r.status() >= 400) result.problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   try {
@@ -75,6 +78,13 @@ for (const job of jobs) {
         const el = await page.$(job.canvas);
         await el.screenshot({ path: job.out });
       }
+      result.texts.dataset = await page.evaluate(() => ({ ...document.body.dataset }));
+      if (job.clicks && !result.texts.error) { // clicks at canvas pixels, then what `evaluate` says
+        const box = await (await page.$(job.canvas)).boundingBox();
+        for (const [x, y] of job.clicks) await page.mouse.click(box.x + x, box.y + y);
+        await sleep(job.afterClicks || 300);
+      }
+      if (job.evaluate && !result.texts.error) result.texts.evaluate = await page.evaluate(job.evaluate);
       if (job.run) { // let an animated page run a while (it must keep working)
         await sleep(job.run);
         result.texts.stats = await page.evaluate(() => (document.getElementById('stats') || {}).textContent || '');

@@ -5,11 +5,9 @@
 // run. Figures, not tests. Needs ../shared (mecha_1502b walk and you_xin body idle).
 //   node web/bench/bench-web.mjs --wasm build-wasm --web build-web --shared ../shared [--quick] [--out FILE]
 import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { launchChromium, serveRoots } from './chromium.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (k, d) => { const i = argv.indexOf(k); return i >= 0 ? argv[i + 1] : d; };
@@ -45,24 +43,8 @@ const rows = await runAll('node', sinew, db, sets, { quick, log });
 
 // ---- Chromium ----------------------------------------------------------------------------------
 const roots = { '/web/': web, '/bench/': here, '/data/': data, '/db/': path.join(modules, '@cocos', 'dragonbones-js', 'out') };
-const types = { '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
-  '.html': 'text/html', '.png': 'image/png' };
-const server = http.createServer((req, res) => {
-  const url = decodeURIComponent(req.url.split('?')[0]);
-  const prefix = Object.keys(roots).find((p) => url.startsWith(p));
-  const file = prefix && path.join(roots[prefix], path.normalize(url.slice(prefix.length)).replace(/^(\.\.[/\\])+/, ''));
-  if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}`;
-const require = createRequire(path.join(modules, 'x.js'));
-const puppeteer = require('puppeteer-core');
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sinew-bench-'));
-const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, protocolTimeout: 0,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', `--user-data-dir=${profile}`] });
+const { server, base } = await serveRoots(roots);
+const browser = await launchChromium(modules);
 let chromeVersion = '';
 try {
   chromeVersion = await browser.version();
@@ -77,7 +59,6 @@ try {
 } finally {
   await browser.close();
   server.close();
-  fs.rmSync(profile, { recursive: true, force: true });
 }
 
 // ---- the table -----------------------------------------------------------------------------------

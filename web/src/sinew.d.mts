@@ -113,11 +113,14 @@ export declare class SkeletonData {
   checkAtlas(atlas: TextureAtlas): string[];
   createInstance(options?: InstanceOptions): Instance;
   createFrameCache(fps: number): FrameCache;
+  /** Frees the data, or, while instances or frame caches made from it are live, lets them keep it
+   *  until the last of them is freed; nothing new can be made from it afterwards. */
   dispose(): void;
 }
 
 export declare class FrameCache {
   readonly data: SkeletonData;
+  /** Frees the cache, or lets the instances using it keep it until the last of them is freed. */
   dispose(): void;
 }
 
@@ -126,6 +129,7 @@ export declare class TextureAtlas {
   readonly name: string;
   readonly pages: AtlasPage[];
   readonly regionCount: number;
+  /** Frees the atlas, or lets the instances drawing with it keep it until the last of them is freed. */
   dispose(): void;
 }
 
@@ -155,8 +159,10 @@ export interface DrawCommand {
 
 /**
  * The frame as textured triangles, back to front. The arrays are views into wasm memory: read them
- * before the instance's next update() or drawList(), its dispose(), or any call that may grow the
- * memory (loading, creating instances). `stale` says when they may no longer be read.
+ * before the instance's next update() (its own or a sinew.update / updateWithDrawLists of a list
+ * holding it), drawList(), bounds() or hitTest(), its dispose(), or any call that may grow the
+ * memory (loading, creating instances, another instance's first drawList()). `stale` says when
+ * they may no longer be read.
  */
 export declare class DrawList {
   static layout: DrawCommandLayout;
@@ -245,5 +251,6 @@ export declare class Instance {
   replaceDisplayRegion(slot: string, region: { page: number; pageWidth: number; pageHeight: number; x?: number; y?: number;
     width?: number; height?: number; pivotX?: number; pivotY?: number; index?: number }, options?: { armature?: number }): void;
   readonly memoryBytes: number;
+  /** Frees the instance, and a disposed data, atlas or frame cache it was the last to use. */
   dispose(): void;
 }

@@ -282,19 +282,48 @@ export async function init(source) {
   return new Sinew(instance.exports, wasi);
 }
 
+// A native object and what keeps it alive: its JavaScript owner (until its dispose(), or the
+// FinalizationRegistry once the owner is forgotten) and the native objects that use it (an
+// instance uses its data, atlas and frame cache; a frame cache its data). Freed when the last of
+// them lets go, so disposing a data, atlas or frame cache before its instances frees nothing they
+// still read (docs/web.md).
+class Native {
+  constructor(sinew, kind, ptr, uses) {
+    this.s = sinew; this.kind = kind; this.ptr = ptr; this.holds = 1;
+    this.uses = uses.filter(Boolean);
+    for (const n of this.uses) n.holds++;
+  }
+  release() {
+    if (--this.holds > 0 || !this.ptr) return;
+    const ptr = this.ptr;
+    this.ptr = 0;
+    this.s._destroy(this.kind, ptr);
+    for (const n of this.uses) n.release();
+    this.uses = [];
+  }
+}
+
 /** The running module: loads data and atlases, and updates many instances in one call. */
 export class Sinew {
   constructor(exports, wasi) {
     this._x = exports;
     this._wasi = wasi;
     this._mounts = 0;
-    this._names = new Map();          // string pointer -> decoded string (data strings never move;
-                                      // cleared when a data is destroyed, whose memory is reused)
+    this._names = new Map();          // string pointer -> decoded string: only strings of a data
+                                      // (they never move; cleared when a data is freed, whose
+                                      // memory is reused), never those of an instance
     this._instances = new Map();      // pointer -> WeakRef<Instance> (for event delivery)
     this._listPtr = 0; this._listCap = 0;
     this._out = exports.sw_out();
     this._registry = typeof FinalizationRegistry !== 'undefined'
-      ? new FinalizationRegistry(({ kind, ptr }) => this._finalize(kind, ptr)) : null;
+      ? new FinalizationRegistry((native) => native.release()) : null;
+    if (!DrawList.layout) {
+      const w = this._view(Uint32Array, exports.sw_drawlist_layout(), 12);
+      DrawList.layout = {
+        page: w[1] / 4, blend: w[2] / 4, color: w[3] / 4, region: w[4] / 4, firstVertex: w[5] / 4, vertexCount: w[6] / 4,
+        firstIndex: w[7] / 4, indexCount: w[8] / 4, slot: w[9] / 4, depth: w[10] / 4, armature: w[11] / 4,
+      };
+    }
     this.version = this._str(exports.sw_version());
     /** Warnings of the last load, as `file:line:col: warning: message` lines. */
     this.warnings = [];
@@ -303,6 +332,10 @@ export class Sinew {
   get memory() { return this._x.memory; }
 
   // ---- memory helpers ----
+  // A view of wasm memory. Any call into wasm may grow the memory, which detaches every view made
+  // before it: make views through this, with the pointer from the call as the argument, so that
+  // the buffer is read after the call (new T(x.memory.buffer, x.sw_f(), n) reads it before).
+  _view(T, ptr, length) { return new T(this._x.memory.buffer, ptr, length); }
   _u8() { return new Uint8Array(this._x.memory.buffer); }
   _str(ptr) {
     if (!ptr) return null;
@@ -311,7 +344,7 @@ export class Sinew {
     while (m[end]) end++;
     return utf8.decode(m.subarray(ptr, end));
   }
-  // strings that live as long as their data (names): decoded once
+  // strings that live as long as their data (names in the data): decoded once
   _name(ptr) {
     if (!ptr) return null;
     let s = this._names.get(ptr);
@@ -338,7 +371,7 @@ export class Sinew {
     try { return fn(...ptrs); } finally { for (const p of ptrs) if (p) this._x.sw_free(p); }
   }
   _error(status, fallbackFile) {
-    const w = new Uint32Array(this._x.memory.buffer, this._x.sw_error(), 8);
+    const w = this._view(Uint32Array, this._x.sw_error(), 8);
     const code = w[0] || status || 1;
     const file = this._display(this._str(w[1]) || fallbackFile || '');
     const detail = this._str(w[5]) || this._str(this._x.sw_status_str(code));
@@ -364,15 +397,26 @@ export class Sinew {
     const text = this._str(this._x.sw_warnings()) || '';
     this.warnings = text.split('\n').filter(Boolean).map((l) => l.replace(/\/\.mount\d+\//g, ''));
   }
-  _finalize(kind, ptr) {
+  _destroy(kind, ptr) {
     if (kind === 'instance') { this._instances.delete(ptr); this._x.sw_instance_destroy(ptr); }
     else if (kind === 'data') { this._x.sw_data_destroy(ptr); this._names.clear(); } // its strings' memory is reused
     else if (kind === 'atlas') this._x.sw_atlas_destroy(ptr);
     else if (kind === 'script') this._x.sw_script_destroy(ptr);
     else if (kind === 'cache') this._x.sw_frame_cache_destroy(ptr);
   }
-  _track(obj, kind) { if (this._registry) this._registry.register(obj, { kind, ptr: obj._ptr }, obj); }
-  _untrack(obj) { if (this._registry) this._registry.unregister(obj); }
+  // obj owns the native `ptr`, which uses the natives in `uses` (kept alive as long as it lives)
+  _own(obj, kind, ptr, uses = []) {
+    obj._ptr = ptr;
+    obj._native = new Native(this, kind, ptr, uses);
+    if (this._registry) this._registry.register(obj, obj._native, obj);
+  }
+  // obj's dispose(): the owner lets go (freed now, or when the last native using it is freed)
+  _disown(obj) {
+    if (!obj._ptr) return;
+    if (this._registry) this._registry.unregister(obj);
+    obj._ptr = 0;
+    obj._native.release();
+  }
 
   // ---- loading ----
 
@@ -571,9 +615,10 @@ export class Sinew {
       this._listCap = Math.max(n, 64);
       this._listPtr = this._x.sw_alloc(this._listCap * 4);
     }
-    const list = new Uint32Array(this._x.memory.buffer, this._listPtr, n);
+    const list = this._view(Uint32Array, this._listPtr, n);
     for (let i = 0; i < n; i++) list[i] = instances[i]._live();
     this._x.sw_update_many(this._listPtr, n, dt);
+    for (const inst of instances) inst._generation++; // their draw lists are stale
     this._dispatch();
   }
   /** The same, building every instance's draw list after its update; returns the vertex count. */
@@ -584,7 +629,7 @@ export class Sinew {
       this._listCap = Math.max(n, 64);
       this._listPtr = this._x.sw_alloc(this._listCap * 4);
     }
-    const list = new Uint32Array(this._x.memory.buffer, this._listPtr, n);
+    const list = this._view(Uint32Array, this._listPtr, n);
     for (let i = 0; i < n; i++) list[i] = instances[i]._live();
     const v = this._x.sw_update_drawlist_many(this._listPtr, n, dt);
     for (const inst of instances) inst._generation++;
@@ -595,7 +640,7 @@ export class Sinew {
   _dispatch() {
     const count = this._x.sw_event_count();
     if (!count) return;
-    const rec = new Float64Array(this._x.memory.buffer, this._x.sw_events(), count * 10);
+    const rec = this._view(Float64Array, this._x.sw_events(), count * 10);
     const events = [];
     for (let i = 0; i < count; i++) {
       const r = i * 10;
@@ -616,7 +661,8 @@ export class Sinew {
 /** Immutable skeleton data: armatures, their bones, slots, skins and animations. */
 export class SkeletonData {
   constructor(sinew, ptr, name) {
-    this._s = sinew; this._ptr = ptr; this.name = name;
+    this._s = sinew; this.name = name;
+    sinew._own(this, 'data', ptr);
     const p = sinew._x.sw_data_describe(ptr);
     const info = JSON.parse(sinew._str(p));
     sinew._x.sw_free(p);
@@ -632,7 +678,6 @@ export class SkeletonData {
     /** The index of the main armature: the one the file names, else the one with the most bones
      *  that no other uses as a child armature (sinew_data_default_armature, docs/cli.md). */
     this.defaultArmature = info.defaultArmature;
-    sinew._track(this, 'data');
   }
   get armatureNames() { return this.armatures.map((a) => a.name); }
   /** The armature named `name` (or the main one, `defaultArmature`), or undefined. */
@@ -649,7 +694,7 @@ export class SkeletonData {
     return s._with([armature, skin], (a, k) => {
       const st = s._x.sw_resolve_skin(this._live(), a, k);
       if (st) throw s._error(st, this.name);
-      const u = new Uint32Array(s._x.memory.buffer, s._out, 2);
+      const u = s._view(Uint32Array, s._out, 2);
       return { armature: u[0], overlay: s._name(u[1]) };
     });
   }
@@ -669,14 +714,12 @@ export class SkeletonData {
     if (frameCache && frameCache.data !== this) throw new SinewError('the frame cache belongs to another skeleton data');
     const ptr = s._with([armature, skin], (a, k) => s._ok(s._x.sw_instance_create(this._live(), a, k, atlas ? atlas._live() : 0,
       maxStates, defaultActions ? 1 : 0, frameCache ? frameCache._live() : 0), this.name, false));
-    const inst = new Instance(s, ptr, this, atlas);
-    inst.frameCache = frameCache;
-    return inst;
+    return new Instance(s, ptr, this, atlas, frameCache);
   }
   /**
    * A frame cache at `fps` cache frames per second (the official cacheFrameRate): instances
    * created with it sample their animation only at cache frames and share computed bones.
-   * Dispose it after the instances that use it.
+   * It lives until its last instance is freed, whenever it is disposed.
    */
   createFrameCache(fps) {
     const s = this._s;
@@ -684,54 +727,44 @@ export class SkeletonData {
     return new FrameCache(s, ptr, this);
   }
   _live() { if (!this._ptr) throw new SinewError('this skeleton data was disposed'); return this._ptr; }
-  /** Frees the data. Instances made from it must be disposed first. */
-  dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._x.sw_data_destroy(this._ptr);
-    this._s._names.clear(); // the decoded names of its strings: that memory is reused
-    this._ptr = 0;
-  }
+  /**
+   * Frees the data, or, while instances or frame caches made from it are live, lets them keep it
+   * until the last of them is freed. Nothing new can be made from it after this.
+   */
+  dispose() { this._s._disown(this); }
 }
 
 /** A frame cache (SkeletonData.createFrameCache). */
 export class FrameCache {
-  constructor(sinew, ptr, data) { this._s = sinew; this._ptr = ptr; this.data = data; sinew._track(this, 'cache'); }
+  constructor(sinew, ptr, data) { this._s = sinew; this.data = data; sinew._own(this, 'cache', ptr, [data._native]); }
   _live() { if (!this._ptr) throw new SinewError('this frame cache was disposed'); return this._ptr; }
-  dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._x.sw_frame_cache_destroy(this._ptr);
-    this._ptr = 0;
-  }
+  /** Frees the cache, or lets the instances using it keep it until the last of them is freed. */
+  dispose() { this._s._disown(this); }
 }
 
 /** A texture atlas: its pages (image paths and sizes) and regions. */
 export class TextureAtlas {
   constructor(sinew, ptr, name) {
-    this._s = sinew; this._ptr = ptr; this.name = name;
+    this._s = sinew; this.name = name;
+    sinew._own(this, 'atlas', ptr);
     const p = sinew._x.sw_atlas_describe(ptr);
     const info = JSON.parse(sinew._str(p));
     sinew._x.sw_free(p);
     /** [{ name, imagePath, resolvedPath, width, height, scale }] */
     this.pages = info.pages;
     this.regionCount = info.regionCount;
-    sinew._track(this, 'atlas');
   }
   _live() { if (!this._ptr) throw new SinewError('this atlas was disposed'); return this._ptr; }
-  dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._x.sw_atlas_destroy(this._ptr);
-    this._ptr = 0;
-  }
+  /** Frees the atlas, or lets the instances drawing with it keep it until the last of them is freed. */
+  dispose() { this._s._disown(this); }
 }
 
 /** A loaded scenario script (poses.mjs runs them). */
 export class Script {
   constructor(sinew, ptr, name) {
-    this._s = sinew; this._ptr = ptr; this.name = name;
-    const x = sinew._x, out = () => new Float64Array(x.memory.buffer, sinew._out, 8);
+    this._s = sinew; this.name = name;
+    sinew._own(this, 'script', ptr);
+    const x = sinew._x, out = () => sinew._view(Float64Array, sinew._out, 8);
     this.scenarios = [];
     for (let i = 0, n = x.sw_script_count(ptr); i < n; i++) {
       x.sw_script_scenario(ptr, i);
@@ -741,27 +774,22 @@ export class Script {
       for (let c = 0; c < count; c++) sc.commands.push({ index: c, t: x.sw_script_command_time(ptr, i, c) });
       this.scenarios.push(sc);
     }
-    sinew._track(this, 'script');
   }
   /** Issues command `c` of scenario `i` to an instance (throws for an unknown animation). */
   issue(instance, i, c) {
     const st = this._s._x.sw_script_issue(instance._live(), this._ptr, i, c);
     if (st) throw this._s._error(st, this.name);
   }
-  dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._x.sw_script_destroy(this._ptr);
-    this._ptr = 0;
-  }
+  dispose() { this._s._disown(this); }
 }
 
 /**
  * A draw list: the frame as textured triangles, back to front (include/sinew/drawlist.h).
  * `positions`, `uvs` and `indices` are views into wasm memory, not copies. They go stale - and
- * must not be read - after the instance's next update() or drawList(), after it is disposed, and
- * after any call that may grow the wasm memory (loading, creating an instance), which detaches
- * every view; `stale` tells. Take a new draw list each frame.
+ * must not be read - after the instance's next update() (its own, or sinew.update of a list that
+ * holds it), drawList(), bounds() or hitTest(), after it is disposed, and after any call that may
+ * grow the wasm memory (loading, creating an instance, another instance's first draw list), which
+ * detaches every view; `stale` tells. Take a new draw list each frame.
  */
 export class DrawList {
   constructor(inst, words) {
@@ -802,26 +830,18 @@ export class DrawList {
     };
   }
 }
-/** Word offsets of a command's fields in commandWords / commandFloats (set at init). color holds
+/** Word offsets of a command's fields in commandWords / commandFloats (set by init()). color holds
  *  aM rM gM bM aO rO gO bO; region u0 v0 u1 v1. page 0xffffffff = untextured. */
 DrawList.layout = null;
 
 /** A playing armature. */
 export class Instance {
-  constructor(sinew, ptr, data, atlas) {
-    this._s = sinew; this._ptr = ptr; this.data = data; this.atlas = atlas;
+  constructor(sinew, ptr, data, atlas, frameCache = null) {
+    this._s = sinew; this.data = data; this.atlas = atlas; this.frameCache = frameCache;
     this._generation = 0;
     this._listeners = new Map();
     sinew._instances.set(ptr, new WeakRef(this));
-    sinew._track(this, 'instance');
-    if (!DrawList.layout) {
-      const w = new Uint32Array(sinew._x.memory.buffer, sinew._x.sw_drawlist(ptr), 18);
-      DrawList.layout = {
-        page: w[8] / 4, blend: w[9] / 4, color: w[10] / 4, region: w[11] / 4, firstVertex: w[12] / 4,
-        vertexCount: w[13] / 4, firstIndex: w[14] / 4, indexCount: w[15] / 4, slot: w[16] / 4, depth: w[17] / 4,
-        armature: sinew._x.sw_drawcmd_armature_offset() / 4,
-      };
-    }
+    sinew._own(this, 'instance', ptr, [data._native, atlas && atlas._native, frameCache && frameCache._native]);
     const arm = data.armature(sinew._name(sinew._x.sw_armature_name(ptr, 0)));
     /** the armature's description (from SkeletonData.armatures) */
     this.armature = arm;
@@ -882,8 +902,9 @@ export class Instance {
     const x = this._s._x, out = [];
     for (let i = 0, n = x.sw_state_count(this._live(), armature); i < n; i++) {
       if (!x.sw_state(this._ptr, armature, i)) continue;
-      const d = new Float64Array(x.memory.buffer, this._s._out, 11);
-      out.push({ name: this._s._name(d[9]) || '', group: this._s._name(d[10]) || '', layer: d[0], playTimes: d[1],
+      const d = this._s._view(Float64Array, this._s._out, 11);
+      // the group is a copy in the instance's state array (rewritten as states come and go): decoded each time
+      out.push({ name: this._s._name(d[9]) || '', group: this._s._str(d[10]) || '', layer: d[0], playTimes: d[1],
         currentPlayTimes: d[2], currentTime: d[3], duration: d[4], weight: d[5], fadeProgress: d[6], timeScale: d[7],
         playing: !!(d[8] & 1), completed: !!(d[8] & 2), fadingIn: !!(d[8] & 4), fadingOut: !!(d[8] & 8) });
     }
@@ -927,15 +948,15 @@ export class Instance {
   /** Whether armature i is drawn now, and its matrix to the top armature: { shown, matrix }. */
   armaturePlacement(i) {
     const shown = !!this._s._x.sw_armature_placement(this._live(), i);
-    return { shown, matrix: Array.from(new Float32Array(this._s._x.memory.buffer, this._s._out, 6)) };
+    return { shown, matrix: Array.from(this._s._view(Float32Array, this._s._out, 6)) };
   }
   /** The bones with their world matrices [a, b, c, d, tx, ty] (armature space). */
   bones({ armature = 0 } = {}) {
     const x = this._s._x, out = [];
     for (let b = 0, n = x.sw_bone_count(this._live(), armature); b < n; b++) {
       if (!x.sw_bone(this._ptr, armature, b)) continue;
-      const u = new Uint32Array(x.memory.buffer, this._s._out, 8), i = new Int32Array(x.memory.buffer, this._s._out, 8);
-      const f = new Float32Array(x.memory.buffer, this._s._out, 8);
+      const u = this._s._view(Uint32Array, this._s._out, 8), i = this._s._view(Int32Array, this._s._out, 8);
+      const f = this._s._view(Float32Array, this._s._out, 8);
       out.push({ name: this._s._name(u[0]), parent: i[1], matrix: [f[2], f[3], f[4], f[5], f[6], f[7]] });
     }
     return out;
@@ -945,8 +966,7 @@ export class Instance {
     const x = this._s._x, s = this._s, out = [];
     for (let k = 0, n = x.sw_slot_count(this._live(), armature); k < n; k++) {
       if (!x.sw_slot(this._ptr, armature, k)) continue;
-      const buf = x.memory.buffer, u = new Uint32Array(buf, s._out, 32), i = new Int32Array(buf, s._out, 32);
-      const f = new Float32Array(buf, s._out, 32);
+      const u = s._view(Uint32Array, s._out, 32), i = s._view(Int32Array, s._out, 32), f = s._view(Float32Array, s._out, 32);
       const slot = {
         name: s._name(u[0]), index: u[1], parent: u[2], displayIndex: i[3], displayName: s._name(u[4]),
         displayPath: s._name(u[5]), displayType: i[6] >= 0 ? DISPLAY_TYPES[i[6]] : null, visible: !!u[7], drawIndex: u[8],
@@ -954,22 +974,22 @@ export class Instance {
         blend: BLEND_MODES[u[17]] || 'normal', blendMode: u[17], matrix: [f[18], f[19], f[20], f[21], f[22], f[23]],
         childArmature: i[27], pivot: u[28] ? [f[29], f[30]] : null, mesh: null,
       };
-      if (u[24] && i[6] === 2) slot.mesh = { weighted: !!u[26], vertices: Array.from(new Float32Array(buf, u[24], 2 * u[25])) };
+      if (u[24] && i[6] === 2) slot.mesh = { weighted: !!u[26], vertices: Array.from(s._view(Float32Array, u[24], 2 * u[25])) };
       out.push(slot);
     }
     return out;
   }
   /** The frame's draw list (views into wasm memory: see DrawList). */
   drawList() {
-    const x = this._s._x;
-    const words = new Uint32Array(x.memory.buffer, x.sw_drawlist(this._live()), 7 + 1);
+    // sw_drawlist may grow the memory (a first draw list allocates): the views are made after it
+    const words = this._s._view(Uint32Array, this._s._x.sw_drawlist(this._live()), 8);
     this._generation++;
     return new DrawList(this, words);
   }
   /** The axis-aligned bounds { x0, y0, x1, y1 } of what the pose draws, or null. */
   bounds() {
     if (!this._s._x.sw_bounds(this._live())) return null;
-    const f = new Float32Array(this._s._x.memory.buffer, this._s._out, 4);
+    const f = this._s._view(Float32Array, this._s._out, 4);
     this._generation++;
     return { x0: f[0], y0: f[1], x1: f[2], y1: f[3] };
   }
@@ -979,12 +999,12 @@ export class Instance {
     const hit = X.sw_hit(this._live(), x, y);
     this._generation++;
     if (!hit) return null;
-    const u = new Uint32Array(X.memory.buffer, this._s._out, 2);
+    const u = this._s._view(Uint32Array, this._s._out, 2);
     const armature = u[0], slot = u[1];
     let name = null;
     for (let k = 0, n = X.sw_slot_count(this._ptr, armature); k < n; k++) {
-      if (X.sw_slot(this._ptr, armature, k) && new Uint32Array(X.memory.buffer, this._s._out, 2)[1] === slot) {
-        name = this._s._name(new Uint32Array(X.memory.buffer, this._s._out, 1)[0]);
+      if (X.sw_slot(this._ptr, armature, k) && this._s._view(Uint32Array, this._s._out, 2)[1] === slot) {
+        name = this._s._name(this._s._view(Uint32Array, this._s._out, 1)[0]);
         break;
       }
     }
@@ -995,7 +1015,7 @@ export class Instance {
     const x = this._s._x, cap = 64, p = x.sw_alloc(cap * 8);
     try {
       const n = x.sw_slot_bounding_box(this._live(), armature, slot, p, cap);
-      return Array.from(new Float32Array(x.memory.buffer, p, 2 * Math.min(n, cap)));
+      return Array.from(this._s._view(Float32Array, p, 2 * Math.min(n, cap)));
     } finally { x.sw_free(p); }
   }
   /** Whether (x, y) lies in the boundingBox slot `slot` shows. */
@@ -1004,7 +1024,7 @@ export class Instance {
    *  normalA, normalB } or null. */
   intersectsSegment(xa, ya, xb, yb, { armature = 0 } = {}) {
     if (!this._s._x.sw_intersects_segment(this._live(), armature, xa, ya, xb, yb)) return null;
-    const buf = this._s._x.memory.buffer, u = new Uint32Array(buf, this._s._out, 8), f = new Float32Array(buf, this._s._out, 8);
+    const u = this._s._view(Uint32Array, this._s._out, 8), f = this._s._view(Float32Array, this._s._out, 8);
     return { slotA: u[0], slotB: u[1], a: [f[2], f[3]], b: [f[4], f[5]], normalA: f[6], normalB: f[7] };
   }
 
@@ -1041,13 +1061,10 @@ export class Instance {
   }
   /** Bytes of the instance's single allocation. */
   get memoryBytes() { return this._s._x.sw_instance_memory(this._live()); }
-  /** Frees the instance now (a FinalizationRegistry frees a forgotten one, later). */
+  /** Frees the instance now (a FinalizationRegistry frees a forgotten one, later), and with it
+   *  a disposed data, atlas or frame cache it was the last to use. */
   dispose() {
-    if (!this._ptr) return;
-    this._s._untrack(this);
-    this._s._instances.delete(this._ptr);
-    this._s._x.sw_instance_destroy(this._ptr);
-    this._ptr = 0;
+    this._s._disown(this);
     this._listeners.clear();
   }
 }

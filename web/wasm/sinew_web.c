@@ -8,6 +8,8 @@
  * next call that fills it. Strings from JavaScript are UTF-8, NUL-terminated, allocated by the
  * caller with sw_alloc. Nothing here keeps global state between calls except those records.
  */
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,19 +52,23 @@ EXPORT(sw_error) uint32_t *sw_error(void) {
 }
 EXPORT(sw_status_str) const char *sw_status_str(int code) { return sinew_status_str((sinew_status)code); }
 
-/* Warnings of the last load: the messages, one per line, as "file:line:col: warning: message". */
+/* Warnings of the last load: the messages, one per line, as "file:line:col: warning: message".
+ * Each line whole, however long (the message and path are bounded by sinew_error's arrays); past
+ * 1 MiB of them the rest are dropped. */
 static char *g_warn;
 static size_t g_warn_len, g_warn_cap;
+static int warn_format(char *out, size_t cap, const sinew_error *w) {
+    return snprintf(out, cap, "%s:%u:%u: warning: %s%s%s%s\n", w->file ? w->file : "", w->line, w->column, w->message,
+                    w->path[0] ? " [" : "", w->path, w->path[0] ? "]" : "");
+}
 static void warn_log(void *user, sinew_log_level level, const sinew_error *w) {
     (void)user;
     if (level < SINEW_LOG_WARNING || g_warn_len > (1u << 20))
         return;
-    char line[600];
-    int n = snprintf(line, sizeof line, "%s:%u:%u: warning: %s%s%s%s\n", w->file ? w->file : "", w->line, w->column,
-                     w->message, w->path[0] ? " [" : "", w->path, w->path[0] ? "]" : "");
+    int n = warn_format(NULL, 0, w);
     if (n <= 0)
         return;
-    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    size_t len = (size_t)n;
     if (g_warn_len + len + 1 > g_warn_cap) {
         size_t cap = (g_warn_len + len + 1) * 2;
         char *p = realloc(g_warn, cap);
@@ -71,9 +77,8 @@ static void warn_log(void *user, sinew_log_level level, const sinew_error *w) {
         g_warn = p;
         g_warn_cap = cap;
     }
-    memcpy(g_warn + g_warn_len, line, len);
+    warn_format(g_warn + g_warn_len, len + 1, w);
     g_warn_len += len;
-    g_warn[g_warn_len] = '\0';
 }
 EXPORT(sw_warnings) const char *sw_warnings(void) { return g_warn_len ? g_warn : ""; }
 static sinew_load_options load_options(void) {
@@ -514,9 +519,9 @@ EXPORT(sw_slot) int sw_slot(sinew_instance *inst, uint32_t arm, uint32_t k) {
 /* ---- draw list and control --------------------------------------------------------------- */
 
 /* The draw list, as words: positions, uvs, indices, cmds (pointers), vertex, index and command
- * counts; then the layout of one sinew_draw_cmd: its size and the offsets of page, blend, color,
- * region, first_vertex, vertex_count, first_index, index_count, slot, depth, armature. */
-static uint32_t g_drawlist[18];
+ * counts, the size of one sinew_draw_cmd. Building it may grow the memory (a first draw list
+ * allocates its buffers). */
+static uint32_t g_drawlist[8];
 EXPORT(sw_drawlist) uint32_t *sw_drawlist(sinew_instance *inst) {
     sinew_drawlist dl;
     sinew_instance_drawlist(inst, &dl);
@@ -529,22 +534,25 @@ EXPORT(sw_drawlist) uint32_t *sw_drawlist(sinew_instance *inst) {
     w[5] = dl.index_count;
     w[6] = dl.cmd_count;
     w[7] = (uint32_t)sizeof(sinew_draw_cmd);
-    w[8] = (uint32_t)offsetof(sinew_draw_cmd, page);
-    w[9] = (uint32_t)offsetof(sinew_draw_cmd, blend);
-    w[10] = (uint32_t)offsetof(sinew_draw_cmd, color);
-    w[11] = (uint32_t)offsetof(sinew_draw_cmd, region);
-    w[12] = (uint32_t)offsetof(sinew_draw_cmd, first_vertex);
-    w[13] = (uint32_t)offsetof(sinew_draw_cmd, vertex_count);
-    w[14] = (uint32_t)offsetof(sinew_draw_cmd, first_index);
-    w[15] = (uint32_t)offsetof(sinew_draw_cmd, index_count);
-    w[16] = (uint32_t)offsetof(sinew_draw_cmd, slot);
-    w[17] = (uint32_t)offsetof(sinew_draw_cmd, depth);
     return w;
 }
-/* offset of `armature` in sinew_draw_cmd (past the 18 words above) */
-EXPORT(sw_drawcmd_armature_offset) uint32_t sw_drawcmd_armature_offset(void) {
-    return (uint32_t)offsetof(sinew_draw_cmd, armature);
-}
+/* The layout of one sinew_draw_cmd, as words: its size and the offsets of page, blend, color,
+ * region, first_vertex, vertex_count, first_index, index_count, slot, depth, armature. */
+static const uint32_t g_drawcmd_layout[12] = {
+    sizeof(sinew_draw_cmd),
+    offsetof(sinew_draw_cmd, page),
+    offsetof(sinew_draw_cmd, blend),
+    offsetof(sinew_draw_cmd, color),
+    offsetof(sinew_draw_cmd, region),
+    offsetof(sinew_draw_cmd, first_vertex),
+    offsetof(sinew_draw_cmd, vertex_count),
+    offsetof(sinew_draw_cmd, first_index),
+    offsetof(sinew_draw_cmd, index_count),
+    offsetof(sinew_draw_cmd, slot),
+    offsetof(sinew_draw_cmd, depth),
+    offsetof(sinew_draw_cmd, armature),
+};
+EXPORT(sw_drawlist_layout) const uint32_t *sw_drawlist_layout(void) { return g_drawcmd_layout; }
 
 /* Bounds of the current pose into g_out.f[0..3] (x0 y0 x1 y1); 0 when it draws nothing. */
 EXPORT(sw_bounds) int sw_bounds(sinew_instance *inst) {
