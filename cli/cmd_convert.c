@@ -1,5 +1,5 @@
-/* sinew convert: a skeleton (DragonBones JSON or a sinew XML rig) -> DragonBones 4.5, or a
- * DragonBones JSON file -> DragonBones binary (DBBin). */
+/* sinew convert: a skeleton (DragonBones JSON or binary, or a sinew XML rig) -> DragonBones 4.5 or
+ * 5.5, or a DragonBones JSON file -> DragonBones binary (DBBin) or Spine 4.2. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,20 +9,24 @@
 #include "rules.h"
 #include "sinew/convert.h"
 
-const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5, DBBin or Spine 4.2";
+const char sinew_cmd_convert_help[] = "convert a skeleton or XML rig to DragonBones 4.5 or 5.5, DBBin or Spine 4.2";
 
 const cli_help sinew_cmd_convert_usage = {
-    "sinew convert INPUT --to dragonbones [--version 4.5] --out DIR [--name NAME] [--quiet]\n"
+    "sinew convert INPUT --to dragonbones [--format 4.5|5.5] --out DIR [--name NAME] [--quiet]\n"
     "       sinew convert INPUT --to dbbin [--dbbin-format 1|2] --out DIR [--name NAME] [--quiet]\n"
     "       sinew convert INPUT --to spine [--spine-version 4.2] [--armature NAME] [--atlas TEX] --out DIR\n"
     "                     [--name NAME] [--quiet]",
-    "INPUT is a DragonBones JSON file (4.0, 4.5, 5.x) or a sinew XML rig (docs/xml.md).\n"
-    "Writes DIR/NAME_ske.json (DragonBones 4.5; one armature per skin for XML rigs) and its atlas,\n"
+    "INPUT is a DragonBones JSON file (4.0, 4.5, 5.x), a DBBin file or a sinew XML rig (docs/xml.md).\n"
+    "Writes DIR/NAME_ske.json (DragonBones 4.5, or 5.5 with --format 5.5; one armature per skin for\n"
+    "XML rigs) and its atlas,\n"
     "DIR/NAME_tex.json with the page images (an XML rig's images packed into one page), so that\n"
     "the converted skeleton renders as it is. NAME is INPUT's file name (X_ske.json -> X) unless\n"
     "--name says otherwise.\n"
-    "Constructs DragonBones 4.5 can only approximate are named in warnings on stderr. Files are\n"
-    "written atomically and an input is never overwritten.\n"
+    "4.5 is what every DragonBones runtime reads; 5.5 keeps the input's timelines as they are (split\n"
+    "bone channels, clockwise, timeline scale/offset, events with user data), so that the official\n"
+    "5.x runtimes play it exactly as the input (docs/convert.md). Constructs the version written can\n"
+    "only approximate are named in warnings on stderr. Files are written atomically and an input is\n"
+    "never overwritten.\n"
     "--to dbbin writes DIR/NAME_ske.dbbin, the DragonBones binary the official runtime reads, from\n"
     "a DragonBones JSON file, and the atlas beside it; what the binary cannot carry is refused\n"
     "(docs/convert.md). Format 2 (14 array offsets) is what the DragonBones 5.6 exporter writes,\n"
@@ -32,7 +36,8 @@ const cli_help sinew_cmd_convert_usage = {
     "warning and left out, or baked into keys where Spine would move a bone otherwise\n"
     "(docs/convert.md).\n",
     "  --to FORMAT       dragonbones (JSON 4.5), dbbin (DragonBones binary) or spine (Spine 4.2)\n"
-    "  --version 4.5     the DragonBones version written (only 4.5)\n"
+    "  --format 4.5|5.5  --to dragonbones: the DragonBones version written (default 4.5; --version\n"
+    "                    is the same option)\n"
     "  --dbbin-format F  --to dbbin: the binary's layout, 1 or 2 (default 2)\n"
     "  --spine-version V the Spine version written (only 4.2)\n"
     "  --armature NAME   --to spine: the armature written (default: the main one, docs/cli.md)\n"
@@ -42,12 +47,13 @@ const cli_help sinew_cmd_convert_usage = {
     "  --quiet           no approximation warnings\n",
     "  sinew convert cat.xml --to dragonbones --out out/\n"
     "  sinew convert hero.json --to dragonbones --out converted --name hero45\n"
+    "  sinew convert hero_ske.json --to dragonbones --format 5.5 --out v55/\n"
     "  sinew convert hero_ske.json --to dbbin --dbbin-format 1 --out bin/\n"
     "  sinew convert hero_ske.json --to spine --out spine/\n",
     NULL};
 
 int sinew_cmd_convert(int argc, char **argv) {
-    const char *input = NULL, *to = NULL, *version = "4.5", *out = NULL, *name = NULL;
+    const char *input = NULL, *to = NULL, *version = NULL, *out = NULL, *name = NULL;
     const char *spine_version = NULL, *armature = NULL, *atlas = NULL, *dbbin_format = NULL;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
@@ -59,7 +65,7 @@ int sinew_cmd_convert(int argc, char **argv) {
         bool has_value = i + 1 < argc;
         if (strcmp(a, "--to") == 0 && has_value)
             to = argv[++i];
-        else if (strcmp(a, "--version") == 0 && has_value)
+        else if ((strcmp(a, "--format") == 0 || strcmp(a, "--version") == 0) && has_value)
             version = argv[++i];
         else if (strcmp(a, "--out") == 0 && has_value)
             out = argv[++i];
@@ -97,8 +103,10 @@ int sinew_cmd_convert(int argc, char **argv) {
         return cli_usage_error("convert", "--dbbin-format %s: 1 or 2", dbbin_format);
     if (spine_version && strcmp(spine_version, "4.2") != 0)
         return cli_usage_error("convert", "--spine-version %s: only 4.2 is written", spine_version);
-    if (strcmp(version, "4.5") != 0)
-        return cli_usage_error("convert", "--version %s: only 4.5 is written", version);
+    if (version && strcmp(to, "dragonbones") != 0)
+        return cli_usage_error("convert", "--format goes with --to dragonbones (dbbin: --dbbin-format)");
+    if (version && strcmp(version, "4.5") != 0 && strcmp(version, "5.5") != 0)
+        return cli_usage_error("convert", "--format %s: 4.5 or 5.5", version);
     if (!out)
         return cli_usage_error("convert", "missing --out DIR");
 
@@ -116,6 +124,7 @@ int sinew_cmd_convert(int argc, char **argv) {
     co.log = quiet ? NULL : cli_log;
     co.log_user = (void *)input;
     co.name = name;
+    co.dragonbones_version = version;
     co.armature = armature;
     co.atlas = atlas;
     co.spine_version = spine_version;

@@ -1,7 +1,8 @@
 /* libFuzzer target: DragonBones binary (DBBin). An input that starts with '{' is a DragonBones JSON
  * document: the writer converts it and the reader reads the result into a model. Anything else
  * goes to the reader as a DBBin file (its tag forced): layout checks, then the full build. Neither
- * may crash, hang, leak or read out of bounds. */
+ * may crash, hang, leak or read out of bounds. A file the reader builds is written as DragonBones
+ * 5.5 JSON, which must load again (write_check.h). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "format/dbbin.h"
 #include "sinew/data.h"
+#include "write_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,8 +24,10 @@ static void read_dbbin(const void *buf, size_t len) {
     sinew_status st = sinew_data_load_buffer(buf, len, "fuzz.dbbin", &o, &d, &err);
     if (st != SINEW_OK && (!err.message[0] || d))
         abort(); /* a failed load says why and leaves nothing */
-    if (st == SINEW_OK)
+    if (st == SINEW_OK) {
+        fuzz_write_db(d, 55, &o);
         sinew_data_destroy(d);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -1,4 +1,6 @@
-/* libFuzzer target: the DragonBones skeleton loader must never crash, hang or leak on any input.
+/* libFuzzer target: the DragonBones skeleton loader must never crash, hang or leak on any input,
+ * and what it accepts (4.0-5.6 and DBBin: a 6.0 file is not converted) must write as DragonBones 5.5
+ * JSON that loads again with the same armatures, bones, slots and animations (write_check.h).
  * Small limits keep each run fast; a log callback exercises the warning path. */
 #include <stddef.h>
 #include <stdint.h>
@@ -6,6 +8,7 @@
 #include <string.h>
 
 #include "sinew/data.h"
+#include "write_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,6 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             sinew_armature_info ai;
             sinew_data_get_armature_info(d, a, &ai);
         }
+        if (!info.v6)
+            fuzz_write_db(d, 55, &o);
         sinew_data_destroy(d);
     }
     return 0;

@@ -1,13 +1,14 @@
 /* libFuzzer target: the XML rig loader must never crash, hang or leak on any input; what it
- * accepts must also convert to DragonBones 4.5 JSON. Image paths resolve against fuzz/corpus/xml
- * (run from the repository root), so seeds may use the PNGs there. */
+ * accepts must also convert to DragonBones 4.5 and 5.5 JSON, and the 5.5 text load again
+ * (write_check.h). Image paths resolve against fuzz/corpus/xml (run from the repository root), so
+ * seeds may use the PNGs there. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/dragonbones_write.h"
 #include "format/xml_rig.h"
+#include "write_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -24,9 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (st != SINEW_OK && (!err.message[0] || d))
         abort(); /* a failed load says why and leaves nothing */
     if (st == SINEW_OK) {
-        char *text = NULL;
-        if (sinew__db_write_json(d, NULL, &text, NULL, NULL) == SINEW_OK)
-            free(text);
+        fuzz_write_db(d, 45, NULL);
+        fuzz_write_db(d, 55, &o);
         sinew_data_destroy(d);
     }
     return 0;

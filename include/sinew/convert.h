@@ -1,9 +1,11 @@
 /**
- * sinew/convert.h - converting skeletons to DragonBones 4.5 (`sinew convert`).
+ * sinew/convert.h - converting skeletons to DragonBones 4.5 or 5.5, DBBin and Spine 4.2
+ * (`sinew convert`).
  *
- * Any input sinew loads (DragonBones JSON 4.0 / 4.5 / 5.x, or a sinew XML rig, see docs/xml.md)
- * is written as `NAME_ske.json` in DragonBones 4.5. An XML rig also gets `NAME_tex.json` and
- * `NAME_tex.png`: every image it uses, packed into one atlas. Constructs 4.5 can only approximate
+ * Any input sinew loads (DragonBones JSON 4.0 / 4.5 / 5.x, DBBin, or a sinew XML rig, see
+ * docs/xml.md) is written as `NAME_ske.json` in DragonBones 4.5, or 5.5 (`dragonbones_version`;
+ * docs/convert.md says which to pick). An XML rig also gets `NAME_tex.json` and `NAME_tex.png`:
+ * every image it uses, packed into one atlas. Constructs the version written can only approximate
  * are named in warnings through the log callback. Every file is written atomically and an input
  * is never overwritten.
  *
@@ -27,6 +29,9 @@ typedef struct sinew_convert_options {
     sinew_log_fn log;                 /**< approximation warnings of the writer; NULL = silent */
     void *log_user;
     const char *name;                 /**< output base name; NULL = the data's name */
+    /* sinew_convert_dragonbones only: */
+    const char *dragonbones_version;  /**< NULL or "4.5" (DragonBones 4.5), or "5.5"; any other is
+                                           SINEW_E_ARG */
     /* sinew_convert_spine only: */
     const char *armature;             /**< the armature written; NULL = the first */
     const char *atlas;                /**< the DragonBones atlas JSON; NULL = found beside the input */
@@ -46,8 +51,8 @@ typedef struct sinew_convert_result {
 } sinew_convert_result;
 
 /**
- * Loads `input` and writes it as DragonBones 4.5 into the folder `out_dir` (which must exist).
- * `result` (optional) says what was written.
+ * Loads `input` and writes it as DragonBones 4.5 (or `opts->dragonbones_version`) into the folder
+ * `out_dir` (which must exist). `result` (optional) says what was written.
  */
 SINEW_API sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, const sinew_convert_options *opts,
                                        sinew_convert_result *result, sinew_error *err);

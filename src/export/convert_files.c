@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 /*
- * sinew_convert_dragonbones (include/sinew/convert.h): a rig file to DragonBones 4.5 files. The
+ * sinew_convert_dragonbones (include/sinew/convert.h): a rig file to DragonBones 4.5 or 5.5 files. The
  * skeleton JSON comes from the core's writer (format/dragonbones_write.c); an XML rig's images
  * are packed here into one atlas page (PNG through libspng), which is why this file lives in
  * libsinew-export and not in the core (docs/architecture.md).
@@ -366,13 +366,17 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
     struct stat st_dir;
     if (stat(out_dir, &st_dir) != 0 || !S_ISDIR(st_dir.st_mode))
         return sinew__fail_at(err, SINEW_E_IO, out_dir, 0, 0, NULL, "not a folder");
+    const char *version = opts && opts->dragonbones_version ? opts->dragonbones_version : "4.5";
+    if (strcmp(version, "4.5") != 0 && strcmp(version, "5.5") != 0)
+        return sinew__fail(err, SINEW_E_ARG, NULL, "DragonBones %.40s: 4.5 or 5.5 is written", version);
+    bool v55 = strcmp(version, "5.5") == 0;
     const sinew_load_options *lopts = opts ? opts->load : NULL;
     bool xml = input_is_xml(input);
     struct sinew_data *data = NULL;
     sinew_status st = xml ? sinew__xml_load_file(input, lopts, &data, err) : sinew_data_load_file(input, lopts, &data, err);
     if (st != SINEW_OK)
         return st;
-    if ((st = sinew__convert_refuse_v6(data, input, "DragonBones 4.5", err)) != SINEW_OK) {
+    if ((st = sinew__convert_refuse_v6(data, input, v55 ? "DragonBones 5.5" : "DragonBones 4.5", err)) != SINEW_OK) {
         sinew_data_destroy(data);
         return st;
     }
@@ -385,6 +389,7 @@ sinew_status sinew_convert_dragonbones(const char *input, const char *out_dir, c
     wo.source_name = input;
     wo.warning_count = &res->warning_count;
     wo.allocator = lopts ? lopts->allocator : NULL;
+    wo.format = v55 ? 55 : 45;
     char *text = NULL;
     size_t text_size = 0;
     st = sinew__db_write_json(data, &wo, &text, &text_size, err);

@@ -1,11 +1,14 @@
 /*
- * Writing a loaded model back out as DragonBones 4.5 JSON (`NAME_ske.json`), and the texture atlas
- * that goes with an XML rig (`NAME_tex.json` + `NAME_tex.png`). Used by `sinew convert`.
+ * Writing a loaded model back out as DragonBones JSON (`NAME_ske.json`), 4.5 or 5.5. Used by
+ * `sinew convert` (docs/convert.md says which to pick).
  *
- * 5.x models (split translate/rotate/scale and display/colour timelines) are merged into 4.x
+ * 4.5: 5.x models (split translate/rotate/scale and display/colour timelines) are merged into 4.x
  * combined frames at the union of their key times, with every channel's exact value at each key.
  * Where a merge cannot reproduce the original motion exactly, the writer names the construct in a
  * warning through the log callback (code SINEW_E_UNSUPPORTED) and writes the closest 4.5 form.
+ * 5.5: every timeline as the model holds it (a 4.x combined frame list as translate, rotate and
+ * scale channels with the same keys and easing), each number as it reads back to the model's;
+ * what 5.5 cannot say is named in a warning the same way.
  */
 #ifndef SINEW_FORMAT_DRAGONBONES_WRITE_H
 #define SINEW_FORMAT_DRAGONBONES_WRITE_H
@@ -18,9 +21,10 @@ typedef struct sinew_db_write_options {
     void *log_user;
     const char *source_name;   /* names the input in warnings (may be NULL) */
     uint32_t *warning_count;   /* optional out: approximations reported */
+    unsigned format;           /* 45 (DragonBones 4.5; 0 = 45) or 55 (5.5); any other: SINEW_E_ARG */
 } sinew_db_write_options;
 
-/* Serialises `data` as DragonBones 4.5 JSON. On success *out_text is a NUL-terminated string from
+/* Serialises `data` as DragonBones 4.5 (or opts->format's) JSON. On success *out_text is a NUL-terminated string from
  * opts->allocator (NULL opts or allocator = libc) in a block of *out_size bytes (out_size may be
  * NULL only with libc): the caller frees it with sinew__free(allocator, *out_text, *out_size).
  * Every buffer of the writer comes from that allocator; the JSON tree it builds is cJSON's (libc:

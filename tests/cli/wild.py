@@ -18,17 +18,15 @@ with a warning gets the warning from sinew too (WARNED).
 Skipped without ../shared, as the other corpus tests.
 """
 import concurrent.futures
-import hashlib
-import json
 import os
 import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import BUILD, SHARED, check, finish, need_oracle, need_shared, run_sinew  # noqa: E402
+from testkit import (BUILD, WILD, check, finish, need_oracle, need_shared, run_sinew, wild_cache,  # noqa: E402
+                     wild_corpus, wild_official)
 
-WILD = os.path.join(SHARED, "data", "wild")
 POSECMP = os.environ.get("POSECMP", os.path.join(BUILD, "tests", "posecmp"))
 JOBS = max(1, min(4, os.cpu_count() or 1))
 
@@ -43,63 +41,12 @@ WARNED = {
 }
 
 
-def corpus():
-    """[(label, skeleton, atlas or None)] for every file the official runtime plays."""
-    out = []
-    folders = [(d, os.path.join(WILD, d)) for d in sorted(os.listdir(WILD))
-               if d not in ("dbbin", "refused") and os.path.isdir(os.path.join(WILD, d))]
-    folders += [("dbbin/" + d, os.path.join(WILD, "dbbin", d)) for d in sorted(os.listdir(os.path.join(WILD, "dbbin")))]
-    for label, path in folders:
-        skeletons, atlases = [], []
-        for f in sorted(os.listdir(path)):
-            p = os.path.join(path, f)
-            if f.endswith(".dbbin"):
-                skeletons.append(p)
-            elif f.endswith(".json"):
-                with open(p, encoding="utf-8") as fh:
-                    doc = json.load(fh)
-                (skeletons if "armature" in doc else atlases).append(p)
-        atlas = atlases[0] if atlases else None  # the first page (both players take one)
-        for s in skeletons:
-            out.append((label if len(skeletons) == 1 else f"{label}/{os.path.basename(s)}", s, atlas))
-    return out
-
-
-def digest(*paths, extra=""):
-    h = hashlib.sha256(extra.encode())
-    for p in paths:
-        h.update(b"\0")
-        if p:
-            with open(p, "rb") as f:
-                h.update(f.read())
-    return h.hexdigest()[:24]
-
-
-def official(odir, cache, ske, atlas):
-    """The official runtime's dump of every armature and animation (cached) -> (path or None, error)."""
-    args = ["--armature", "all", "--animation", "all", "--precision", "9"]
-    if atlas:
-        args += ["--atlas", atlas]
-    key = digest(ske, atlas, os.path.join(odir, "package-lock.json"), os.path.join(odir, "oracle.mjs"),
-                 extra=" ".join(a for a in args if a not in (ske, atlas)))
-    out = os.path.join(cache, key + ".json")
-    if os.path.exists(out):
-        return out, ""
-    tmp = out + ".tmp%d" % os.getpid()
-    r = subprocess.run(["node", os.path.join(odir, "oracle.mjs"), ske, *args, "--out", tmp],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, r.stderr[-800:]
-    os.replace(tmp, out)
-    return out, r.stderr
-
-
 def play(odir, cache, label, ske, atlas):
     """(label, ok, message) for one file: sinew's dump against the official one."""
-    theirs, err = official(odir, cache, ske, atlas)
+    theirs, err = wild_official(odir, ske, atlas)
     if not theirs:
         return label, False, "the official runtime failed: " + err
-    mine = os.path.join(cache, "sinew-" + digest(ske, atlas, extra=label) + ".json")
+    mine = os.path.join(cache, "sinew-%d-%s.json" % (os.getpid(), re.sub(r"[^\w.-]", "_", label)))
     args = ["poses", ske, "--armature", "all", "--animation", "all", "--precision", "9", "--out", mine]
     if atlas:
         args += ["--atlas", atlas]
@@ -123,9 +70,9 @@ def play(odir, cache, label, ske, atlas):
 need_shared(60, "third-party rigs (../shared/data/wild)")
 odir = need_oracle(60, "third-party rigs against the official runtime")
 # the ASan pass reads the plain pass's dumps (the Makefile points SINEW_WILD_CACHE there)
-cache = os.environ.get("SINEW_WILD_CACHE") or os.path.join(BUILD, "wild-oracle")
+cache = wild_cache()
 os.makedirs(cache, exist_ok=True)
-files = corpus()
+files = wild_corpus()
 check(len(files) >= 50, f"the corpus has {len(files)} playable files (SOURCES.md lists 53, and 5 JSON twins)")
 with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
     for label, ok, msg in pool.map(lambda f: play(odir, cache, *f), files):

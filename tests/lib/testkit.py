@@ -193,6 +193,11 @@ def converted_entries(to=None):
     return out if to is None else [e for e in out if e.get("to") == to]
 
 
+def converted_version(entry):
+    """The DragonBones version a "to": "dragonbones" entry is written in ("4.5" unless it says)."""
+    return str(entry.get("format", "4.5"))
+
+
 def converted_expected(entry):
     """The committed official dump an entry is compared with (its own, or the one it shares)."""
     return own_expected(entry.get("expected", entry["name"]))
@@ -206,7 +211,8 @@ def converted_args(entry):
 
 def make_converted(entry, folder):
     """Makes the file of a "converted" entry in `folder`: `sinew convert SOURCE --to TO` (DBBin
-    in its "format"; DragonBones 4.5), or the committed SOURCE as it is, then its "transform" (a
+    in its "format"; DragonBones in its "format", 4.5 unless it says), or the committed SOURCE as it
+    is, then its "transform" (a
     function of tests/fixtures/dbbin/dbbin_layout.py) -> (path, stderr of the conversion), or
     (None, the error)."""
     src = own_path(entry["source"])
@@ -214,7 +220,8 @@ def make_converted(entry, folder):
     path, err = src, ""
     if entry.get("to"):
         args = ["convert", src, "--to", entry["to"], "--out", folder, "--name", "x"]
-        args += ["--dbbin-format", str(entry["format"])] if entry["to"] == "dbbin" else ["--version", "4.5"]
+        args += (["--dbbin-format", str(entry["format"])] if entry["to"] == "dbbin"
+                 else ["--format", converted_version(entry)])
         r = run_sinew(*args)
         if r.returncode != 0:
             return None, r.stderr.strip()
@@ -228,6 +235,20 @@ def make_converted(entry, folder):
         with open(path, "wb") as f:
             f.write(data)
     return path, err
+
+
+def check_converted(entries, tmp, what):
+    """sinew on the file of each "converted" entry (made in tmp) against the official runtime's
+    committed dump of that file; `what` names the file in the failures ("4.5 file")."""
+    for e in entries:
+        conv, err = make_converted(e, os.path.join(tmp, "conv_" + e["name"]))
+        if not check(conv is not None, f"{e['name']}: convert: {err}"):
+            continue
+        out = os.path.join(tmp, e["name"] + ".sinew.json")
+        ok, err = sinew_poses(conv, out, *converted_args(e))
+        if check(ok, f"{e['name']}: sinew poses: {err}"):
+            ok, msg = posecmp(converted_expected(e), out)
+            check(ok, f"{e['name']}: sinew on the {what} vs the official runtime on it (committed):\n{msg}")
 
 
 # ---- running sinew -----------------------------------------------------------------------------
@@ -410,6 +431,75 @@ def run_oracle(odir, ske, out, *args):
     """node oracle.mjs SKE --out OUT ARGS... -> (ok, stderr); cached (run_cached)."""
     return run_cached(["node", os.path.join(odir, "oracle.mjs"), ske, "--out", out, *args], out,
                       extra_inputs=[os.path.join(odir, "package-lock.json")])
+
+
+# ---- the third-party corpus (../shared/data/wild) ------------------------------------------------------
+
+WILD = os.path.join(SHARED, "data", "wild")
+
+
+def wild_corpus():
+    """[(label, skeleton, atlas or None)] for every file of ../shared/data/wild the official runtime
+    plays: each top-level folder's skeleton JSON, each binary in dbbin/ and its JSON twin when there
+    is one (refused/ holds the two it does not play)."""
+    out = []
+    folders = [(d, os.path.join(WILD, d)) for d in sorted(os.listdir(WILD))
+               if d not in ("dbbin", "refused") and os.path.isdir(os.path.join(WILD, d))]
+    folders += [("dbbin/" + d, os.path.join(WILD, "dbbin", d)) for d in sorted(os.listdir(os.path.join(WILD, "dbbin")))]
+    for label, path in folders:
+        skeletons, atlases = [], []
+        for f in sorted(os.listdir(path)):
+            p = os.path.join(path, f)
+            if f.endswith(".dbbin"):
+                skeletons.append(p)
+            elif f.endswith(".json"):
+                with open(p, encoding="utf-8") as fh:
+                    doc = json.load(fh)
+                (skeletons if "armature" in doc else atlases).append(p)
+        atlas = atlases[0] if atlases else None  # the first page (both players take one)
+        for s in skeletons:
+            out.append((label if len(skeletons) == 1 else f"{label}/{os.path.basename(s)}", s, atlas))
+    return out
+
+
+def wild_cache():
+    """Where cli.wild keeps the official dumps of the corpus ($SINEW_WILD_CACHE, else $BUILD/wild-oracle;
+    the ASan pass points it at the plain pass's)."""
+    return os.environ.get("SINEW_WILD_CACHE") or os.path.join(BUILD, "wild-oracle")
+
+
+def _digest(*paths, extra=""):
+    import hashlib
+    h = hashlib.sha256(extra.encode())
+    for p in paths:
+        h.update(b"\0")
+        if p:
+            with open(p, "rb") as f:
+                h.update(f.read())
+    return h.hexdigest()[:24]
+
+
+def wild_official(odir, ske, atlas):
+    """The official runtime's dump of every armature and animation of a corpus file at its own rate
+    (--precision 9), cached in wild_cache() by the files' bytes, the options and the oracle's package
+    lock -> (path or None, stderr)."""
+    cache = wild_cache()
+    os.makedirs(cache, exist_ok=True)
+    args = ["--armature", "all", "--animation", "all", "--precision", "9"]
+    if atlas:
+        args += ["--atlas", atlas]
+    key = _digest(ske, atlas, os.path.join(odir, "package-lock.json"), os.path.join(odir, "oracle.mjs"),
+                  extra=" ".join(a for a in args if a not in (ske, atlas)))
+    out = os.path.join(cache, key + ".json")
+    if os.path.exists(out):
+        return out, ""
+    tmp = out + ".tmp%d" % os.getpid()
+    r = subprocess.run(["node", os.path.join(odir, "oracle.mjs"), ske, *args, "--out", tmp],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, r.stderr[-800:]
+    os.replace(tmp, out)
+    return out, r.stderr
 
 
 def posediff(expected, actual, *args, quiet=True):

@@ -161,14 +161,19 @@ static void pose(transcript *t, const sinew_data *d) {
     sinew_instance_destroy(inst);
 }
 
+/* The DragonBones writers: 4.5, then 5.5 (its numbers searched for the shortest that reads back). */
 static void db_out(transcript *t, const sinew_data *d) {
-    char *text = NULL;
-    sinew_error err = {0};
-    sinew_status st = sinew__db_write_json(d, NULL, &text, NULL, &err);
-    put_status(t, st, &err);
-    if (text)
-        put_s(t, text);
-    free(text);
+    for (unsigned format = 45; format <= 55; format += 10) {
+        sinew_db_write_options o = {0};
+        o.format = format;
+        char *text = NULL;
+        sinew_error err = {0};
+        sinew_status st = sinew__db_write_json(d, &o, &text, NULL, &err);
+        put_status(t, st, &err);
+        if (text)
+            put_s(t, text);
+        free(text);
+    }
 }
 
 static void workload(transcript *t) {
@@ -176,7 +181,7 @@ static void workload(transcript *t) {
     sinew_data *d = NULL;
     sinew_status st;
 
-    section(t, "DragonBones JSON: numbers as strings, then the 4.5 writer and a pose");
+    section(t, "DragonBones JSON: numbers as strings, then the 4.5 and 5.5 writers and a pose");
     memset(&err, 0, sizeof err);
     st = sinew_data_load_buffer(db_json, sizeof db_json - 1, "loc.json", NULL, &d, &err);
     put_status(t, st, &err);
@@ -363,18 +368,20 @@ static void test_c_locale_reference(void) {
     CHECK(setlocale(LC_ALL, "C") != NULL);
     workload(&reference);
     const transcript *r = &reference;
-    /* every step worked: 19 statuses 0, and the two deliberate errors at the end */
-    CHECK(count(r, "status 0: ") == 19);
-    CHECK(count(r, "status ") == 21);
-    /* numbers stored as strings read as numbers: the 4.5 writer's text (from the JSON and from
-       the DBBin files, formats 1 and 2, written from it) */
-    CHECK(count(r, "\"x\":\t10.5,") == 3 && count(r, "\"y\":\t-28.5,") == 3);
-    CHECK(count(r, "\"x\":\t3.75,") == 3 && count(r, "\"length\":\t20.5") == 3);
-    CHECK(count(r, "\"floats\":\t[0.5, \"1.5\", 0.00275]") == 3);
+    /* every step worked: 23 statuses 0, and the two deliberate errors at the end */
+    CHECK(count(r, "status 0: ") == 23);
+    CHECK(count(r, "status ") == 25);
+    /* numbers stored as strings read as numbers: the 4.5 and 5.5 writers' text (from the JSON and
+       from the DBBin files, formats 1 and 2, written from it) */
+    CHECK(count(r, "\"x\":\t10.5,") == 6 && count(r, "\"y\":\t-28.5,") == 6);
+    CHECK(count(r, "\"x\":\t3.75,") == 6 && count(r, "\"length\":\t20.5") == 6);
+    CHECK(count(r, "\"floats\":\t[0.5, \"1.5\", 0.00275]") == 6);
+    CHECK(count(r, "\"rotate\":\t-17.5\n") == 3 && count(r, "\"compatibleVersion\":\t\"5.5\"") == 4); /* 5.5 */
     /* the XML rig's attributes */
-    CHECK(count(r, "\"frameRate\":\t12.5,") == 2);
-    CHECK(count(r, "\"skX\":\t12.5,") == 4); /* the XML bone, and the JSON's skX thrice */
-    CHECK(count(r, "\"skX\":\t78,") == 1);     /* the setter's 90.5 from the bone's 12.5 */
+    CHECK(count(r, "\"frameRate\":\t12.5,") == 4);
+    CHECK(count(r, "\"skX\":\t12.5,") == 8); /* the XML bone, and the JSON's skX thrice, in both */
+    CHECK(count(r, "\"skX\":\t78,") == 1);     /* the setter's 90.5 from the bone's 12.5 (4.5) */
+    CHECK(count(r, "\"rotate\":\t78") == 1);   /* the same key in 5.5 */
     /* the sheets' frame rate, the DBBin header's numbers, the MRTK JSON's */
     CHECK(count(r, "\"frameRate\": 12.5,") == 1 && count(r, "\"speed\": 12.5\n") == 1);
     CHECK(count(r, "\"width\":40.75,\"height\":50.125}") == 2);
