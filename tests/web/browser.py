@@ -23,7 +23,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testkit import BUILD, check, finish, read_png, run_sinew  # noqa: E402
+from testkit import BUILD, SRC, check, finish, read_png, run_sinew  # noqa: E402
 from webpage import WEB, characters, need, psnr, rel_url, run_driver, serve, with_references  # noqa: E402
 
 OUT = os.path.join(BUILD, "web-browser")
