@@ -19,6 +19,16 @@ export declare class SinewPlayer extends HTMLElement {
   play(): void;
   pause(): void;
   fadeTo(animation: string, seconds?: number): void;
+  /** pixels the view is moved by */
+  pan: [number, number];
+  /** whether the page images are taken as premultiplied */
+  readonly premultipliedAlpha: boolean;
+  setPremultiplied(on: boolean): Promise<void>;
+  /** every frame of the current animation as `sinew render --frame K` draws it, straight RGBA */
+  renderFrames(): Promise<{ width: number; height: number; data: Uint8ClampedArray }[]>;
+  export(kind: 'zip' | 'gif' | 'webm'): Promise<{ kind: string; name: string; blob: Blob }>;
+  /** a link that opens this rig, armature, animation, skin, speed and view; null for a rig from files */
+  shareURL(): string | null;
 }
 declare global {
   interface HTMLElementTagNameMap { 'sinew-player': SinewPlayer }
