@@ -93,6 +93,34 @@ def ffmpeg_frames(path, size, extra=()):
     return [(size[0], size[1], r.stdout[i:i + n]) for i in range(0, len(r.stdout) - n + 1, n)]
 
 
+def gif_timing(path):
+    """The GIF's blocks walked: (frame delays in 1/100 s, their disposal methods, loops forever)."""
+    d = open(path, "rb").read()
+    pos = 13 + (3 << ((d[10] & 7) + 1) if d[10] & 0x80 else 0)
+    delays, disposals, loops = [], [], False
+
+    def blocks(p):
+        data = b""
+        while d[p]:
+            data, p = data + d[p + 1:p + 1 + d[p]], p + 1 + d[p]
+        return data, p + 1
+    while pos < len(d) and d[pos] != 0x3B:
+        if d[pos] == 0x21:
+            label, (body, pos) = d[pos + 1], blocks(pos + 2)
+            if label == 0xF9:
+                delays.append(body[1] | body[2] << 8)
+                disposals.append(body[0] >> 2 & 7)
+            elif label == 0xFF and body[:11] == b"NETSCAPE2.0":
+                loops = body[12] | body[13] << 8 == 0
+        elif d[pos] == 0x2C:
+            flags = d[pos + 9]
+            pos += 10 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0) + 1
+            _, pos = blocks(pos)
+        else:
+            raise ValueError(f"{path}: byte {pos}: not a GIF block ({d[pos]:#x})")
+    return delays, disposals, loops
+
+
 def write_png(path, w, h, rgba):
     raw = b"".join(b"\0" + rgba[y * w * 4:(y + 1) * w * 4] for y in range(h))
 
@@ -265,6 +293,9 @@ def check_export(res):
     if check(t.get("gif") and os.path.exists(t["gif"]), f"export: no GIF downloaded ({t.get('gif')})"):
         gif = ffmpeg_frames(t["gif"], EXPORT_SIZE)
         compare("GIF", gif, MIN_GIF_PSNR, alpha=False)
+        delays, disposals, loops = gif_timing(t["gif"])
+        check(sum(delays) == round(len(refs) * 100 / 24) and max(delays) - min(delays) <= 1 and set(disposals) == {2} and loops,
+              f"export GIF: delays {delays} (1/100 s; walk is {len(refs)} frames at 24 fps), disposal {set(disposals)}, loops {loops}")
         if gif:  # 1-bit transparency: alpha 0 where sinew render's is below 128, 255 where it is 128 or more
             w, h, px = gif[0]
             ref = refs[0][2]
@@ -404,6 +435,9 @@ def check_url(res, frame_given):
         check(before[key] == after[key], f"{res['name']}: {key} {before[key]!r} came back as {after[key]!r}")
     check(all(abs(a - b) < 1e-3 for a, b in zip(before["view"], after["view"])), f"{res['name']}: view {before['view']} came back as {after['view']}")
     check(before["speed"] == 0.5 and before["zoom"] != "fit", f"{res['name']}: the controls did not change the state ({before})")
+    # a playing player's frame: never before the start (it once read -3 when the first frame's
+    # time preceded the call that started the loop)
+    check(0 <= after["frame"] and 0 <= before["frame"], f"{res['name']}: frame {before['frame']} / {after['frame']}")
     if frame_given:
         a, b = os.path.join(OUT, f"{res['name']}_before.png"), os.path.join(OUT, f"{res['name']}_after.png")
         if check(os.path.exists(a) and os.path.exists(b), f"{res['name']}: no screenshots"):
