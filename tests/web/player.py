@@ -6,7 +6,8 @@ the crowd page.
 
 - players: 30 <sinew-player> elements on one page, each paused on its rig's frame K, each
   canvas's picture against `sinew render --frame K --size 160x120 --background C` (PSNR >=
-  MIN_PSNR); the page made one WebGL context, none was lost, no console warning; then all 30 play
+  MIN_PSNR); the page made one WebGL context, none was lost, no console warning about contexts;
+  the context lost and restored on purpose, six players draw the same again; then all 30 play
   and every one moves on.
 - export: the PNG zip, GIF and (where Chromium's MediaRecorder can) WebM buttons of a player
   with a transparent background; the downloaded zip parsed by Python's zipfile and its PNGs
@@ -195,10 +196,21 @@ def crowd_job(base):
              {"eval": f"{every}.map((p) => p.error ? String(p.error) : null).filter(Boolean)", "key": "errors"}]
     for i, name, k in players:
         steps.append({"shot": f"#p{i} >>> canvas.gl", "out": os.path.join(OUT, f"crowd_{i}.png")})
+    steps.append({"eval": "({ ...window.__gl })", "key": "gl"})
+    # the shared context lost and restored (WEBGL_lose_context): every player uploads its pages
+    # again and draws the same picture
+    renderer = "document.querySelector('sinew-player').renderer"
+    steps += [{"eval": f"(() => {{ window.__old = {renderer}; window.__lose = window.__old.gl.getExtension('WEBGL_lose_context'); "
+                       "window.__lose.loseContext(); })()"},
+              {"wait": f"{renderer}.gl.isContextLost()"}, {"eval": "window.__lose.restoreContext()"},
+              {"wait": f"{renderer} !== window.__old && !{renderer}.gl.isContextLost()"},
+              {"eval": "({ ...window.__gl })", "key": "glRestored"},
+              {"eval": f"{every}.slice(0, {LOST_SHOTS}).forEach((p) => p.seek(p.frame))"}]  # drawn afresh, not the old picture
+    for i, name, k in players[:LOST_SHOTS]:
+        steps.append({"shot": f"#p{i} >>> canvas.gl", "out": os.path.join(OUT, f"crowd_{i}.restored.png")})
     steps += [{"eval": f"{every}.map((p) => p.time)", "key": "before"},
               {"eval": f"{every}.forEach((p) => p.play())"}, {"sleep": 1500},
-              {"eval": f"{every}.map((p) => p.time)", "key": "after"},
-              {"eval": "window.__gl", "key": "gl"}]
+              {"eval": f"{every}.map((p) => p.time)", "key": "after"}]
     init = """window.__gl = { contexts: 0, lost: 0 };
 const get = HTMLCanvasElement.prototype.getContext;
 HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
@@ -211,6 +223,9 @@ HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
   return ctx;
 };"""
     return {"name": "players", "url": f"{base}/out/crowd.html", "init": init, "steps": steps, "viewport": [1100, 800]}, players, refs
+
+
+LOST_SHOTS = 6  # players screenshot again after the shared context was lost and restored
 
 
 def check_crowd(res, players, refs):
@@ -234,6 +249,12 @@ def check_crowd(res, players, refs):
     print(f"players: {len(players)} players, {gl.get('contexts')} WebGL context(s): the worst PSNR against sinew render {worst:.1f} dB",
           flush=True)
     print("players: the worst PSNR by rig: " + ", ".join(f"{n} {p:.1f}" for n, p in by_rig.items()), flush=True)
+    restored = res["texts"].get("glRestored") or {}
+    check(restored.get("lost") == 1 and restored.get("contexts") == 1, f"players: the context lost on purpose: {restored}")
+    for i, name, k in players[:LOST_SHOTS]:
+        shot = os.path.join(OUT, f"crowd_{i}.restored.png")
+        p = psnr(read_png(shot), read_png(refs[i])) if os.path.exists(shot) else -1.0
+        check(p >= MIN_PSNR, f"players: #p{i} ({name}) after the context was restored: PSNR {p:.1f} dB < {MIN_PSNR}")
     before, after = res["texts"].get("before") or [], res["texts"].get("after") or []
     moved = sum(1 for a, b in zip(before, after) if a is not None and b is not None and b > a)
     check(len(after) == len(players) and moved == len(players), f"players: {moved} of {len(players)} moved on when played")
