@@ -210,6 +210,10 @@ def crowd_job(base):
               {"eval": f"{every}.slice(0, {LOST_SHOTS}).forEach((p) => p.seek(p.frame))"}]  # drawn afresh, not the old picture
     for i, name, k in players[:LOST_SHOTS]:
         steps.append({"shot": f"#p{i} >>> canvas.gl", "out": os.path.join(OUT, f"crowd_{i}.restored.png")})
+    # a player taken off the page gives its textures back; put back, it draws as before
+    steps += [{"eval": "(() => { const p = document.getElementById('p0'); p.remove(); const n = p._textures.length; "
+                       "document.body.appendChild(p); p.seek(p.frame); return [n, p._textures.length]; })()", "key": "detached"},
+              {"shot": "#p0 >>> canvas.gl", "out": os.path.join(OUT, "crowd_0.reattached.png")}]
     steps += [{"eval": f"{every}.map((p) => p.time)", "key": "before"},
               {"eval": f"{every}.forEach((p) => p.play())"}, {"sleep": 1500},
               {"eval": f"{every}.map((p) => p.time)", "key": "after"}]
@@ -257,6 +261,11 @@ def check_crowd(res, players, refs):
         shot = os.path.join(OUT, f"crowd_{i}.restored.png")
         p = psnr(read_png(shot), read_png(refs[i])) if os.path.exists(shot) else -1.0
         check(p >= MIN_PSNR, f"players: #p{i} ({name}) after the context was restored: PSNR {p:.1f} dB < {MIN_PSNR}")
+    detached = res["texts"].get("detached")
+    check(detached and detached[0] == 0 and detached[1] > 0, f"players: #p0's textures off the page and back: {detached}")
+    shot = os.path.join(OUT, "crowd_0.reattached.png")
+    p = psnr(read_png(shot), read_png(refs[0])) if os.path.exists(shot) else -1.0
+    check(p >= MIN_PSNR, f"players: #p0 put back on the page: PSNR {p:.1f} dB < {MIN_PSNR}")
     before, after = res["texts"].get("before") or [], res["texts"].get("after") or []
     moved = sum(1 for a, b in zip(before, after) if a is not None and b is not None and b > a)
     check(len(after) == len(players) and moved == len(players), f"players: {moved} of {len(players)} moved on when played")

@@ -68,7 +68,6 @@ input[type=range].frame { flex: 1 1 200px; }
 .warnings:empty { display: none; }
 .stage.panning { cursor: grabbing; }
 .share { flex: 1 1 200px; min-width: 8em; font: 12px ui-monospace, monospace; }
-.share:placeholder-shown { display: none; }
 `;
 
 const TEMPLATE = `
@@ -99,7 +98,7 @@ const TEMPLATE = `
     <button name="exportGif" type="button">GIF</button>
     <button name="exportWebm" type="button" title="VP9 or VP8 with alpha, recorded in real time">WebM</button></span>
   <button name="share" type="button" title="a link that opens this rig, animation, skin, speed and view">Link</button>
-  <input class="share" name="shareURL" readonly placeholder="" aria-label="link">
+  <input class="share" name="shareURL" readonly hidden aria-label="link">
   <output name="status"></output>
 </div>
 <pre class="error" role="alert"></pre>
@@ -143,13 +142,20 @@ export class SinewPlayer extends HTMLElement {
   connectedCallback() {
     shared.players.add(this);
     this._resize();
+    if (this._bitmaps && this._bitmaps.length && !this._textures.length && shared.renderer) this._reupload();
     this.ui.controls.hidden = !this.hasAttribute('controls');
     if (!this._started) {
       this._started = true;
       this._ready = this._start();
     }
   }
-  disconnectedCallback() { cancelAnimationFrame(this._raf); this._raf = 0; shared.players.delete(this); }
+  disconnectedCallback() {
+    cancelAnimationFrame(this._raf);
+    this._raf = 0;
+    shared.players.delete(this);
+    // its textures leave the shared context (the decoded pages stay, for when it comes back)
+    if (shared.renderer && this._textures.length) { const keep = this._bitmaps; this._setPages([]); this._bitmaps = keep; }
+  }
 
   attributeChangedCallback(name, old, value) {
     if (!this._started || old === value) return;
@@ -608,7 +614,7 @@ export class SinewPlayer extends HTMLElement {
   _showShareURL() {
     const link = this.shareURL();
     this.ui.shareURL.value = link || '';
-    this.ui.shareURL.placeholder = link ? '' : ' ';
+    this.ui.shareURL.hidden = !link;
     this.ui.status.value = link ? '' : 'a rig from files has no URL to share';
     if (link && navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
   }
