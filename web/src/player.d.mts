@@ -1,5 +1,6 @@
 // TypeScript declarations of sinew/player (web/src/player.mjs): the <sinew-player> element.
 import type { Instance, Rig, Sinew } from './sinew.mjs';
+import type { WebGLRenderer } from './webgl.mjs';
 
 export declare function sinewRuntime(): Promise<Sinew>;
 export declare class SinewPlayer extends HTMLElement {
@@ -7,6 +8,8 @@ export declare class SinewPlayer extends HTMLElement {
   readonly rig: Rig | null;
   readonly instance: Instance | null;
   readonly ready: Promise<void>;
+  /** the WebGL renderer every player on the page shares (null until the player has started) */
+  readonly renderer: WebGLRenderer | null;
   playing: boolean;
   frame: number;
   frames: number;
