@@ -2,7 +2,7 @@
 # lld, and cJSON and expat from Debian's source packages (tools/wasm-sources.sh), into $(OUT):
 #   sinew.wasm        the core library with the exports of web/wasm/sinew_web.c
 #   sinew.mjs, *.d.mts the JavaScript API (web/src) and its TypeScript declarations
-#   pixi.mjs, webgl.mjs, player.mjs   the renderers and the player element
+#   pixi.mjs, webgl.mjs, player.mjs   the renderers and the player element (encode.mjs: its exports)
 #   phaser.mjs                        the Phaser 4 / Phaser 3 plugin (sinew/phaser)
 #   poses.mjs, bench.mjs              `sinew poses` and `sinew bench` in node, through the JS API
 # Called by the top Makefile: make -f web/wasm.mk OUT=build-wasm
@@ -94,7 +94,7 @@ $(OUT)/package.json:
 
 # ---- make web: the player page, the PixiJS and Phaser examples, a static site in $(WEB) ---------
 WEB ?= build-web
-WEB_MODULES := sinew.mjs sinew.wasm webgl.mjs framing.mjs player.mjs pixi.mjs phaser.mjs
+WEB_MODULES := sinew.mjs sinew.wasm webgl.mjs framing.mjs encode.mjs player.mjs pixi.mjs phaser.mjs
 PIXI_DIST := $(OUT)/npm/node_modules/pixi.js/dist
 PHASER_DIST := $(OUT)/npm/node_modules/phaser/dist
 PHASER3_DIST := $(OUT)/npm/node_modules/phaser3/dist

@@ -28,7 +28,7 @@ MODULES = os.path.join(WASM, "npm", "node_modules")
 OUT = os.path.join(BUILD, "web-package")
 WANT = ["package/package.json", "package/README.md", "package/LICENSE", "package/dist/sinew.wasm", "package/dist/sinew.mjs",
         "package/dist/sinew.d.mts", "package/dist/pixi.mjs", "package/dist/pixi.d.mts", "package/dist/webgl.mjs",
-        "package/dist/webgl.d.mts", "package/dist/player.mjs", "package/dist/framing.mjs"]
+        "package/dist/webgl.d.mts", "package/dist/player.mjs", "package/dist/framing.mjs", "package/dist/encode.mjs"]
 
 NODE_EXAMPLE = """import fs from 'node:fs';
 import { init, SinewError } from 'sinew';

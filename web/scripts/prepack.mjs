@@ -9,7 +9,7 @@ const root = path.dirname(web);
 const build = path.resolve(process.env.BUILD_WASM || path.join(root, 'build-wasm'));
 if (!process.env.BUILD_WASM) execFileSync('make', ['-C', root, '--no-print-directory', 'wasm'], { stdio: 'inherit' });
 const files = ['sinew.wasm', 'sinew.mjs', 'sinew.d.mts', 'pixi.mjs', 'pixi.d.mts', 'webgl.mjs', 'webgl.d.mts',
-  'framing.mjs', 'framing.d.mts', 'player.mjs', 'player.d.mts', 'phaser.mjs', 'phaser.d.mts'];
+  'framing.mjs', 'framing.d.mts', 'encode.mjs', 'player.mjs', 'player.d.mts', 'phaser.mjs', 'phaser.d.mts'];
 const dist = path.join(web, 'dist');
 fs.rmSync(dist, { recursive: true, force: true });
 fs.mkdirSync(dist);

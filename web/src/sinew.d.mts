@@ -45,6 +45,8 @@ export interface Rig {
   skeleton: string;
   atlasFile: string | null;
   pages: RigPage[];
+  /** the atlas JSON says its page images are premultiplied ("premultipliedAlpha" or "pma": true) */
+  premultipliedAlpha: boolean;
 }
 export interface FileInput { name: string; data: Bytes }
 

@@ -245,6 +245,15 @@ function normalize(path) {
 }
 
 const utf8 = new TextDecoder('utf-8');
+
+// an atlas JSON that says its pages are premultiplied: "premultipliedAlpha" (sinew render --sheet
+// --premultiplied writes it) or "pma" (Spine's word), at the top or on a page of "pages"
+function atlasPremultiplied(bytes) {
+  let json;
+  try { json = JSON.parse(utf8.decode(bytes)); } catch (e) { return false; }
+  const flagged = (o) => !!o && (o.premultipliedAlpha === true || o.pma === true);
+  return flagged(json) || (Array.isArray(json.pages) && json.pages.some(flagged));
+}
 const utf8e = new TextEncoder();
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
@@ -565,7 +574,9 @@ export class Sinew {
         return { index, path: this._display(path), name: p.name, width: p.width, height: p.height,
           file: entry ? entry.file : null, bytes: entry ? entry.data : null };
       }) : [];
-      return { data, atlas, skeleton: ske.name, atlasFile: atlasPath ? this._display(atlasPath) : null, pages };
+      const atlasEntry = atlasPath && !/\.xml$/i.test(atlasPath) ? list.find((e) => normalize(`${dir}/${e.name}`) === normalize(atlasPath)) : null;
+      return { data, atlas, skeleton: ske.name, atlasFile: atlasPath ? this._display(atlasPath) : null, pages,
+        premultipliedAlpha: atlasEntry ? atlasPremultiplied(atlasEntry.data) : false };
     } finally { this.unmount(dir); }
   }
 
@@ -594,10 +605,14 @@ export class Sinew {
       // an XML rig names its images in image="..." attributes, relative to it
       const text = utf8.decode(files[0].data);
       const seen = new Set();
-      for (const m of text.matchAll(/\bimage\s*=\s*"([^"]+)"/g)) {
-        if (seen.has(m[1])) continue;
-        seen.add(m[1]);
-        files.push({ name: m[1], data: await get(new URL(m[1], skeURL), `the image ${m[1]}`) });
+      // (and a skin's <setter name="image" content="..."/>)
+      const images = [...text.matchAll(/\bimage\s*=\s*"([^"]+)"/g)].map((m) => m[1])
+        .concat([...text.matchAll(/<setter\b[^>]*>/g)].filter((m) => /\bname\s*=\s*"image"/.test(m[0]))
+          .map((m) => (/\bcontent\s*=\s*"([^"]+)"/.exec(m[0]) || [])[1]).filter(Boolean));
+      for (const image of images) {
+        if (seen.has(image)) continue;
+        seen.add(image);
+        files.push({ name: image, data: await get(new URL(image, skeURL), `the image ${image}`) });
       }
     } else {
       const texURL = atlasURL ? new URL(atlasURL, base)
