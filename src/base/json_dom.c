@@ -461,6 +461,63 @@ static inline void set_number(cJSON *node, double d) {
         node->valueint = (int)d;
 }
 
+/* A string, literal or number value at *ps into node; *ps moves past it. false: p->err is set. */
+static bool parse_scalar(parser *p, const unsigned char **ps, cJSON *node) {
+    const unsigned char *s = *ps, *e = p->end;
+    if (*s == '"') {
+        const char *str = parse_string(p, ps);
+        if (!str)
+            return false;
+        node->type = cJSON_String;
+        node->valuestring = (char *)str;
+        return true;
+    }
+    if (*s == 't' || *s == 'f' || *s == 'n') {
+        const literal *lit = literal_of(*s);
+        size_t n = (size_t)(e - s);
+        if (n < lit->len || memcmp(s, lit->word, lit->len) != 0) {
+            /* a cut-off literal ("tr" at the end) is an early end; anything else is wrong where it starts */
+            p->err = n < lit->len && memcmp(s, lit->word, n) == 0 ? e : s;
+            return false;
+        }
+        node->type = lit->type;
+        node->valueint = lit->valueint;
+        *ps = s + lit->len;
+        return true;
+    }
+    if (*s != '-' && !is_digit(*s)) {
+        p->err = s;
+        return false;
+    }
+    double d;
+    const unsigned char *ne = parse_number(p, s, &d);
+    if (!ne)
+        return false;
+    *ps = ne;
+    set_number(node, d);
+    return true;
+}
+
+/* A member's name and its ':' at *ps (whitespace before it skipped); *ps moves past the ':'.
+   NULL: p->err is set. */
+static const char *parse_key(parser *p, const unsigned char **ps) {
+    const unsigned char *e = p->end;
+    if (*ps >= e || **ps != '"') {
+        p->err = *ps >= e ? e : *ps;
+        return NULL;
+    }
+    const char *key = parse_string(p, ps);
+    if (!key)
+        return NULL;
+    const unsigned char *s = skip_ws(*ps, e);
+    if (s >= e || *s != ':') {
+        p->err = s >= e ? e : s;
+        return NULL;
+    }
+    *ps = s + 1;
+    return key;
+}
+
 sinew_jdom_status sinew__jdom_parse(sinew_jdom *dom, const char *text, size_t len, uint32_t max_depth,
                                     cJSON **root, size_t *end) {
     parser p;
@@ -538,71 +595,16 @@ value:
             goto member;
         goto value;
     }
-    case '"': {
-        const char *str = parse_string(&p, &s);
-        if (!str)
+    default:
+        if (!parse_scalar(&p, &s, node))
             goto fail;
-        node->type = cJSON_String;
-        node->valuestring = (char *)str;
         goto after;
     }
-    case 't':
-    case 'f':
-    case 'n': {
-        const literal *lit = literal_of(*s);
-        if ((size_t)(e - s) < lit->len || memcmp(s, lit->word, lit->len) != 0)
-            goto bad_literal;
-        node->type = lit->type;
-        node->valueint = lit->valueint;
-        s += lit->len;
-        goto after;
-    }
-    default: {
-        if (*s != '-' && !is_digit(*s)) {
-            p.err = s;
-            goto fail;
-        }
-        double d;
-        const unsigned char *ne = parse_number(&p, s, &d);
-        if (!ne)
-            goto fail;
-        s = ne;
-        set_number(node, d);
-        goto after;
-    }
-    }
-
-bad_literal: {
-    /* a cut-off literal ("tr" at the end) is an early end; anything else is wrong where it starts */
-    const literal *lit = literal_of(*s);
-    size_t n = (size_t)(e - s);
-    p.err = n < lit->len && memcmp(s, lit->word, n) == 0 ? e : s;
-    goto fail;
-}
 
 member:
-    /* at the first byte of a member (whitespace skipped) */
-    if (s >= e) {
-        p.err = e;
-        goto fail;
-    }
-    if (*s != '"') {
-        p.err = s;
-        goto fail;
-    }
-    key = parse_string(&p, &s);
+    key = parse_key(&p, &s);
     if (!key)
         goto fail;
-    s = skip_ws(s, e);
-    if (s >= e) {
-        p.err = e;
-        goto fail;
-    }
-    if (*s != ':') {
-        p.err = s;
-        goto fail;
-    }
-    s++;
     goto value;
 
 after:
