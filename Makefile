@@ -102,7 +102,7 @@ test-asan:
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@cd $(ASAN_BUILD) && { ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  SINEW_WILD_CACHE=$(abspath $(BUILD))/wild-oracle SINEW_ORACLE_CACHE=$(abspath $(BUILD))/oracle-cache \
-	  ctest --output-on-failure -j $(JOBS) -LE web; rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
+	  ctest --output-on-failure -j $(JOBS) -LE web -E '^cli\.convert_55_wild$$'; rc=$$?; sh $(CURDIR)/tests/lib/skipped.sh .; exit $$rc; }
 
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-build

@@ -103,10 +103,11 @@ def table(rows):
     return "\n".join(out)
 
 
-def play_case(odir, folder, label, src, atlas, fps, ref=None, ref_off=None):
+def play_case(odir, folder, label, src, atlas, fps, ref=None, ref_off=None, off_grid=True):
     """Converts one case and compares. `ref`: the official dump of the input at the case's rate
     (None: made here from `src`); `ref_off`: a callable giving (path or None, error) of the reference
-    at OFF_GRID (None: the official runtime on `src`). Without `odir` only sinew plays. -> Row."""
+    at OFF_GRID (None: the official runtime on `src`); `off_grid` False: the case's rate only.
+    Without `odir` only sinew plays. -> Row."""
     row = Row(label)
     conv, conv_atlas, row.warnings, count, err = convert(src, folder)
     if not conv:
@@ -146,7 +147,8 @@ def play_case(odir, folder, label, src, atlas, fps, ref=None, ref_off=None):
             row.fail("sinew poses", e[-500:])
     if not odir:
         return row
-    for rate, reference, attr in ((fps, lambda: (ref, ""), "rate"), (OFF_GRID, ref_off, "off")):
+    rates = ((fps, lambda: (ref, ""), "rate"),) + (((OFF_GRID, ref_off, "off"),) if off_grid else ())
+    for rate, reference, attr in rates:
         if reference is None:
             path = os.path.join(folder, "in.official.off.json")
             ok, e = official(odir, src, path, atlas, rate)
