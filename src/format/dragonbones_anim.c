@@ -366,6 +366,8 @@ static sinew_status ffd_values(db *d, const tl_spec *sp, const cJSON *const *f, 
         return sinew__jfail_key(d->c, "vertices", SINEW_E_LAYOUT,
                                 "ffd offset %lld + %u values does not fit the mesh (%u values)", (long long)off, vn,
                                 sp->vpk);
+    if (vn == 0) /* nothing to place (a geometry without vertices has no value buffer: val is NULL) */
+        return SINEW_OK;
     return sinew__jfloats(d->c, vf, "vertices", val + off, vn);
 }
 
