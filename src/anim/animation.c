@@ -1436,17 +1436,9 @@ static void deform_written6(arm_inst *arm, uint32_t s, uint32_t disp, bool dirty
         path_deformed6(arm, s);
 }
 
-/* 6.0: one deform timeline (the official DeformTimelineState, or its Shape and Path twins), a slot
- * blend timeline: while its play state is at most 0 it updates and blends into the display frame
- * it is bound to, by the frame display's name: the first blender sets (v * w), later ones add. */
-static void deform_tl6(const tl_ctx *c, tl_state *t, double time) {
-    const sinew_model_timeline *T = tl_T(c, t);
-    arm_inst *arm = c->arm;
-    anim_state *st = c->st;
-    int32_t fi = t->play_state <= 0 && is_deform_kind(T->run_kind) ? sinew__deform6_frame(arm, T) : -1;
-    if (fi < 0)
-        return;
-    uint32_t s = T->target, disp = arm->list_first[s] + (uint32_t)fi;
+/* Moves a blended timeline to `time`: its keys when it crossed one, its tween, and marks the blend
+ * dirty when either changed. */
+static void advance_blended(const tl_ctx *c, tl_state *t, const sinew_model_timeline *T, double time) {
     if (set_current_time(c, t, T, time)) {
         bool changed = tl_seek(c, t, T);
         if (changed)
@@ -1458,6 +1450,20 @@ static void deform_tl6(const tl_ctx *c, tl_state *t, double time) {
         if (changed)
             t->bits |= TLB_BLEND_DIRTY;
     }
+}
+
+/* 6.0: one deform timeline (the official DeformTimelineState, or its Shape and Path twins), a slot
+ * blend timeline: while its play state is at most 0 it updates and blends into the display frame
+ * it is bound to, by the frame display's name: the first blender sets (v * w), later ones add. */
+static void deform_tl6(const tl_ctx *c, tl_state *t, double time) {
+    const sinew_model_timeline *T = tl_T(c, t);
+    arm_inst *arm = c->arm;
+    anim_state *st = c->st;
+    int32_t fi = t->play_state <= 0 && is_deform_kind(T->run_kind) ? sinew__deform6_frame(arm, T) : -1;
+    if (fi < 0)
+        return;
+    uint32_t s = T->target, disp = arm->list_first[s] + (uint32_t)fi;
+    advance_blended(c, t, T, time);
     uint32_t ns = T->type == SINEW_TL_SHAPE ? SLOT_BLEND_SHAPE : T->type == SINEW_TL_PATH_DEFORM ? SLOT_BLEND_PATH
                                                                                                  : SLOT_BLEND_DEFORM;
     blend_state *b = deform_blend6(arm, ns, arm->data->run_blend_key[disp]);
@@ -1493,17 +1499,7 @@ static void zindex_tl6(const tl_ctx *c, tl_state *t, double time) {
     anim_state *st = c->st;
     if (t->play_state > 0)
         return;
-    if (set_current_time(c, t, T, time)) {
-        bool changed = tl_seek(c, t, T);
-        if (changed)
-            tween_arrive(c, t, T);
-        if (tl_tween(t) != 0) {
-            tween_update_frame(c, t, T, t->current_time);
-            changed = true;
-        }
-        if (changed)
-            t->bits |= TLB_BLEND_DIRTY;
-    }
+    advance_blended(c, t, T, time);
     const sinew_model_armature *d = arm->data;
     blend_state *b = deform_blend6(arm, SLOT_BLEND_ZINDEX, d->run_blend_key[d->display_count + T->target]);
     int bs = blend_update(b, st->weight_result, st->layer);
